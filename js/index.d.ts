@@ -1,0 +1,224 @@
+/**
+ * mldsa-simd: ML-DSA (FIPS 204) post-quantum signatures, Rust compiled to
+ * WebAssembly with simd128, behind the API of `@noble/post-quantum/ml-dsa.js`
+ * (v0.7). Switching is a one-line import change:
+ *
+ * ```ts
+ * // import { ml_dsa65 } from '@noble/post-quantum/ml-dsa.js';
+ * import { ml_dsa65 } from 'mldsa-simd';
+ * ```
+ *
+ * Everything is synchronous; the wasm module is compiled and instantiated at
+ * import, so there is no init call.
+ *
+ * Errors: a wrong type throws `TypeError`, a wrong length (or a context over
+ * 255 bytes) throws `RangeError`; the message names the argument and the
+ * expected length, e.g. `secretKey: expected 4032 bytes, got 12`. Byte
+ * arguments may be any `Uint8Array`, including subarrays and Node `Buffer`s;
+ * plain arrays, strings and other typed arrays are rejected.
+ * @module
+ */
+
+/** Byte lengths of one parameter set (FIPS 204 Table 2). */
+export interface MlDsaLengths {
+  /** Encoded public key: 1312, 1952 or 2592 bytes. */
+  readonly publicKey: number;
+  /** Encoded (expanded) secret key: 2560, 4032 or 4896 bytes. */
+  readonly secretKey: number;
+  /** Signature: 2420, 3309 or 4627 bytes. */
+  readonly signature: number;
+  /** Key generation seed ξ: 32 bytes. */
+  readonly seed: 32;
+  /** Signing randomness `rnd` (`extraEntropy`): 32 bytes. */
+  readonly signRand: 32;
+}
+
+/** A key pair in the raw FIPS 204 encodings. */
+export interface KeyPair {
+  publicKey: Uint8Array;
+  secretKey: Uint8Array;
+}
+
+/** Options of `verify`. Unknown keys throw `TypeError`; keys set to `undefined` are ignored. */
+export interface VerifyOptions {
+  /** Context string, 0 to 255 bytes (FIPS 204 `ctx`). Default: empty. */
+  context?: Uint8Array;
+}
+
+/** Options of `sign`. Unknown keys throw `TypeError`; keys set to `undefined` are ignored. */
+export interface SignOptions extends VerifyOptions {
+  /**
+   * Signing randomness `rnd`.
+   * - omitted / `undefined`: hedged signing with 32 fresh bytes from
+   *   `crypto.getRandomValues` (the default, recommended);
+   * - `false`: deterministic signing (rnd = 32 zero bytes);
+   * - a 32-byte `Uint8Array`: exactly that rnd (known-answer tests).
+   */
+  extraEntropy?: Uint8Array | false;
+}
+
+/** Options of `internal.verify`. */
+export interface InternalVerifyOptions {
+  /** When true the message argument is the 64-byte μ = H(tr ‖ M′) (FIPS 204 "external μ"). */
+  externalMu?: boolean;
+}
+
+/** Options of `internal.sign`. */
+export interface InternalSignOptions extends InternalVerifyOptions {
+  /** Signing randomness, as in {@link SignOptions.extraEntropy}. */
+  extraEntropy?: Uint8Array | false;
+}
+
+/** Hash names accepted by `prehash`; the message is hashed inside wasm. */
+export type HashName =
+  | 'sha224'
+  | 'sha256'
+  | 'sha384'
+  | 'sha512'
+  | 'sha512_224'
+  | 'sha512_256'
+  | 'sha3_224'
+  | 'sha3_256'
+  | 'sha3_384'
+  | 'sha3_512'
+  | 'shake128'
+  | 'shake256';
+
+/**
+ * A hash function in the style of `@noble/hashes` (e.g. `sha256` from
+ * `@noble/hashes/sha2.js`): callable on bytes, with the DER `oid` of a NIST
+ * hash (06 09 60 86 48 01 65 03 04 02 xx) and its `outputLen`.
+ */
+export interface PrehashFunction {
+  (msg: Uint8Array): Uint8Array;
+  readonly oid?: Uint8Array;
+  readonly outputLen: number;
+}
+
+/** The key generation part shared by every signer object. */
+export interface MlDsaKeys {
+  readonly lengths: MlDsaLengths;
+  /**
+   * ML-DSA.KeyGen (FIPS 204 Algorithm 1), or KeyGen_internal (Algorithm 6)
+   * when a seed is given.
+   * @param seed - 32-byte ξ for a deterministic key pair; omit for a random one.
+   * @throws RangeError if `seed` is not 32 bytes.
+   * @example
+   * ```ts
+   * const { publicKey, secretKey } = ml_dsa65.keygen();
+   * const again = ml_dsa65.keygen(new Uint8Array(32)); // same seed, same keys
+   * ```
+   */
+  keygen(seed?: Uint8Array): KeyPair;
+  /**
+   * The public key of an encoded secret key.
+   * @throws RangeError if `secretKey` has the wrong length; `Error` if it is malformed.
+   * @example
+   * ```ts
+   * const publicKey = ml_dsa65.getPublicKey(secretKey);
+   * ```
+   */
+  getPublicKey(secretKey: Uint8Array): Uint8Array;
+}
+
+/** A signer: pure ML-DSA, or HashML-DSA from {@link MlDsa.prehash}. */
+export interface MlDsaSigner extends MlDsaKeys {
+  readonly info: { readonly type: 'ml-dsa' | 'hashml-dsa' };
+  /** Claimed security strength in bits: 128, 192 or 256. */
+  readonly securityLevel: number;
+  /**
+   * Sign a message (FIPS 204 Algorithm 2, or Algorithm 4 for a prehash signer).
+   * Hedged by default; `{ extraEntropy: false }` is deterministic.
+   * @returns The signature (`lengths.signature` bytes).
+   * @throws TypeError for a non-`Uint8Array` argument or an unknown option;
+   *   RangeError for a secret key of the wrong length or a context over 255 bytes.
+   * @example
+   * ```ts
+   * const msg = new TextEncoder().encode('hello');
+   * const sig = ml_dsa65.sign(msg, secretKey, { context: new TextEncoder().encode('my-app v1') });
+   * ```
+   */
+  sign(msg: Uint8Array, secretKey: Uint8Array, opts?: SignOptions): Uint8Array;
+  /**
+   * Verify a signature (FIPS 204 Algorithm 3, or Algorithm 5 for a prehash signer).
+   * @returns `true` if valid; `false` for any invalid or malformed signature
+   *   bytes, of any length.
+   * @throws TypeError if `sig`, `msg` or `publicKey` is not a `Uint8Array` or an
+   *   option is unknown; RangeError for a public key of the wrong length or a
+   *   context over 255 bytes (caller bugs, not bad signatures).
+   * @example
+   * ```ts
+   * if (!ml_dsa65.verify(sig, msg, publicKey)) throw new Error('bad signature');
+   * ```
+   */
+  verify(sig: Uint8Array, msg: Uint8Array, publicKey: Uint8Array, opts?: VerifyOptions): boolean;
+}
+
+/** FIPS 204 internal interface: no domain separation, optional external μ. */
+export interface MlDsaInternal extends MlDsaKeys {
+  readonly info: { readonly type: 'internal-ml-dsa' };
+  /**
+   * ML-DSA.Sign_internal (Algorithm 7) on M′ as given, or from a 64-byte μ
+   * with `{ externalMu: true }`.
+   * @example
+   * ```ts
+   * const sig = ml_dsa65.internal.sign(mu, secretKey, { externalMu: true });
+   * ```
+   */
+  sign(mOrMu: Uint8Array, secretKey: Uint8Array, opts?: InternalSignOptions): Uint8Array;
+  /** ML-DSA.Verify_internal (Algorithm 8) on M′ as given, or on a 64-byte μ with `{ externalMu: true }`. */
+  verify(sig: Uint8Array, mOrMu: Uint8Array, publicKey: Uint8Array, opts?: InternalVerifyOptions): boolean;
+}
+
+/** One ML-DSA parameter set. */
+export interface MlDsa extends MlDsaSigner {
+  readonly info: { readonly type: 'ml-dsa' };
+  readonly internal: MlDsaInternal;
+  /**
+   * HashML-DSA (FIPS 204 §5.4): a signer that signs PH(msg) with the hash's OID.
+   *
+   * `hash` is either a name (hashed inside wasm; `'shake128'` gives 32 bytes
+   * and `'shake256'` 64 bytes, as FIPS 204 requires) or a `@noble/hashes`
+   * function with a NIST hash OID. For SHAKE functions pass `shake128_32` /
+   * `shake256_64`: the bare `shake128` / `shake256` have the wrong output
+   * length for their OIDs and are rejected (`RangeError`).
+   *
+   * Difference from noble: noble rejects a hash whose collision strength is
+   * below the parameter set's security level ("Pre-hash security strength
+   * too low", e.g. SHA-256 with ML-DSA-87). FIPS 204 only says the hash
+   * *should* be that strong, and the NIST ACVP vectors use every approved
+   * hash with every parameter set, so this library accepts all of them.
+   * Choose a hash at least as strong as `securityLevel` yourself.
+   *
+   * @throws RangeError for an unknown hash name or a SHAKE function with the
+   *   wrong `outputLen`; TypeError for anything that is not a name or a hash
+   *   function with a NIST hash `oid` and an `outputLen`.
+   * @example
+   * ```ts
+   * const signer = ml_dsa65.prehash('sha512');
+   * const sig = signer.sign(msg, secretKey);
+   * signer.verify(sig, msg, publicKey); // true
+   *
+   * import { sha512 } from '@noble/hashes/sha2.js';
+   * ml_dsa65.prehash(sha512).verify(sig, msg, publicKey); // true: same algorithm
+   * ```
+   */
+  prehash(hash: HashName | PrehashFunction): MlDsaSigner & { readonly info: { readonly type: 'hashml-dsa' } };
+}
+
+/**
+ * ML-DSA-44, NIST security category 2 (`securityLevel` 128).
+ * @example
+ * ```ts
+ * import { ml_dsa44 } from 'mldsa-simd';
+ * const { publicKey, secretKey } = ml_dsa44.keygen();
+ * const msg = new TextEncoder().encode('hello');
+ * const sig = ml_dsa44.sign(msg, secretKey);
+ * ml_dsa44.verify(sig, msg, publicKey); // true
+ * ```
+ */
+export declare const ml_dsa44: MlDsa;
+/** ML-DSA-65, NIST security category 3 (`securityLevel` 192). */
+export declare const ml_dsa65: MlDsa;
+/** ML-DSA-87, NIST security category 5 (`securityLevel` 256). */
+export declare const ml_dsa87: MlDsa;

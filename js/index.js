@@ -1,0 +1,282 @@
+/**
+ * mldsa-simd: ML-DSA (FIPS 204) signatures from Rust compiled to WebAssembly
+ * (simd128), with the API of `@noble/post-quantum/ml-dsa.js`.
+ *
+ * This file is only argument checks, conversions and calls into the wasm
+ * exports; the algorithms live in the Rust crate (src/). The module is
+ * instantiated synchronously at import from bytes inlined at build time, so
+ * there is no init call for the user.
+ * @module
+ */
+import * as wasm from '../build/wasm/mldsa_simd.js';
+import { WASM_BASE64 } from '../build/wasm_base64.js';
+
+function decodeBase64(text) {
+  if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(text);
+  const binary = atob(text);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+wasm.initSync({ module: decodeBase64(WASM_BASE64) });
+
+// FIPS 204 Table 2 sizes, and the security strength of each category.
+const PARAMS = {
+  44: { publicKey: 1312, secretKey: 2560, signature: 2420, securityLevel: 128 },
+  65: { publicKey: 1952, secretKey: 4032, signature: 3309, securityLevel: 192 },
+  87: { publicKey: 2592, secretKey: 4896, signature: 4627, securityLevel: 256 },
+};
+
+const SEED_BYTES = 32;
+const RND_BYTES = 32;
+const MU_BYTES = 64;
+const MAX_CONTEXT = 255;
+const EMPTY = new Uint8Array(0);
+
+const SIGN_KEYS = Object.freeze(['context', 'extraEntropy']);
+const VERIFY_KEYS = Object.freeze(['context']);
+const INTERNAL_SIGN_KEYS = Object.freeze(['extraEntropy', 'externalMu']);
+const INTERNAL_VERIFY_KEYS = Object.freeze(['externalMu']);
+
+/** Hash names accepted by `prehash`; hashed inside wasm. */
+const HASH_NAMES = Object.freeze([
+  'sha224', 'sha256', 'sha384', 'sha512', 'sha512_224', 'sha512_256',
+  'sha3_224', 'sha3_256', 'sha3_384', 'sha3_512', 'shake128', 'shake256',
+]);
+// DER prefix of the NIST hash algorithm arc 2.16.840.1.101.3.4.2 (tag, length, 8 arc bytes).
+const NIST_HASH_OID_PREFIX = [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02];
+// FIPS 204 §5.4: id-shake128 means SHAKE128 with 256-bit output, id-shake256 512-bit.
+const XOF_OUTPUT_LEN = { 0x0b: 32, 0x0c: 64 };
+
+// ---------------------------------------------------------------- checks
+
+// Like noble: any Uint8Array (Buffer and subarrays included), also one made in
+// another realm (iframe, vm context), but no other typed array, no plain array.
+function isBytes(value) {
+  return (
+    value instanceof Uint8Array ||
+    (ArrayBuffer.isView(value) && value.constructor?.name === 'Uint8Array' && value.BYTES_PER_ELEMENT === 1)
+  );
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'Array';
+  if (ArrayBuffer.isView(value)) return value.constructor?.name || 'ArrayBufferView';
+  if (typeof value === 'object') return value.constructor?.name || 'object';
+  return typeof value;
+}
+
+function checkBytes(value, name) {
+  if (!isBytes(value)) throw new TypeError(`${name}: expected Uint8Array, got ${describe(value)}`);
+  return value;
+}
+
+function checkLength(value, length, name) {
+  checkBytes(value, name);
+  if (value.length !== length) throw new RangeError(`${name}: expected ${length} bytes, got ${value.length}`);
+  return value;
+}
+
+/**
+ * Options bag as noble reads it: undefined or a plain object; keys whose value
+ * is undefined are ignored; any other key not in `allowed` throws, so that a
+ * typo such as `{ ctx }` cannot silently drop the context. Each value is read
+ * once, into a null-prototype snapshot.
+ */
+function readOptions(options, allowed) {
+  const out = Object.create(null);
+  if (options === undefined) return out;
+  if (options === null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options))
+    throw new TypeError(`options: expected a plain object or undefined, got ${describe(options)}`);
+  const proto = Object.getPrototypeOf(options);
+  if (proto !== Object.prototype && proto !== null)
+    throw new TypeError(`options: expected a plain object, got ${describe(options)}`);
+  for (const key of Object.keys(options)) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (!allowed.includes(key))
+      throw new TypeError(`options: unknown option "${key}"; expected one of: ${allowed.join(', ')}`);
+    out[key] = value;
+  }
+  return out;
+}
+
+function readContext(context) {
+  if (context === undefined) return EMPTY;
+  checkBytes(context, 'context');
+  if (context.length > MAX_CONTEXT)
+    throw new RangeError(`context: expected at most ${MAX_CONTEXT} bytes, got ${context.length}`);
+  return context;
+}
+
+// undefined: hedged, wasm draws 32 fresh bytes from crypto.getRandomValues;
+// false: deterministic (32 zero bytes); bytes: exactly that rnd.
+function readEntropy(extraEntropy) {
+  if (extraEntropy === undefined) return undefined;
+  if (extraEntropy === false) return new Uint8Array(RND_BYTES);
+  if (!isBytes(extraEntropy))
+    throw new TypeError(`extraEntropy: expected Uint8Array or false, got ${describe(extraEntropy)}`);
+  return checkLength(extraEntropy, RND_BYTES, 'extraEntropy');
+}
+
+function readFlag(value, name) {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw new TypeError(`${name}: expected boolean, got ${describe(value)}`);
+  return value;
+}
+
+// A named hash is hashed inside wasm; a noble-hashes function is called here.
+function resolveHash(hash) {
+  if (typeof hash === 'string') {
+    if (!HASH_NAMES.includes(hash))
+      throw new RangeError(`hash: unknown hash name "${hash}"; expected one of: ${HASH_NAMES.join(', ')}`);
+    return { oid: wasm.prehash_oid(hash), digest: (msg) => wasm.prehash_digest(hash, msg) };
+  }
+  if (typeof hash !== 'function')
+    throw new TypeError(`hash: expected a hash name or a hash function, got ${describe(hash)}`);
+  const { oid, outputLen } = hash;
+  if (!isBytes(oid) || oid.length !== 11 || NIST_HASH_OID_PREFIX.some((b, i) => oid[i] !== b))
+    throw new TypeError('hash: expected a hash function whose .oid is a NIST hash OID (06 09 60 86 48 01 65 03 04 02 xx)');
+  if (!Number.isSafeInteger(outputLen) || outputLen < 1)
+    throw new TypeError(`hash: expected .outputLen to be a positive integer, got ${String(outputLen)}`);
+  const xofLen = XOF_OUTPUT_LEN[oid[10]];
+  if (xofLen !== undefined && outputLen !== xofLen)
+    throw new RangeError(`hash: a SHAKE${oid[10] === 0x0b ? 128 : 256} prehash must output ${xofLen} bytes, got outputLen ${outputLen}`);
+  const oidCopy = Uint8Array.from(oid);
+  const digest = (msg) => {
+    const out = hash(msg);
+    if (!isBytes(out) || out.length !== outputLen)
+      throw new TypeError(`hash: expected the hash function to return ${outputLen} bytes, got ${isBytes(out) ? out.length + ' bytes' : describe(out)}`);
+    return out;
+  };
+  return { oid: oidCopy, digest };
+}
+
+// ---------------------------------------------------------------- API
+
+function makeMlDsa(ps) {
+  const { publicKey: pkLen, secretKey: skLen, signature: sigLen, securityLevel } = PARAMS[ps];
+  const lengths = Object.freeze({
+    publicKey: pkLen,
+    secretKey: skLen,
+    signature: sigLen,
+    seed: SEED_BYTES,
+    signRand: RND_BYTES,
+  });
+
+  const keygen = (seed) => {
+    if (seed !== undefined) checkLength(seed, SEED_BYTES, 'seed');
+    const both = wasm.keygen(ps, seed);
+    const publicKey = both.slice(0, pkLen);
+    const secretKey = both.slice(pkLen, pkLen + skLen);
+    both.fill(0);
+    return { publicKey, secretKey };
+  };
+
+  const getPublicKey = (secretKey) => wasm.public_key(ps, checkLength(secretKey, skLen, 'secretKey'));
+
+  // Common shape of every signing call: checked rnd, checked key, and the
+  // library-made zero rnd wiped afterwards.
+  const withSigningInputs = (options, secretKey, call) => {
+    const rnd = readEntropy(options.extraEntropy);
+    const ownRnd = options.extraEntropy === false;
+    try {
+      checkLength(secretKey, skLen, 'secretKey');
+      return call(rnd);
+    } finally {
+      if (ownRnd) rnd.fill(0);
+    }
+  };
+
+  const sign = (msg, secretKey, opts) => {
+    const options = readOptions(opts, SIGN_KEYS);
+    checkBytes(msg, 'msg');
+    const ctx = readContext(options.context);
+    return withSigningInputs(options, secretKey, (rnd) => wasm.sign(ps, secretKey, msg, ctx, rnd));
+  };
+
+  const verify = (sig, msg, publicKey, opts) => {
+    const options = readOptions(opts, VERIFY_KEYS);
+    checkBytes(sig, 'signature');
+    checkBytes(msg, 'msg');
+    const ctx = readContext(options.context);
+    checkLength(publicKey, pkLen, 'publicKey');
+    if (sig.length !== sigLen) return false;
+    return wasm.verify(ps, publicKey, sig, msg, ctx);
+  };
+
+  const internal = Object.freeze({
+    info: Object.freeze({ type: 'internal-ml-dsa' }),
+    lengths,
+    keygen,
+    getPublicKey,
+    sign: (mOrMu, secretKey, opts) => {
+      const options = readOptions(opts, INTERNAL_SIGN_KEYS);
+      const externalMu = readFlag(options.externalMu, 'externalMu');
+      if (externalMu) checkLength(mOrMu, MU_BYTES, 'mu');
+      else checkBytes(mOrMu, 'msg');
+      return withSigningInputs(options, secretKey, (rnd) =>
+        externalMu ? wasm.sign_mu(ps, secretKey, mOrMu, rnd) : wasm.sign_internal(ps, secretKey, mOrMu, rnd),
+      );
+    },
+    verify: (sig, mOrMu, publicKey, opts) => {
+      const options = readOptions(opts, INTERNAL_VERIFY_KEYS);
+      const externalMu = readFlag(options.externalMu, 'externalMu');
+      checkBytes(sig, 'signature');
+      if (externalMu) checkLength(mOrMu, MU_BYTES, 'mu');
+      else checkBytes(mOrMu, 'msg');
+      checkLength(publicKey, pkLen, 'publicKey');
+      if (sig.length !== sigLen) return false;
+      return externalMu ? wasm.verify_mu(ps, publicKey, sig, mOrMu) : wasm.verify_internal(ps, publicKey, sig, mOrMu);
+    },
+  });
+
+  const prehash = (hash) => {
+    const { oid, digest } = resolveHash(hash);
+    return Object.freeze({
+      info: Object.freeze({ type: 'hashml-dsa' }),
+      securityLevel,
+      lengths,
+      keygen,
+      getPublicKey,
+      sign: (msg, secretKey, opts) => {
+        const options = readOptions(opts, SIGN_KEYS);
+        checkBytes(msg, 'msg');
+        const ctx = readContext(options.context);
+        return withSigningInputs(options, secretKey, (rnd) =>
+          wasm.sign_prehashed(ps, secretKey, oid, digest(msg), ctx, rnd),
+        );
+      },
+      verify: (sig, msg, publicKey, opts) => {
+        const options = readOptions(opts, VERIFY_KEYS);
+        checkBytes(sig, 'signature');
+        checkBytes(msg, 'msg');
+        const ctx = readContext(options.context);
+        checkLength(publicKey, pkLen, 'publicKey');
+        if (sig.length !== sigLen) return false;
+        return wasm.verify_prehashed(ps, publicKey, sig, oid, digest(msg), ctx);
+      },
+    });
+  };
+
+  return Object.freeze({
+    info: Object.freeze({ type: 'ml-dsa' }),
+    internal,
+    securityLevel,
+    lengths,
+    keygen,
+    getPublicKey,
+    sign,
+    verify,
+    prehash,
+  });
+}
+
+/** ML-DSA-44 (NIST security category 2). */
+export const ml_dsa44 = /* @__PURE__ */ makeMlDsa(44);
+/** ML-DSA-65 (NIST security category 3). */
+export const ml_dsa65 = /* @__PURE__ */ makeMlDsa(65);
+/** ML-DSA-87 (NIST security category 5). */
+export const ml_dsa87 = /* @__PURE__ */ makeMlDsa(87);
