@@ -1,0 +1,227 @@
+#!/usr/bin/env node
+// Build the npm package `mldsa-simd` into pkg/ (`npm run build`).
+//
+//   node scripts/build.mjs               wasm-pack build, then bundle into pkg/
+//   node scripts/build.mjs --skip-wasm   reuse build/wasm/ from the last run, bundle only
+//
+// Steps:
+//   1. PATH gets ~/.cargo/bin (wasm-pack, wasm-bindgen) and node_modules/.bin
+//      (npm binaryen: wasm-opt 132) in front. Debian's binaryen 108 breaks
+//      wasm-bindgen output, so an old wasm-opt is refused.
+//   2. wasm-pack build --release --target web --mode no-install: it never
+//      downloads anything; it uses the wasm-bindgen on PATH (same version as
+//      Cargo.lock) and runs the wasm-opt on PATH with the flags in Cargo.toml.
+//      Rust flags (+simd128) come from .cargo/config.toml; a RUSTFLAGS variable
+//      would replace them, so it is removed from the child's environment.
+//   3. The .wasm is inlined as base64 (build/wasm_base64.js) and js/index.js is
+//      bundled with esbuild into pkg/index.mjs (ESM) and pkg/index.cjs (CJS).
+//   4. pkg/ gets the types (index.d.ts, index.d.cts), package.json, README and
+//      licence files.
+//   5. Sizes are printed. The output is deterministic for a given .wasm.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = new Set(process.argv.slice(2));
+for (const a of args) {
+  if (a !== '--skip-wasm') {
+    console.error(`build: unknown argument ${a} (known: --skip-wasm)`);
+    process.exit(2);
+  }
+}
+const rel = (p) => path.relative(root, p) || '.';
+const say = (msg) => console.log(`build: ${msg}`);
+function fail(msg) {
+  console.error(`build: ERROR: ${msg}`);
+  process.exit(1);
+}
+
+// ------------------------------------------------------------------ 1. tools
+const cargoBin = path.join(process.env.CARGO_HOME || path.join(os.homedir(), '.cargo'), 'bin');
+const npmBin = path.join(root, 'node_modules', '.bin');
+const env = { ...process.env, PATH: [cargoBin, npmBin, process.env.PATH].join(path.delimiter) };
+for (const name of ['RUSTFLAGS', 'CARGO_ENCODED_RUSTFLAGS']) {
+  if (env[name] !== undefined) {
+    say(`warning: ignoring ${name}="${env[name]}" (it would replace the +simd128 flags of .cargo/config.toml)`);
+    delete env[name];
+  }
+}
+
+function run(cmd, argv, opts = {}) {
+  return execFileSync(cmd, argv, { cwd: root, env, encoding: 'utf8', ...opts });
+}
+
+function toolVersion(cmd) {
+  try {
+    return run(cmd, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  } catch {
+    return null;
+  }
+}
+
+function lockedWasmBindgenVersion() {
+  const lock = path.join(root, 'Cargo.lock');
+  if (fs.existsSync(lock)) {
+    const m = /\[\[package\]\]\s*name = "wasm-bindgen"\s*version = "([^"]+)"/.exec(fs.readFileSync(lock, 'utf8'));
+    if (m) return m[1];
+  }
+  const m = /^wasm-bindgen\s*=\s*(?:\{[^}]*version\s*=\s*)?"=([0-9.]+)"/m.exec(fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8'));
+  return m ? m[1] : null;
+}
+
+function checkTools() {
+  const hint = 'run `npm run setup` (scripts/setup.sh) first';
+  if (!toolVersion('wasm-pack')) fail(`wasm-pack not found on PATH; ${hint}`);
+  const opt = toolVersion('wasm-opt');
+  if (!opt) fail(`wasm-opt not found (expected node_modules/.bin/wasm-opt from npm binaryen); ${hint}`);
+  const optMajor = Number(/version (\d+)/.exec(opt)?.[1]);
+  if (!(optMajor >= 116)) fail(`wasm-opt is "${opt}"; need binaryen >= 116 (npm binaryen 132), not Debian's 108; ${hint}`);
+  const want = lockedWasmBindgenVersion();
+  const have = /wasm-bindgen (\S+)/.exec(toolVersion('wasm-bindgen') || '')?.[1];
+  if (want && have !== want)
+    fail(`wasm-bindgen CLI ${have ?? 'not found'} on PATH, but the crate uses ${want}; ${hint}`);
+  say(`tools: ${toolVersion('wasm-pack')}, wasm-bindgen ${have}, ${opt}`);
+}
+
+// ------------------------------------------------------------------ 2. wasm
+const wasmDir = path.join(root, 'build', 'wasm');
+const wasmFile = path.join(wasmDir, 'mldsa_simd_bg.wasm');
+const glueFile = path.join(wasmDir, 'mldsa_simd.js');
+
+if (!args.has('--skip-wasm')) {
+  checkTools();
+  const argv = ['build', '--release', '--target', 'web', '--mode', 'no-install', '--no-pack',
+    '--out-dir', 'build/wasm', '--out-name', 'mldsa_simd', root];
+  say(`wasm-pack ${argv.slice(0, -1).join(' ')}`);
+  try {
+    run('wasm-pack', argv, { stdio: 'inherit' });
+  } catch {
+    fail('wasm-pack failed (see above)');
+  }
+}
+if (!fs.existsSync(wasmFile) || !fs.existsSync(glueFile)) fail(`missing ${rel(wasmFile)} or ${rel(glueFile)}; run without --skip-wasm`);
+
+const wasmBytes = fs.readFileSync(wasmFile);
+if (!WebAssembly.validate(wasmBytes)) fail(`${rel(wasmFile)} is not valid WebAssembly for this Node`);
+fs.writeFileSync(
+  path.join(root, 'build', 'wasm_base64.js'),
+  '// Generated by scripts/build.mjs from build/wasm/mldsa_simd_bg.wasm. Do not edit.\n' +
+    `export const WASM_BASE64 = ${JSON.stringify(wasmBytes.toString('base64'))};\n`,
+);
+
+// ------------------------------------------------------------------ 3. bundle
+const cargoToml = fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
+const pkgSection = /^\[package\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(cargoToml)?.[1] ?? '';
+const field = (name) => new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, 'm').exec(pkgSection)?.[1];
+const version = field('version');
+const license = field('license') || 'MIT OR Apache-2.0';
+const description = field('description') || 'ML-DSA (FIPS 204) post-quantum signatures for JavaScript, from Rust compiled to WebAssembly with simd128';
+if (!version) fail('cannot read the package version from Cargo.toml');
+
+const pkgDir = path.join(root, 'pkg');
+fs.rmSync(pkgDir, { recursive: true, force: true });
+fs.mkdirSync(pkgDir, { recursive: true });
+
+const esbuild = await import('esbuild');
+const banner = `/*! mldsa-simd ${version} | ${license} | ML-DSA (FIPS 204) in WebAssembly */`;
+// The ESM bundle is built from js/index.js; the CommonJS one from that bundle,
+// after tree shaking has removed the glue's async loader (which fetches the
+// .wasm via new URL(..., import.meta.url): bundlers would try to emit that
+// file, and CommonJS has no import.meta).
+const outputs = [
+  ['index.mjs', 'esm', path.join(root, 'js', 'index.js'), true],
+  ['index.cjs', 'cjs', path.join(pkgDir, 'index.mjs'), false],
+];
+for (const [name, format, entryPoint, bundle] of outputs) {
+  const result = await esbuild.build({
+    entryPoints: [entryPoint],
+    outfile: path.join(pkgDir, name),
+    bundle,
+    format,
+    platform: 'neutral',
+    target: 'es2020',
+    banner: bundle ? { js: banner } : undefined,
+    legalComments: 'inline',
+    logLevel: 'silent',
+    write: true,
+  });
+  if (result.warnings.length) {
+    const text = await esbuild.formatMessages(result.warnings, { kind: 'warning' });
+    fail(`esbuild warnings for ${name}:\n${text.join('\n')}`);
+  }
+  const code = fs.readFileSync(path.join(pkgDir, name), 'utf8');
+  for (const bad of ['import.meta', 'fetch(', '_bg.wasm']) {
+    if (code.includes(bad)) fail(`${name} still contains "${bad}" (the glue's async loader was not tree-shaken)`);
+  }
+}
+
+// ------------------------------------------------------------------ 4. package files
+const types = fs.readFileSync(path.join(root, 'js', 'index.d.ts'), 'utf8');
+fs.writeFileSync(path.join(pkgDir, 'index.d.ts'), types);
+fs.writeFileSync(path.join(pkgDir, 'index.d.cts'), types);
+
+const entry = {
+  import: { types: './index.d.ts', default: './index.mjs' },
+  require: { types: './index.d.cts', default: './index.cjs' },
+  default: './index.mjs',
+};
+const files = ['index.mjs', 'index.cjs', 'index.d.ts', 'index.d.cts', 'README.md'];
+
+const licences = fs.readdirSync(root).filter((f) => /^(LICEN[CS]E|COPYING)/i.test(f)).sort();
+for (const f of licences) fs.copyFileSync(path.join(root, f), path.join(pkgDir, f));
+if (licences.length === 0) {
+  say('warning: no LICENSE* file at the repository root; pkg/LICENSE only names the SPDX licence');
+  fs.writeFileSync(
+    path.join(pkgDir, 'LICENSE'),
+    `mldsa-simd is licensed under ${license} (SPDX expression),\n` +
+      'at your option. See https://spdx.org/licenses/MIT.html and\n' +
+      'https://spdx.org/licenses/Apache-2.0.html for the licence texts.\n',
+  );
+  licences.push('LICENSE');
+}
+files.push(...licences);
+
+const pkgJson = {
+  name: 'mldsa-simd',
+  version,
+  description,
+  license,
+  keywords: ['ml-dsa', 'fips-204', 'dilithium', 'post-quantum', 'pqc', 'signature', 'webassembly', 'wasm', 'simd'],
+  type: 'module',
+  main: './index.cjs',
+  module: './index.mjs',
+  types: './index.d.ts',
+  exports: {
+    '.': entry,
+    './ml-dsa.js': entry,
+    './package.json': './package.json',
+  },
+  sideEffects: false,
+  files,
+  engines: { node: '>=20' },
+};
+fs.writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify(pkgJson, null, 2) + '\n');
+
+const readme = path.join(root, 'README.md');
+fs.writeFileSync(
+  path.join(pkgDir, 'README.md'),
+  fs.existsSync(readme)
+    ? fs.readFileSync(readme, 'utf8')
+    : `# mldsa-simd\n\n${description}.\n\nA drop-in for \`@noble/post-quantum/ml-dsa.js\`:\n\n` +
+        '```js\nimport { ml_dsa65 } from \'mldsa-simd\';\n' +
+        'const { publicKey, secretKey } = ml_dsa65.keygen();\n' +
+        'const msg = new TextEncoder().encode(\'hello\');\n' +
+        'const sig = ml_dsa65.sign(msg, secretKey);\n' +
+        'ml_dsa65.verify(sig, msg, publicKey); // true\n```\n',
+);
+
+// ------------------------------------------------------------------ 5. sizes
+const gz = (buf) => zlib.gzipSync(buf, { level: 9 }).length;
+const row = (label, buf) => say(`${label.padEnd(22)} ${String(buf.length).padStart(8)} bytes  ${String(gz(buf)).padStart(7)} gzip`);
+row('build/wasm .wasm', wasmBytes);
+for (const [name] of outputs) row(`pkg/${name}`, fs.readFileSync(path.join(pkgDir, name)));
+say(`pkg/ ready: mldsa-simd ${version} (${files.length} files)`);
