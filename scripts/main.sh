@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# `npm start`: set up whatever is missing (no browser needed), build the npm package
+# into pkg/, then print the benchmark table (ours next to noble, same run).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# shellcheck source=scripts/setup.sh
+source scripts/setup.sh --no-chromium
+
+echo "== build (npm run build)"
+npm run build
+
+echo "== benchmark (npm run bench)"
+npm run bench

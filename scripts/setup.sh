@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Idempotent set-up for a fresh machine that has rustup/cargo/node/npm (and root + apt).
+#
+#   bash scripts/setup.sh [--no-chromium]      # run it
+#   source scripts/setup.sh [--no-chromium]    # run it, then keep PATH for this shell
+#
+# What it makes sure of (each step is skipped, quickly, when already true):
+#   1. rustup target wasm32-unknown-unknown
+#   2. wasm-bindgen-cli (wasm-bindgen + wasm-bindgen-test-runner) at exactly the
+#      wasm-bindgen version in Cargo.lock, so wasm-pack uses it instead of
+#      compiling its own copy
+#   3. wasm-pack, built with cargo (the npm wasm-pack downloads binaries: never)
+#   4. npm dependencies at the root (npm ci) when node_modules is missing or does
+#      not match package-lock.json; this brings binaryen (wasm-opt 132); Debian's
+#      binaryen 108 breaks wasm-bindgen output and must not come first on PATH
+#   5. Debian Chromium (/usr/bin/chromium, chromium-driver) for the browser test,
+#      unless --no-chromium
+#
+# It writes nothing to shell profiles. A script that sources it gets PATH with
+# ~/.cargo/bin and <repo>/node_modules/.bin first; running it as a command
+# changes nothing in the caller's environment.
+
+_mldsa_setup_main() {
+  set -euo pipefail
+
+  local want_chromium=1 arg
+  for arg in "$@"; do
+    case "$arg" in
+      --no-chromium) want_chromium=0 ;;
+      --chromium) want_chromium=1 ;;
+      -h|--help) sed -n '2,22p' "$_MLDSA_SETUP_ROOT/scripts/setup.sh"; return 0 ;;
+      *) echo "setup: unknown argument: $arg" >&2; return 2 ;;
+    esac
+  done
+
+  local root="$_MLDSA_SETUP_ROOT"
+  local cargo_bin="${CARGO_HOME:-$HOME/.cargo}/bin"
+  export PATH="$cargo_bin:$root/node_modules/.bin:$PATH"
+  cd "$root"
+
+  local t0=$SECONDS
+  say() { printf 'setup: %s\n' "$*"; }
+  die() { printf 'setup: ERROR: %s\n' "$*" >&2; return 1; }
+
+  command -v cargo >/dev/null || die "cargo not found (install rustup first)"
+  command -v rustup >/dev/null || die "rustup not found"
+  command -v node >/dev/null || die "node not found"
+  command -v npm >/dev/null || die "npm not found"
+
+  local node_major
+  node_major="$(node -p 'process.versions.node.split(".")[0]')"
+  [ "$node_major" -ge 20 ] || die "Node >= 20 required, found $(node --version)"
+
+  # 1. wasm32 target -----------------------------------------------------------
+  if rustup target list --installed | grep -qx 'wasm32-unknown-unknown'; then
+    say "ok: rust target wasm32-unknown-unknown"
+  else
+    say "installing rust target wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+  fi
+
+  # 2. wasm-bindgen-cli pinned to Cargo.lock --------------------------------------
+  local wb_version=""
+  if [ -f Cargo.lock ]; then
+    wb_version="$(awk '
+      /^\[\[package\]\]/ { in_wb = 0 }
+      /^name = "wasm-bindgen"$/ { in_wb = 1; next }
+      in_wb && /^version = / { gsub(/"/, "", $3); print $3; exit }
+    ' Cargo.lock)"
+  fi
+  if [ -z "$wb_version" ]; then
+    # No lock file yet: fall back to the exact pin in Cargo.toml (wasm-bindgen = "=x.y.z").
+    wb_version="$(sed -n 's/^wasm-bindgen *= *"=\([0-9][0-9.]*\)".*/\1/p; s/^wasm-bindgen *= *{ *version *= *"=\([0-9][0-9.]*\)".*/\1/p' Cargo.toml | head -n1)"
+    [ -n "$wb_version" ] || die "cannot find the wasm-bindgen version (no Cargo.lock entry, no exact pin in Cargo.toml)"
+    say "note: no wasm-bindgen entry in Cargo.lock; using the pin in Cargo.toml ($wb_version)"
+  fi
+  local have_wb="" have_runner=""
+  have_wb="$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)"
+  have_runner="$(wasm-bindgen-test-runner --version 2>/dev/null | awk '{print $2}' || true)"
+  if [ "$have_wb" = "$wb_version" ] && [ "$have_runner" = "$wb_version" ]; then
+    say "ok: wasm-bindgen-cli $wb_version"
+  else
+    say "installing wasm-bindgen-cli $wb_version (found: ${have_wb:-none}); takes ~2-3 min"
+    # Not --locked: a dependency locked by the CLI's own lock file is missing from the index.
+    cargo install wasm-bindgen-cli --version "$wb_version" --force
+    have_wb="$(wasm-bindgen --version | awk '{print $2}')"
+    [ "$have_wb" = "$wb_version" ] || die "wasm-bindgen on PATH is $have_wb after install, wanted $wb_version"
+  fi
+
+  # 3. wasm-pack (from crates.io, built here) ----------------------------------------
+  if [ -x "$cargo_bin/wasm-pack" ]; then
+    say "ok: $("$cargo_bin/wasm-pack" --version)"
+  else
+    say "installing wasm-pack with cargo; takes ~2-3 min"
+    cargo install wasm-pack
+  fi
+  local wp
+  wp="$(command -v wasm-pack)"
+  [ "$wp" = "$cargo_bin/wasm-pack" ] || die "wasm-pack on PATH is $wp, expected $cargo_bin/wasm-pack (an npm wasm-pack would try to download binaries)"
+
+  # 4. npm dependencies ----------------------------------------------------------------
+  # Up to date when every package in package-lock.json is installed at its locked
+  # version (optional packages for other platforms may be absent).
+  local npm_state
+  npm_state="$(node -e '
+    const fs = require("fs"), path = require("path");
+    let lock;
+    try { lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")); }
+    catch { console.log("no-lock"); process.exit(0); }
+    if (!fs.existsSync("node_modules")) { console.log("missing"); process.exit(0); }
+    for (const [p, info] of Object.entries(lock.packages || {})) {
+      if (p === "" || !p.startsWith("node_modules/") || info.link) continue;
+      let v = null;
+      try { v = JSON.parse(fs.readFileSync(path.join(p, "package.json"), "utf8")).version; } catch {}
+      if (v === null && info.optional) continue;
+      if (v !== info.version) { console.log("stale " + p + " " + v + " != " + info.version); process.exit(0); }
+    }
+    console.log("ok");
+  ')"
+  case "$npm_state" in
+    ok) say "ok: node_modules matches package-lock.json" ;;
+    no-lock) die "package-lock.json missing or unreadable at $root" ;;
+    *)
+      say "npm ci ($npm_state)"
+      npm ci --no-audit --no-fund
+      ;;
+  esac
+  local wasm_opt
+  wasm_opt="$(command -v wasm-opt || true)"
+  [ "$wasm_opt" = "$root/node_modules/.bin/wasm-opt" ] || die "wasm-opt on PATH is '${wasm_opt:-none}', expected the npm binaryen in node_modules/.bin"
+  say "ok: $(wasm-opt --version) (npm binaryen)"
+
+  # 5. Chromium for the browser test ---------------------------------------------------------
+  if [ "$want_chromium" = 1 ]; then
+    if [ -x /usr/bin/chromium ]; then
+      say "ok: /usr/bin/chromium ($(/usr/bin/chromium --version 2>/dev/null | head -n1 || echo '?'))"
+    else
+      local sudo=""
+      if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null || die "need root (or sudo) to apt-get install chromium"
+        sudo="sudo -n"
+      fi
+      say "installing Debian chromium + chromium-driver with apt-get; takes ~1 min"
+      $sudo env DEBIAN_FRONTEND=noninteractive apt-get update
+      $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+      [ -x /usr/bin/chromium ] || die "apt-get finished but /usr/bin/chromium is missing"
+    fi
+  else
+    say "skip: chromium (--no-chromium)"
+  fi
+
+  say "done in $((SECONDS - t0))s"
+}
+
+_MLDSA_SETUP_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  # Executed: run and exit with its status.
+  _mldsa_setup_main "$@"
+  exit $?
+fi
+
+# Sourced: run in a subshell (so its strict mode and helpers do not leak), then put
+# the tool directories first on PATH for the sourcing script.
+# (Not "( ... ) || return": that context would switch off errexit inside the subshell.)
+( _mldsa_setup_main "$@" )
+_mldsa_setup_rc=$?
+if [ "$_mldsa_setup_rc" != 0 ]; then
+  unset -f _mldsa_setup_main
+  return "$_mldsa_setup_rc"
+fi
+unset _mldsa_setup_rc
+PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$_MLDSA_SETUP_ROOT/node_modules/.bin:$PATH"
+export PATH
+unset -f _mldsa_setup_main
