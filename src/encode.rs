@@ -1,0 +1,288 @@
+//! Bit packing of keys and signatures (FIPS 204 §7.1–7.2).
+//!
+//! One packer for every width: coefficient i occupies bits [i·b, (i+1)·b) of
+//! the output, least significant first (SimpleBitPack, Algorithm 16; BitPack,
+//! Algorithm 17, is SimpleBitPack of b − w). The loops depend only on the
+//! width, never on the values, so packing secrets is constant-time.
+
+use crate::params::{Params, D, N, SEED_BYTES, TR_BYTES};
+use crate::poly::Poly;
+
+/// Writes the low `bits` bits of each coefficient into `out` (32·bits bytes).
+pub fn pack_bits(p: &Poly, bits: usize, out: &mut [u8]) {
+    debug_assert_eq!(out.len(), 32 * bits);
+    let mask = (1u64 << bits) - 1;
+    let (mut acc, mut have, mut o) = (0u64, 0usize, 0usize);
+    for &c in p.0.iter() {
+        acc |= (c as u32 as u64 & mask) << have;
+        have += bits;
+        while have >= 8 {
+            out[o] = acc as u8;
+            o += 1;
+            acc >>= 8;
+            have -= 8;
+        }
+    }
+}
+
+/// Reads 256 coefficients of `bits` bits each from `inp` (32·bits bytes).
+/// Every coefficient comes back in [0, 2^bits).
+pub fn unpack_bits(inp: &[u8], bits: usize, p: &mut Poly) {
+    debug_assert_eq!(inp.len(), 32 * bits);
+    let mask = (1u64 << bits) - 1;
+    let (mut acc, mut have, mut i) = (0u64, 0usize, 0usize);
+    for c in p.0.iter_mut() {
+        while have < bits {
+            acc |= (inp[i] as u64) << have;
+            i += 1;
+            have += 8;
+        }
+        *c = (acc & mask) as i32;
+        acc >>= bits;
+        have -= bits;
+    }
+}
+
+/// BitPack(w, a, b) (Algorithm 17) for coefficients in [−a, b]: stores b − w.
+fn pack_offset(p: &Poly, b: i32, bits: usize, out: &mut [u8]) {
+    let mut t = Poly::zero();
+    for i in 0..N {
+        t.0[i] = b - p.0[i];
+    }
+    pack_bits(&t, bits, out);
+}
+
+/// BitUnpack (Algorithm 19): b − (stored value).
+fn unpack_offset(inp: &[u8], b: i32, bits: usize, p: &mut Poly) {
+    unpack_bits(inp, bits, p);
+    for c in p.0.iter_mut() {
+        *c = b - *c;
+    }
+}
+
+const T1_BITS: usize = 23 - D as usize;
+
+/// pkEncode (Algorithm 22): ρ ‖ SimpleBitPack(t1[i], 2^10 − 1) for each i.
+pub fn pk_encode(p: &Params, rho: &[u8], t1: &[Poly], pk: &mut [u8]) {
+    pk[..SEED_BYTES].copy_from_slice(rho);
+    for (t, out) in t1.iter().zip(pk[SEED_BYTES..].chunks_exact_mut(32 * T1_BITS)).take(p.k) {
+        pack_bits(t, T1_BITS, out);
+    }
+}
+
+/// pkDecode (Algorithm 23): returns ρ; every 10-bit value is a valid t1 coefficient.
+pub fn pk_decode<'a>(p: &Params, pk: &'a [u8], t1: &mut [Poly]) -> &'a [u8] {
+    for (t, inp) in t1.iter_mut().zip(pk[SEED_BYTES..].chunks_exact(32 * T1_BITS)).take(p.k) {
+        unpack_bits(inp, T1_BITS, t);
+    }
+    &pk[..SEED_BYTES]
+}
+
+/// Borrowed parts of an encoded secret key.
+pub struct SkParts<'a> {
+    pub rho: &'a [u8],
+    pub key: &'a [u8],
+    pub tr: &'a [u8],
+}
+
+/// skEncode (Algorithm 24): ρ ‖ K ‖ tr ‖ s1 ‖ s2 ‖ t0.
+pub fn sk_encode(p: &Params, parts: &SkParts, s1: &[Poly], s2: &[Poly], t0: &[Poly], sk: &mut [u8]) {
+    sk[..32].copy_from_slice(parts.rho);
+    sk[32..64].copy_from_slice(parts.key);
+    sk[64..64 + TR_BYTES].copy_from_slice(parts.tr);
+    let eb = p.eta_bits();
+    let mut chunks = sk[64 + TR_BYTES..].chunks_exact_mut(32 * eb);
+    for s in s1.iter().chain(s2.iter()) {
+        pack_offset(s, p.eta, eb, chunks.next().unwrap());
+    }
+    let t0_start = 64 + TR_BYTES + 32 * eb * (p.k + p.l);
+    for (t, out) in t0.iter().zip(sk[t0_start..].chunks_exact_mut(32 * D as usize)) {
+        pack_offset(t, 1 << (D - 1), D as usize, out);
+    }
+}
+
+/// skDecode (Algorithm 25). Returns None when a coefficient of s1 or s2 lies
+/// outside [−η, η], which no key from KeyGen has. The range check scans every
+/// coefficient and only the verdict can leak.
+pub fn sk_decode<'a>(p: &Params, sk: &'a [u8], s1: &mut [Poly], s2: &mut [Poly], t0: &mut [Poly]) -> Option<SkParts<'a>> {
+    let eb = p.eta_bits();
+    let mut chunks = sk[64 + TR_BYTES..].chunks_exact(32 * eb);
+    let mut bad = 0i32;
+    for s in s1.iter_mut().chain(s2.iter_mut()) {
+        unpack_offset(chunks.next().unwrap(), p.eta, eb, s);
+        for &c in s.0.iter() {
+            // c ∈ [η − (2^eb − 1), η]; negative when c < −η.
+            bad |= c + p.eta;
+        }
+    }
+    let t0_start = 64 + TR_BYTES + 32 * eb * (p.k + p.l);
+    for (t, inp) in t0.iter_mut().zip(sk[t0_start..].chunks_exact(32 * D as usize)) {
+        unpack_offset(inp, 1 << (D - 1), D as usize, t);
+    }
+    if bad < 0 {
+        return None;
+    }
+    Some(SkParts { rho: &sk[..32], key: &sk[32..64], tr: &sk[64..64 + TR_BYTES] })
+}
+
+/// sigEncode (Algorithm 26): c̃ ‖ BitPack(z[i], γ1 − 1, γ1) ‖ HintBitPack(h).
+/// The hint is public once the signature is released, so HintBitPack
+/// (Algorithm 20) may branch on it.
+pub fn sig_encode(p: &Params, c_tilde: &[u8], z: &[Poly], h: &[Poly], sig: &mut [u8]) {
+    let ct = p.c_tilde_bytes();
+    let zb = p.z_bits();
+    sig[..ct].copy_from_slice(c_tilde);
+    for (zi, out) in z.iter().zip(sig[ct..].chunks_exact_mut(32 * zb)).take(p.l) {
+        pack_offset(zi, p.gamma1, zb, out);
+    }
+    let y = &mut sig[ct + 32 * zb * p.l..];
+    y.fill(0);
+    let mut index = 0;
+    for (i, hi) in h.iter().enumerate().take(p.k) {
+        for (j, &bit) in hi.0.iter().enumerate() {
+            if bit != 0 {
+                y[index] = j as u8;
+                index += 1;
+            }
+        }
+        y[p.omega + i] = index as u8;
+    }
+}
+
+/// sigDecode (Algorithm 27) with HintBitUnpack (Algorithm 21). Returns c̃, or
+/// None for a malformed hint: a count above ω or below the previous one,
+/// indices not strictly increasing within a polynomial, or non-zero padding.
+pub fn sig_decode<'a>(p: &Params, sig: &'a [u8], z: &mut [Poly], h: &mut [Poly]) -> Option<&'a [u8]> {
+    let ct = p.c_tilde_bytes();
+    let zb = p.z_bits();
+    for (zi, inp) in z.iter_mut().zip(sig[ct..].chunks_exact(32 * zb)).take(p.l) {
+        unpack_offset(inp, p.gamma1, zb, zi);
+    }
+    let y = &sig[ct + 32 * zb * p.l..];
+    let mut index = 0usize;
+    for (i, hi) in h.iter_mut().enumerate().take(p.k) {
+        *hi = Poly::zero();
+        let end = y[p.omega + i] as usize;
+        if end < index || end > p.omega {
+            return None;
+        }
+        let first = index;
+        while index < end {
+            if index > first && y[index - 1] >= y[index] {
+                return None;
+            }
+            hi.0[y[index] as usize] = 1;
+            index += 1;
+        }
+    }
+    if y[index..p.omega].iter().any(|&b| b != 0) {
+        return None;
+    }
+    Some(&sig[..ct])
+}
+
+/// w1Encode (Algorithm 28): SimpleBitPack of each w1[i] with bitlen((q−1)/(2γ2) − 1) bits.
+pub fn w1_encode(p: &Params, w1: &[Poly], out: &mut [u8]) {
+    let b = p.w1_bits();
+    for (w, o) in w1.iter().zip(out.chunks_exact_mut(32 * b)) {
+        pack_bits(w, b, o);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::ParamSet;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn pseudo(seed: u64, lo: i32, hi: i32) -> Poly {
+        let mut x = seed | 1;
+        let mut p = Poly::zero();
+        for c in p.0.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *c = lo + (x % (hi - lo + 1) as u64) as i32;
+        }
+        p
+    }
+
+    #[test]
+    fn bit_packing_round_trips_every_width() {
+        for bits in 1..=23 {
+            let mut a = pseudo(bits as u64, 0, (1 << bits) - 1);
+            a.0[0] = (1 << bits) - 1;
+            a.0[255] = 0;
+            let mut buf = vec![0u8; 32 * bits];
+            pack_bits(&a, bits, &mut buf);
+            let mut b = Poly::zero();
+            unpack_bits(&buf, bits, &mut b);
+            assert_eq!(a, b, "bits {bits}");
+        }
+        // Known layout: 10-bit values 1, 2, 3, ... little-endian.
+        let mut p = Poly::zero();
+        p.0[0] = 0x3ff;
+        p.0[1] = 1;
+        let mut out = [0u8; 320];
+        pack_bits(&p, 10, &mut out);
+        assert_eq!(&out[..3], &[0xff, 0x07, 0x00]);
+    }
+
+    #[test]
+    fn sk_round_trip_and_range_check() {
+        for ps in [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87] {
+            let p = ps.params();
+            let s1: Vec<Poly> = (0..p.l).map(|i| pseudo(i as u64 + 1, -p.eta, p.eta)).collect();
+            let s2: Vec<Poly> = (0..p.k).map(|i| pseudo(i as u64 + 50, -p.eta, p.eta)).collect();
+            let t0: Vec<Poly> = (0..p.k).map(|i| pseudo(i as u64 + 90, -(1 << 12) + 1, 1 << 12)).collect();
+            let parts = SkParts { rho: &[1; 32], key: &[2; 32], tr: &[3; 64] };
+            let mut sk = vec![0u8; ps.secret_key_len()];
+            sk_encode(p, &parts, &s1, &s2, &t0, &mut sk);
+            let (mut a, mut b, mut c) = (vec![Poly::zero(); p.l], vec![Poly::zero(); p.k], vec![Poly::zero(); p.k]);
+            let got = sk_decode(p, &sk, &mut a, &mut b, &mut c).expect("valid key");
+            assert_eq!((got.rho, got.key, got.tr), (&[1u8; 32][..], &[2u8; 32][..], &[3u8; 64][..]));
+            assert_eq!((a, b, c), (s1, s2, t0));
+            // An out-of-range s1 coefficient (all-ones field = η − 7 or η − 15) is refused.
+            let mut bad = sk.clone();
+            bad[128] |= (1 << p.eta_bits()) - 1;
+            let (mut a, mut b, mut c) = (vec![Poly::zero(); p.l], vec![Poly::zero(); p.k], vec![Poly::zero(); p.k]);
+            assert!(sk_decode(p, &bad, &mut a, &mut b, &mut c).is_none());
+        }
+    }
+
+    #[test]
+    fn sig_round_trip_and_malformed_hints() {
+        let ps = ParamSet::MlDsa44;
+        let p = ps.params();
+        let z: Vec<Poly> = (0..p.l).map(|i| pseudo(i as u64 + 7, -p.gamma1 + 1, p.gamma1)).collect();
+        let mut h = vec![Poly::zero(); p.k];
+        h[0].0[3] = 1;
+        h[0].0[200] = 1;
+        h[2].0[0] = 1;
+        let mut sig = vec![0u8; ps.signature_len()];
+        sig_encode(p, &[9; 32], &z, &h, &mut sig);
+        let (mut z2, mut h2) = (vec![Poly::zero(); p.l], vec![Poly::zero(); p.k]);
+        assert_eq!(sig_decode(p, &sig, &mut z2, &mut h2), Some(&[9u8; 32][..]));
+        assert_eq!((&z2, &h2), (&z, &h));
+
+        let hints = ps.signature_len() - p.omega - p.k;
+        let mutate = |f: &dyn Fn(&mut [u8])| {
+            let mut s = sig.clone();
+            f(&mut s[hints..]);
+            let (mut z2, mut h2) = (vec![Poly::zero(); p.l], vec![Poly::zero(); p.k]);
+            sig_decode(p, &s, &mut z2, &mut h2).map(|c| c.to_vec())
+        };
+        // Indices out of order within a polynomial.
+        assert!(mutate(&|y| y.swap(0, 1)).is_none());
+        // Repeated index.
+        assert!(mutate(&|y| y[1] = y[0]).is_none());
+        // A count that goes down, and one above ω.
+        assert!(mutate(&|y| y[80 + 1] = 1).is_none());
+        assert!(mutate(&|y| y[80 + 3] = 81).is_none());
+        // Non-zero padding after the last index.
+        assert!(mutate(&|y| y[79] = 1).is_none());
+        // Order across polynomials restarts: decreasing between polys is fine.
+        assert!(mutate(&|_| {}).is_some());
+    }
+}

@@ -1,0 +1,229 @@
+//! # mldsa-simd
+//!
+//! ML-DSA (FIPS 204) signatures for ML-DSA-44, ML-DSA-65 and ML-DSA-87:
+//! key generation from a 32-byte seed ξ or fresh randomness, hedged or
+//! deterministic signing with a context string, verification, HashML-DSA with
+//! twelve pre-hash functions, and the internal interface on M′ or on an
+//! external μ.
+//!
+//! The core has no WebAssembly bindings in it and builds and tests natively;
+//! `wasm.rs` (only on `wasm32`) exposes it to the npm package.
+//!
+//! ```
+//! use mldsa_simd::{keygen_internal, sign, verify, ParamSet};
+//! let ps = ParamSet::MlDsa65;
+//! let (pk, sk) = keygen_internal(ps, &[7u8; 32]).unwrap();
+//! let sig = sign(ps, &sk, b"hello", b"my-app", None).unwrap();
+//! assert!(verify(ps, &pk, b"hello", &sig, b"my-app"));
+//! assert!(!verify(ps, &pk, b"hello", &sig, b"other-app"));
+//! ```
+//!
+//! Conventions: inputs of the wrong length, a context over 255 bytes or a
+//! malformed secret key give an [`Error`]; verification gives `false` for any
+//! bad input and never fails otherwise. No input can make the code panic.
+
+mod encode;
+mod field;
+mod mldsa;
+mod ntt;
+mod params;
+mod poly;
+mod prehash;
+mod sample;
+mod xof;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use params::ParamSet;
+pub use prehash::{HashAlg, NIST_HASH_OID_PREFIX};
+
+use params::{MU_BYTES, RND_BYTES, SEED_BYTES};
+use zeroize::Zeroizing;
+
+/// Why an operation refused its inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// An input has the wrong length.
+    Length { what: &'static str, expected: usize, got: usize },
+    /// The context string is longer than 255 bytes.
+    ContextTooLong { got: usize },
+    /// The secret key does not decode (a coefficient of s1 or s2 is outside
+    /// [−η, η]) or, for [`public_key`], its parts do not belong together.
+    MalformedSecretKey,
+    /// The operating system or browser gave no random bytes.
+    Randomness,
+    /// Signing gave up after 2^16/ℓ attempts; with a key from KeyGen this
+    /// happens with probability far below 2^−1000.
+    SigningFailed,
+}
+
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Error::Length { what, expected, got } => write!(f, "{what}: expected {expected} bytes, got {got}"),
+            Error::ContextTooLong { got } => write!(f, "context: expected at most 255 bytes, got {got}"),
+            Error::MalformedSecretKey => write!(f, "secretKey: malformed (not an ML-DSA secret key of this parameter set)"),
+            Error::Randomness => write!(f, "no random bytes available from the system"),
+            Error::SigningFailed => write!(f, "signing failed after the maximum number of attempts"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+fn check_len(what: &'static str, got: &[u8], expected: usize) -> Result<(), Error> {
+    if got.len() == expected {
+        Ok(())
+    } else {
+        Err(Error::Length { what, expected, got: got.len() })
+    }
+}
+
+fn check_ctx(ctx: &[u8]) -> Result<(), Error> {
+    if ctx.len() > 255 {
+        Err(Error::ContextTooLong { got: ctx.len() })
+    } else {
+        Ok(())
+    }
+}
+
+/// 32 bytes from the system's random source (crypto.getRandomValues in a browser or Node).
+fn random_32() -> Result<Zeroizing<[u8; 32]>, Error> {
+    let mut r = Zeroizing::new([0u8; 32]);
+    getrandom::fill(&mut r[..]).map_err(|_| Error::Randomness)?;
+    Ok(r)
+}
+
+/// The signing randomness: `None` draws 32 fresh bytes (hedged signing);
+/// `Some(rnd)` must be 32 bytes, all zero for the deterministic variant.
+fn signing_rnd(rnd: Option<&[u8]>) -> Result<Zeroizing<[u8; RND_BYTES]>, Error> {
+    match rnd {
+        None => random_32(),
+        Some(r) => {
+            check_len("rnd", r, RND_BYTES)?;
+            let mut out = Zeroizing::new([0u8; RND_BYTES]);
+            out.copy_from_slice(r);
+            Ok(out)
+        }
+    }
+}
+
+/// ML-DSA.KeyGen (FIPS 204 Algorithm 1): a key pair from fresh randomness. Returns (pk, sk).
+pub fn keygen(ps: ParamSet) -> Result<(Vec<u8>, Vec<u8>), Error> {
+    let xi = random_32()?;
+    Ok(mldsa::keygen_internal(ps.params(), &xi))
+}
+
+/// ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6): the key pair of the 32-byte seed ξ. Returns (pk, sk).
+pub fn keygen_internal(ps: ParamSet, xi: &[u8]) -> Result<(Vec<u8>, Vec<u8>), Error> {
+    check_len("seed", xi, SEED_BYTES)?;
+    let mut seed = Zeroizing::new([0u8; SEED_BYTES]);
+    seed.copy_from_slice(xi);
+    Ok(mldsa::keygen_internal(ps.params(), &seed))
+}
+
+/// The public key that belongs to an encoded secret key.
+pub fn public_key(ps: ParamSet, sk: &[u8]) -> Result<Vec<u8>, Error> {
+    check_len("secretKey", sk, ps.secret_key_len())?;
+    mldsa::public_key(ps.params(), sk).ok_or(Error::MalformedSecretKey)
+}
+
+fn sign_m_prime(ps: ParamSet, sk: &[u8], m_prime: &[&[u8]], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    check_len("secretKey", sk, ps.secret_key_len())?;
+    let rnd = signing_rnd(rnd)?;
+    let mu = Zeroizing::new(mldsa::message_representative(&sk[64..128], m_prime));
+    sign_with_mu(ps, sk, &mu, &rnd)
+}
+
+fn sign_with_mu(ps: ParamSet, sk: &[u8], mu: &[u8; MU_BYTES], rnd: &[u8; RND_BYTES]) -> Result<Vec<u8>, Error> {
+    mldsa::sign_mu(ps.params(), sk, mu, rnd).map_err(|e| match e {
+        mldsa::SignError::MalformedSecretKey => Error::MalformedSecretKey,
+        mldsa::SignError::TooManyAttempts => Error::SigningFailed,
+    })
+}
+
+/// ML-DSA.Sign (FIPS 204 Algorithm 2): M′ = 0 ‖ |ctx| ‖ ctx ‖ M.
+/// `rnd`: `None` for hedged signing, `Some(&[0; 32])` for deterministic.
+pub fn sign(ps: ParamSet, sk: &[u8], msg: &[u8], ctx: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    check_ctx(ctx)?;
+    sign_m_prime(ps, sk, &[&[0, ctx.len() as u8], ctx, msg], rnd)
+}
+
+/// HashML-DSA.Sign (FIPS 204 Algorithm 4): M′ = 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M).
+pub fn sign_prehash(ps: ParamSet, sk: &[u8], hash: HashAlg, msg: &[u8], ctx: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    sign_prehashed(ps, sk, hash.oid(), &hash.digest(msg), ctx, rnd)
+}
+
+/// HashML-DSA.Sign with PH(M) computed by the caller: `oid` is the DER
+/// encoding of the hash function's OID, `digest` is PH(M).
+pub fn sign_prehashed(ps: ParamSet, sk: &[u8], oid: &[u8], digest: &[u8], ctx: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    check_ctx(ctx)?;
+    sign_m_prime(ps, sk, &[&[1, ctx.len() as u8], ctx, oid, digest], rnd)
+}
+
+/// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) on M′ as given.
+pub fn sign_internal(ps: ParamSet, sk: &[u8], m_prime: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    sign_m_prime(ps, sk, &[m_prime], rnd)
+}
+
+/// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) from an externally computed
+/// μ = H(tr ‖ M′, 64) (64 bytes).
+pub fn sign_mu(ps: ParamSet, sk: &[u8], mu: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    check_len("secretKey", sk, ps.secret_key_len())?;
+    check_len("mu", mu, MU_BYTES)?;
+    let rnd = signing_rnd(rnd)?;
+    let mut m = Zeroizing::new([0u8; MU_BYTES]);
+    m.copy_from_slice(mu);
+    sign_with_mu(ps, sk, &m, &rnd)
+}
+
+fn verify_m_prime(ps: ParamSet, pk: &[u8], m_prime: &[&[u8]], sig: &[u8]) -> bool {
+    if pk.len() != ps.public_key_len() || sig.len() != ps.signature_len() {
+        return false;
+    }
+    let tr = mldsa::public_key_hash(pk);
+    let mu = mldsa::message_representative(&tr, m_prime);
+    mldsa::verify_mu(ps.params(), pk, &mu, sig)
+}
+
+/// ML-DSA.Verify (FIPS 204 Algorithm 3). False for any bad input, including
+/// wrong lengths and a context over 255 bytes.
+pub fn verify(ps: ParamSet, pk: &[u8], msg: &[u8], sig: &[u8], ctx: &[u8]) -> bool {
+    ctx.len() <= 255 && verify_m_prime(ps, pk, &[&[0, ctx.len() as u8], ctx, msg], sig)
+}
+
+/// HashML-DSA.Verify (FIPS 204 Algorithm 5).
+pub fn verify_prehash(ps: ParamSet, pk: &[u8], hash: HashAlg, msg: &[u8], sig: &[u8], ctx: &[u8]) -> bool {
+    verify_prehashed(ps, pk, hash.oid(), &hash.digest(msg), sig, ctx)
+}
+
+/// HashML-DSA.Verify with PH(M) computed by the caller.
+pub fn verify_prehashed(ps: ParamSet, pk: &[u8], oid: &[u8], digest: &[u8], sig: &[u8], ctx: &[u8]) -> bool {
+    ctx.len() <= 255 && verify_m_prime(ps, pk, &[&[1, ctx.len() as u8], ctx, oid, digest], sig)
+}
+
+/// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) on M′ as given.
+pub fn verify_internal(ps: ParamSet, pk: &[u8], m_prime: &[u8], sig: &[u8]) -> bool {
+    verify_m_prime(ps, pk, &[m_prime], sig)
+}
+
+/// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) from an external μ (64 bytes).
+pub fn verify_mu(ps: ParamSet, pk: &[u8], mu: &[u8], sig: &[u8]) -> bool {
+    if pk.len() != ps.public_key_len() || sig.len() != ps.signature_len() {
+        return false;
+    }
+    let Ok(mu) = <&[u8; MU_BYTES]>::try_from(mu) else {
+        return false;
+    };
+    mldsa::verify_mu(ps.params(), pk, mu, sig)
+}
+
+/// μ = H(H(pk, 64) ‖ M′, 64) for a pure ML-DSA message with context: what a
+/// caller hashing the message elsewhere passes to [`sign_mu`] / [`verify_mu`].
+pub fn external_mu(ps: ParamSet, pk: &[u8], msg: &[u8], ctx: &[u8]) -> Result<[u8; MU_BYTES], Error> {
+    check_len("publicKey", pk, ps.public_key_len())?;
+    check_ctx(ctx)?;
+    let tr = mldsa::public_key_hash(pk);
+    Ok(mldsa::message_representative(&tr, &[&[0, ctx.len() as u8], ctx, msg]))
+}

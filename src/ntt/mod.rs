@@ -1,0 +1,165 @@
+//! The number-theoretic transform of FIPS 204 (Algorithms 41 and 42) and the
+//! products in T_q, behind one small interface.
+//!
+//! `portable` is the reference. A simd128 backend will implement the same
+//! functions with the same bounds and be chosen at compile time
+//! (`target_feature = "simd128"`), never from input data.
+//!
+//! Domain convention: `ntt` maps a polynomial to its NTT form; `pointwise`
+//! multiplies in Montgomery form (result scaled by 2^−32); `inv_ntt_tomont`
+//! scales by 2^32, so `inv_ntt_tomont(pointwise(ntt(a), ntt(b)))` is a·b.
+
+mod portable;
+
+pub use portable::{inv_ntt_tomont, ntt, pointwise, pointwise_acc};
+
+/// ζ^brv8(i) · 2^32 mod q, centred in (−q/2, q/2]; index 0 is unused.
+/// ζ = 1753 is the 512th root of unity of FIPS 204 §7.5.
+pub(crate) static ZETAS: [i32; 256] = zetas_mont();
+
+const fn pow_mod(mut b: i64, mut e: u32, m: i64) -> i64 {
+    let mut r = 1;
+    b %= m;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = r * b % m;
+        }
+        b = b * b % m;
+        e >>= 1;
+    }
+    r
+}
+
+const fn brv8(x: usize) -> u32 {
+    (x as u8).reverse_bits() as u32
+}
+
+const fn zetas_mont() -> [i32; 256] {
+    let q = crate::params::Q as i64;
+    let mut z = [0i32; 256];
+    let mut i = 1;
+    while i < 256 {
+        let plain = pow_mod(1753, brv8(i), q);
+        let mont = (plain << 32) % q;
+        z[i] = if mont > q / 2 { (mont - q) as i32 } else { mont as i32 };
+        i += 1;
+    }
+    z
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::mont_mul;
+    use crate::params::{N, Q};
+    use crate::poly::Poly;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn modq(a: i64) -> i32 {
+        a.rem_euclid(Q as i64) as i32
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn poly(&mut self, bound: i32) -> Poly {
+            let mut p = Poly::zero();
+            for c in p.0.iter_mut() {
+                *c = (self.next() % (2 * bound as u64 + 1)) as i32 - bound;
+            }
+            p
+        }
+    }
+
+    /// Schoolbook product in Z_q[X]/(X^256 + 1).
+    fn negacyclic(a: &Poly, b: &Poly) -> [i32; N] {
+        let mut r = [0i64; N];
+        for i in 0..N {
+            for j in 0..N {
+                let p = a.0[i] as i64 * b.0[j] as i64 % Q as i64;
+                if i + j < N {
+                    r[i + j] += p;
+                } else {
+                    r[i + j - N] -= p;
+                }
+            }
+        }
+        r.map(modq)
+    }
+
+    #[test]
+    fn zetas_agree_with_fips204_appendix_b() {
+        // FIPS 204 Appendix B lists ζ^brv8(k) mod q; the first entries:
+        let plain = [1, 4808194, 3765607, 3761513, 5178923, 5496691, 5234739, 5178987];
+        let r_inv = pow_mod(1 << 32, (Q - 2) as u32, Q as i64);
+        for (i, want) in plain.iter().enumerate().skip(1) {
+            assert_eq!(modq(ZETAS[i] as i64 * r_inv), *want, "zeta {i}");
+        }
+        assert!(ZETAS[1..].iter().all(|z| z.abs() <= Q / 2));
+    }
+
+    #[test]
+    fn ntt_product_matches_schoolbook() {
+        let mut rng = Rng(7);
+        for bound in [1, 4, 1 << 19, Q - 1] {
+            let (a, b) = (rng.poly(bound), rng.poly(bound));
+            let (mut ah, mut bh) = (a, b);
+            ntt(&mut ah);
+            ntt(&mut bh);
+            let mut c = Poly::zero();
+            pointwise(&mut c, &ah, &bh);
+            inv_ntt_tomont(&mut c);
+            assert!(c.0.iter().all(|x| x.abs() < Q), "inverse NTT output bound");
+            assert_eq!(c.0.map(|x| modq(x as i64)), negacyclic(&a, &b), "bound {bound}");
+        }
+    }
+
+    #[test]
+    fn bounds_hold_on_extreme_inputs() {
+        // Forward: |input| < q gives |output| < 9q (each of 8 layers adds < q).
+        for v in [Q - 1, -(Q - 1)] {
+            let mut a = Poly([v; N]);
+            ntt(&mut a);
+            assert!(a.0.iter().all(|x| x.abs() < 9 * Q));
+        }
+        let mut rng = Rng(99);
+        for _ in 0..50 {
+            let mut a = rng.poly(Q - 1);
+            ntt(&mut a);
+            assert!(a.0.iter().all(|x| x.abs() < 9 * Q));
+        }
+        // Inverse: |input| < q gives |output| < q, also at the extremes.
+        for v in [Q - 1, -(Q - 1)] {
+            let mut a = Poly([v; N]);
+            inv_ntt_tomont(&mut a);
+            assert!(a.0.iter().all(|x| x.abs() < Q));
+        }
+        // Accumulating 7 products of NTT outputs stays below 7q.
+        let mut acc = Poly::zero();
+        let mut big = Poly([9 * Q - 1; N]);
+        big.0[3] = -(9 * Q - 1);
+        for _ in 0..7 {
+            pointwise_acc(&mut acc, &big, &big);
+        }
+        assert!(acc.0.iter().all(|x| x.abs() < 7 * Q));
+    }
+
+    #[test]
+    fn round_trip_is_identity_times_mont() {
+        let mut rng = Rng(3);
+        let a = rng.poly(Q - 1);
+        let mut b = a;
+        ntt(&mut b);
+        inv_ntt_tomont(&mut b);
+        // inv_ntt_tomont(ntt(a)) = a·2^32; one Montgomery step by 1 undoes it.
+        for i in 0..N {
+            assert_eq!(modq(mont_mul(b.0[i], 1) as i64), modq(a.0[i] as i64));
+        }
+    }
+}

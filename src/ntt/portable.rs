@@ -1,0 +1,77 @@
+//! Portable NTT: the reference every other backend is tested against.
+
+use super::ZETAS;
+use crate::field::mont_mul;
+use crate::params::N;
+use crate::poly::Poly;
+
+/// Forward NTT in place (FIPS 204 Algorithm 41), output in bit-reversed order.
+///
+/// Bound: input |a_i| < q gives output |a_i| < 9q. Each of the eight layers
+/// adds a Montgomery product (|t| < q) to or from a value, and nothing is
+/// reduced in between (lazy reduction).
+pub fn ntt(a: &mut Poly) {
+    let a = &mut a.0;
+    let mut k = 0;
+    let mut len = 128;
+    while len > 0 {
+        let mut start = 0;
+        while start < N {
+            k += 1;
+            let zeta = ZETAS[k];
+            for j in start..start + len {
+                let t = mont_mul(zeta, a[j + len]);
+                a[j + len] = a[j] - t;
+                a[j] += t;
+            }
+            start += 2 * len;
+        }
+        len >>= 1;
+    }
+}
+
+/// Inverse NTT in place (FIPS 204 Algorithm 42), multiplied by the Montgomery
+/// factor 2^32 so that it cancels the 2^−32 of one pointwise product.
+///
+/// Bound: input |a_i| < q gives output |a_i| < q. Inside, the sums double per
+/// layer: after eight layers they are below 256q < 2^31, so they fit in i32.
+pub fn inv_ntt_tomont(a: &mut Poly) {
+    // 2^64 / 256 mod q: one 2^32 for the Montgomery factor of the last step and
+    // one that this function deliberately leaves on the output.
+    const F: i32 = 41_978;
+    let a = &mut a.0;
+    let mut k = 256;
+    let mut len = 1;
+    while len < N {
+        let mut start = 0;
+        while start < N {
+            k -= 1;
+            let zeta = -ZETAS[k];
+            for j in start..start + len {
+                let t = a[j];
+                a[j] = t + a[j + len];
+                a[j + len] = mont_mul(zeta, t - a[j + len]);
+            }
+            start += 2 * len;
+        }
+        len <<= 1;
+    }
+    for x in a.iter_mut() {
+        *x = mont_mul(F, *x);
+    }
+}
+
+/// c = a ∘ b in T_q, Montgomery-scaled: c_i = a_i·b_i·2^−32.
+/// Bound: |a_i|, |b_i| < 9q (NTT outputs) gives |c_i| < q.
+pub fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
+    for i in 0..N {
+        c.0[i] = mont_mul(a.0[i], b.0[i]);
+    }
+}
+
+/// c += a ∘ b (Montgomery-scaled). Each call adds less than q to |c_i|.
+pub fn pointwise_acc(c: &mut Poly, a: &Poly, b: &Poly) {
+    for i in 0..N {
+        c.0[i] += mont_mul(a.0[i], b.0[i]);
+    }
+}

@@ -1,0 +1,258 @@
+//! Polynomials of R_q and the coefficient-wise operations of FIPS 204 §7.4:
+//! Power2Round, Decompose, HighBits/LowBits, MakeHint, UseHint, and the
+//! infinity-norm check. Functions used on secret data are branch-free and
+//! division-free.
+
+use crate::field::{caddq, center, freeze, reduce32};
+use crate::params::{D, N, Q};
+use zeroize::DefaultIsZeroes;
+
+/// A polynomial: 256 coefficients, each an i32 whose range the caller states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Poly(pub [i32; N]);
+
+impl Default for Poly {
+    fn default() -> Self {
+        Poly::zero()
+    }
+}
+impl DefaultIsZeroes for Poly {}
+
+impl Poly {
+    pub const fn zero() -> Self {
+        Poly([0; N])
+    }
+
+    pub fn add_assign(&mut self, b: &Poly) {
+        for i in 0..N {
+            self.0[i] += b.0[i];
+        }
+    }
+
+    pub fn sub_assign(&mut self, b: &Poly) {
+        for i in 0..N {
+            self.0[i] -= b.0[i];
+        }
+    }
+
+    /// Partial reduction of every coefficient (see `field::reduce32`): |c_i| < q afterwards.
+    pub fn reduce(&mut self) {
+        for c in self.0.iter_mut() {
+            *c = reduce32(*c);
+        }
+    }
+
+    /// Maps coefficients from (−q, q) to [0, q).
+    pub fn caddq(&mut self) {
+        for c in self.0.iter_mut() {
+            *c = caddq(*c);
+        }
+    }
+
+    /// Maps every coefficient (≤ 2^31 − 2^22 − 1) to its centred representative mod± q.
+    pub fn center(&mut self) {
+        for c in self.0.iter_mut() {
+            *c = center(freeze(*c));
+        }
+    }
+
+    /// Multiplies by 2^d; for t1 (< 2^10) the result stays below q.
+    pub fn shift_left_d(&mut self) {
+        for c in self.0.iter_mut() {
+            *c <<= D;
+        }
+    }
+
+    /// ‖a‖∞ ≥ bound? For centred coefficients (|a_i| ≤ (q−1)/2) and bound ≤ (q−1)/8.
+    /// Scans every coefficient without branching on it: only the verdict leaks,
+    /// which FIPS 204 allows (it is the rejection decision).
+    pub fn exceeds(&self, bound: i32) -> bool {
+        let mut over = 0i32;
+        for &c in self.0.iter() {
+            let abs = c - ((c >> 31) & (2 * c));
+            over |= (bound - 1) - abs;
+        }
+        over < 0
+    }
+}
+
+/// Power2Round (FIPS 204 Algorithm 35) for r ∈ [0, q): returns (r1, r0) with
+/// r = r1·2^d + r0 and r0 ∈ (−2^(d−1), 2^(d−1)].
+#[inline(always)]
+pub fn power2round(r: i32) -> (i32, i32) {
+    let r1 = (r + (1 << (D - 1)) - 1) >> D;
+    (r1, r - (r1 << D))
+}
+
+/// Decompose (FIPS 204 Algorithm 36) for r ∈ [0, q): returns (r1, r0) with
+/// r ≡ r1·2γ2 + r0, r0 ∈ (−γ2, γ2], except that r − r0 = q − 1 gives r1 = 0 and
+/// r0 − 1. The divisions by 2γ2 are multiply-and-shift, exact for r < q.
+#[inline(always)]
+pub fn decompose(r: i32, gamma2: i32) -> (i32, i32) {
+    let mut r1 = (r + 127) >> 7;
+    if gamma2 == (Q - 1) / 32 {
+        r1 = (r1 * 1025 + (1 << 21)) >> 22;
+        r1 &= 15;
+    } else {
+        // γ2 = (q − 1)/88
+        r1 = (r1 * 11275 + (1 << 23)) >> 24;
+        r1 ^= ((43 - r1) >> 31) & r1;
+    }
+    let mut r0 = r - r1 * 2 * gamma2;
+    r0 -= (((Q - 1) / 2 - r0) >> 31) & Q;
+    (r1, r0)
+}
+
+/// MakeHint (FIPS 204 Algorithm 39) in the form the signer can evaluate
+/// without a second Decompose: with r1 = HighBits(w − cs2) and
+/// a0 = LowBits(w − cs2) + ct0, the hint is 1 exactly when adding ct0 changes
+/// the high bits, i.e. a0 ∉ (−γ2, γ2], or a0 = −γ2 with r1 ≠ 0. Branch-free.
+#[inline(always)]
+pub fn make_hint(a0: i32, r1: i32, gamma2: i32) -> i32 {
+    let above = (a0 > gamma2) as i32;
+    let below = (a0 < -gamma2) as i32;
+    let edge = ((a0 == -gamma2) as i32) & ((r1 != 0) as i32);
+    above | below | edge
+}
+
+/// UseHint (FIPS 204 Algorithm 40) for r ∈ [0, q). Verification only: every
+/// input is public, so it may branch.
+#[inline(always)]
+pub fn use_hint(h: i32, r: i32, gamma2: i32) -> i32 {
+    let (r1, r0) = decompose(r, gamma2);
+    if h == 0 {
+        return r1;
+    }
+    if gamma2 == (Q - 1) / 32 {
+        if r0 > 0 { (r1 + 1) & 15 } else { (r1 - 1) & 15 }
+    } else if r0 > 0 {
+        if r1 == 43 { 0 } else { r1 + 1 }
+    } else if r1 == 0 {
+        43
+    } else {
+        r1 - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    const G32: i32 = (Q - 1) / 32;
+    const G88: i32 = (Q - 1) / 88;
+
+    /// Decompose exactly as FIPS 204 Algorithm 36 writes it, with `%` and `/`.
+    fn decompose_spec(r: i32, gamma2: i32) -> (i32, i32) {
+        let r = r.rem_euclid(Q);
+        let mut r0 = r % (2 * gamma2);
+        if r0 > gamma2 {
+            r0 -= 2 * gamma2;
+        }
+        if r - r0 == Q - 1 {
+            (0, r0 - 1)
+        } else {
+            ((r - r0) / (2 * gamma2), r0)
+        }
+    }
+
+    /// MakeHint as FIPS 204 Algorithm 39 writes it: HighBits(r) ≠ HighBits(r + z).
+    fn make_hint_spec(z: i32, r: i32, gamma2: i32) -> i32 {
+        let r1 = decompose_spec(r, gamma2).0;
+        let v1 = decompose_spec(r + z, gamma2).0;
+        (r1 != v1) as i32
+    }
+
+    fn use_hint_spec(h: i32, r: i32, gamma2: i32) -> i32 {
+        let m = (Q - 1) / (2 * gamma2);
+        let (r1, r0) = decompose_spec(r, gamma2);
+        match (h, r0 > 0) {
+            (1, true) => (r1 + 1).rem_euclid(m),
+            (1, false) => (r1 - 1).rem_euclid(m),
+            _ => r1,
+        }
+    }
+
+    #[test]
+    fn decompose_matches_spec_for_every_r() {
+        for g in [G32, G88] {
+            for r in 0..Q {
+                assert_eq!(decompose(r, g), decompose_spec(r, g), "r={r} g={g}");
+            }
+        }
+    }
+
+    #[test]
+    fn power2round_matches_spec() {
+        for r in (0..Q).step_by(7).chain([Q - 1, 4095, 4096, 4097]) {
+            let (r1, r0) = power2round(r);
+            let mut want0 = r.rem_euclid(1 << D);
+            if want0 > 1 << (D - 1) {
+                want0 -= 1 << D;
+            }
+            assert_eq!((r1, r0), ((r - want0) >> D, want0), "r={r}");
+            assert!(r1 < 1 << 10);
+        }
+    }
+
+    #[test]
+    fn hints_match_spec() {
+        let mut x: u64 = 12345;
+        for g in [G32, G88] {
+            for i in 0..300_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let w = (x % Q as u64) as i32;
+                // z plays −ct0 + (small shift); keep |z| around γ2 so both hint values occur.
+                let z = ((x >> 32) % (4 * g as u64 + 1)) as i32 - 2 * g;
+                let z = if i % 5 == 0 { [-g + 1, g - 1, 0, -g / 2, g / 2][i % 25 / 5] } else { z };
+                // The signer's form: r = w − cs2 (here w), ct0 = z.
+                let (r1, r0) = decompose(w, g);
+                let spec = make_hint_spec(z, w, g);
+                if r0.abs() < g - 78 && z.abs() < g {
+                    // The signer only calls make_hint after checking ‖r0‖∞ < γ2 − β and
+                    // ‖ct0‖∞ < γ2 (β ≥ 78 for every set); the two forms agree there.
+                    assert_eq!(make_hint(r0 + z, r1, g), spec, "w={w} z={z} g={g}");
+                }
+                let h = (x >> 60) as i32 & 1;
+                assert_eq!(use_hint(h, w, g), use_hint_spec(h, w, g), "w={w} h={h}");
+                // Theorem behind UseHint: it recovers HighBits(r + z) from r and the hint.
+                if z.abs() <= g {
+                    let r = (w + z).rem_euclid(Q);
+                    let target = decompose_spec(w, g).0;
+                    assert_eq!(use_hint(make_hint_spec(-z, r, g), r, g), target);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn norm_check_is_exact_at_the_bound() {
+        let b = 1000;
+        let mut p = Poly::zero();
+        assert!(!p.exceeds(b));
+        for v in [b - 1, -(b - 1)] {
+            p.0[17] = v;
+            assert!(!p.exceeds(b));
+        }
+        for v in [b, -b, (Q - 1) / 2, -(Q - 1) / 2] {
+            p.0[255] = v;
+            assert!(p.exceeds(b), "{v}");
+        }
+    }
+
+    #[test]
+    fn center_and_caddq() {
+        let mut p = Poly::zero();
+        p.0[0] = Q + 5;
+        p.0[1] = -Q - 5;
+        p.0[2] = Q - 1;
+        p.center();
+        assert_eq!(&p.0[..3], &[5, -5, -1]);
+        let mut c = Poly([-(Q - 1); N]);
+        c.caddq();
+        assert!(c.0.iter().all(|&x| x == 1));
+    }
+}

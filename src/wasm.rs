@@ -1,0 +1,95 @@
+//! WebAssembly exports for the npm package: thin wrappers over the crate's
+//! public API. The JavaScript layer checks every argument first and throws
+//! TypeError/RangeError itself; the errors here are a last line of defence.
+//! `ps` is 44, 65 or 87. `rnd`: undefined = hedged, else 32 bytes.
+
+use crate::{Error, HashAlg, ParamSet};
+use wasm_bindgen::prelude::*;
+
+fn param_set(ps: u32) -> Result<ParamSet, JsError> {
+    ParamSet::from_number(ps).ok_or_else(|| JsError::new("parameter set: expected 44, 65 or 87"))
+}
+
+fn hash(name: &str) -> Result<HashAlg, JsError> {
+    HashAlg::from_name(name).ok_or_else(|| JsError::new(&format!("hash: unknown pre-hash function {name:?}")))
+}
+
+fn js(e: Error) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// pk ‖ sk for the 32-byte seed ξ, or for fresh randomness when `seed` is undefined.
+#[wasm_bindgen]
+pub fn keygen(ps: u32, seed: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
+    let ps = param_set(ps)?;
+    let (mut pk, sk) = match seed {
+        Some(mut s) => {
+            let r = crate::keygen_internal(ps, &s);
+            zeroize::Zeroize::zeroize(&mut s);
+            r
+        }
+        None => crate::keygen(ps),
+    }
+    .map_err(js)?;
+    let mut sk = zeroize::Zeroizing::new(sk);
+    pk.extend_from_slice(&sk);
+    zeroize::Zeroize::zeroize(&mut *sk);
+    Ok(pk)
+}
+
+#[wasm_bindgen]
+pub fn public_key(ps: u32, sk: &[u8]) -> Result<Vec<u8>, JsError> {
+    crate::public_key(param_set(ps)?, sk).map_err(js)
+}
+
+#[wasm_bindgen]
+pub fn sign(ps: u32, sk: &[u8], msg: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
+    crate::sign(param_set(ps)?, sk, msg, ctx, rnd.as_deref()).map_err(js)
+}
+
+#[wasm_bindgen]
+pub fn sign_prehashed(ps: u32, sk: &[u8], oid: &[u8], digest: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
+    crate::sign_prehashed(param_set(ps)?, sk, oid, digest, ctx, rnd.as_deref()).map_err(js)
+}
+
+#[wasm_bindgen]
+pub fn sign_internal(ps: u32, sk: &[u8], m_prime: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
+    crate::sign_internal(param_set(ps)?, sk, m_prime, rnd.as_deref()).map_err(js)
+}
+
+#[wasm_bindgen]
+pub fn sign_mu(ps: u32, sk: &[u8], mu: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
+    crate::sign_mu(param_set(ps)?, sk, mu, rnd.as_deref()).map_err(js)
+}
+
+#[wasm_bindgen]
+pub fn verify(ps: u32, pk: &[u8], sig: &[u8], msg: &[u8], ctx: &[u8]) -> bool {
+    ParamSet::from_number(ps).is_some_and(|ps| crate::verify(ps, pk, msg, sig, ctx))
+}
+
+#[wasm_bindgen]
+pub fn verify_prehashed(ps: u32, pk: &[u8], sig: &[u8], oid: &[u8], digest: &[u8], ctx: &[u8]) -> bool {
+    ParamSet::from_number(ps).is_some_and(|ps| crate::verify_prehashed(ps, pk, oid, digest, sig, ctx))
+}
+
+#[wasm_bindgen]
+pub fn verify_internal(ps: u32, pk: &[u8], sig: &[u8], m_prime: &[u8]) -> bool {
+    ParamSet::from_number(ps).is_some_and(|ps| crate::verify_internal(ps, pk, m_prime, sig))
+}
+
+#[wasm_bindgen]
+pub fn verify_mu(ps: u32, pk: &[u8], sig: &[u8], mu: &[u8]) -> bool {
+    ParamSet::from_number(ps).is_some_and(|ps| crate::verify_mu(ps, pk, mu, sig))
+}
+
+/// PH(M) for a named pre-hash function ('sha256', 'shake128', …).
+#[wasm_bindgen]
+pub fn prehash_digest(name: &str, msg: &[u8]) -> Result<Vec<u8>, JsError> {
+    Ok(hash(name)?.digest(msg))
+}
+
+/// The DER-encoded OID of a named pre-hash function.
+#[wasm_bindgen]
+pub fn prehash_oid(name: &str) -> Result<Vec<u8>, JsError> {
+    Ok(hash(name)?.oid().to_vec())
+}
