@@ -227,3 +227,6 @@ pub fn external_mu(ps: ParamSet, pk: &[u8], msg: &[u8], ctx: &[u8]) -> Result<[u
     let tr = mldsa::public_key_hash(pk);
     Ok(mldsa::message_representative(&tr, &[&[0, ctx.len() as u8], ctx, msg]))
 }
+
+#[cfg(test)]
+mod tests;

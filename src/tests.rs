@@ -1,0 +1,96 @@
+//! End-to-end checks of the public API that run natively and in wasm
+//! (`cargo test --target wasm32-unknown-unknown`), where the ACVP files cannot
+//! be read: one NIST keyGen vector per set, round trips, every rejection
+//! path of verification, and argument errors.
+
+use crate::*;
+use sha2::{Digest, Sha256};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+const SETS: [ParamSet; 3] = [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87];
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+}
+
+#[test]
+fn keygen_matches_first_acvp_vector_of_each_set() {
+    // ML-DSA-keyGen-FIPS204 tcId 1, 26 and 51: seed, SHA-256(pk), SHA-256(sk).
+    let kats = [
+        ("7194B13C95231010AFD2C909992BD2003BA6F437C3886BDBE3F6B867A14BA161",
+         "838b88b6ac41e2c60698173e08ca173d0b0d2839205806e56a8a3d53195f3a03",
+         "1c911d163cd0a5563e06f22403f7e16334fee17c2abb66f11ddf39ca6307ec58"),
+        ("A991FD42B071D49C48AE3E75C647459E0DAAD1E1BA356A04801912D3294BCFF8",
+         "b1a7d0d2f0d7a04b9d5ffccd9bd578864dab4a01cdd7f70a05cd1f4f0672e43a",
+         "56c53ac82fbff7d81b7a8cfbbc73011ceccad677e16dc53f2ece66d49aa11edd"),
+        ("A16F5B0796703E2D1A0140A35CBF36EFABE70E752BA59B6A9A0E9C4B05302F73",
+         "33f49649f05ec2fc3b050007b18ade043bbc8d1c0ded03a269d540486daaa5f4",
+         "c64e15742f27d7d8e2832f7d55a5c014f2c9536082f3a3181cfc6246908dd649"),
+    ];
+    for (ps, (seed, pk_hash, sk_hash)) in SETS.into_iter().zip(kats) {
+        let (pk, sk) = keygen_internal(ps, &unhex(seed)).unwrap();
+        assert_eq!(Sha256::digest(&pk).to_vec(), unhex(pk_hash), "{}", ps.name());
+        assert_eq!(Sha256::digest(&sk).to_vec(), unhex(sk_hash), "{}", ps.name());
+        assert_eq!(public_key(ps, &sk).unwrap(), pk);
+    }
+}
+
+#[test]
+fn round_trips_and_rejections() {
+    for ps in SETS {
+        let (pk, sk) = keygen(ps).unwrap();
+        let (msg, ctx) = (b"attack at dawn".as_slice(), b"ctx".as_slice());
+        let sig = sign(ps, &sk, msg, ctx, None).unwrap();
+        assert_eq!(sig.len(), ps.signature_len());
+        assert!(verify(ps, &pk, msg, &sig, ctx));
+        assert!(!verify(ps, &pk, b"attack at dusk", &sig, ctx));
+        assert!(!verify(ps, &pk, msg, &sig, b"ctx2"));
+        // Every byte position of the signature matters.
+        for pos in [0, 40, sig.len() / 2, sig.len() - ps.params().k - 1, sig.len() - 1] {
+            let mut bad = sig.clone();
+            bad[pos] ^= 1;
+            assert!(!verify(ps, &pk, msg, &bad, ctx), "{} flipped byte {pos}", ps.name());
+        }
+        assert!(!verify(ps, &pk, msg, &sig[..sig.len() - 1], ctx));
+        assert!(!verify(ps, &pk[1..], msg, &sig, ctx));
+        // Deterministic signing is deterministic; hedged is not.
+        let zero = [0u8; 32];
+        assert_eq!(sign(ps, &sk, msg, ctx, Some(&zero)).unwrap(), sign(ps, &sk, msg, ctx, Some(&zero)).unwrap());
+        assert_ne!(sign(ps, &sk, msg, ctx, None).unwrap(), sig);
+        // Pre-hash, internal and external μ agree with their verifiers.
+        for hash in HashAlg::all() {
+            let s = sign_prehash(ps, &sk, hash, msg, ctx, None).unwrap();
+            assert!(verify_prehash(ps, &pk, hash, msg, &s, ctx));
+            assert!(!verify(ps, &pk, msg, &s, ctx), "HashML-DSA and ML-DSA are domain-separated");
+        }
+        let mu = external_mu(ps, &pk, msg, ctx).unwrap();
+        let s = sign_mu(ps, &sk, &mu, Some(&zero)).unwrap();
+        assert_eq!(s, sign(ps, &sk, msg, ctx, Some(&zero)).unwrap());
+        assert!(verify_mu(ps, &pk, &mu, &s) && !verify_mu(ps, &pk, &mu[1..], &s));
+        let s = sign_internal(ps, &sk, msg, None).unwrap();
+        assert!(verify_internal(ps, &pk, msg, &s));
+    }
+}
+
+#[test]
+fn argument_errors() {
+    let ps = ParamSet::MlDsa44;
+    let (pk, sk) = keygen_internal(ps, &[1; 32]).unwrap();
+    assert_eq!(keygen_internal(ps, &[1; 31]), Err(Error::Length { what: "seed", expected: 32, got: 31 }));
+    assert!(matches!(sign(ps, &sk[1..], b"", b"", None), Err(Error::Length { what: "secretKey", .. })));
+    assert_eq!(sign(ps, &sk, b"", &[0; 256], None), Err(Error::ContextTooLong { got: 256 }));
+    assert!(sign(ps, &sk, b"", &[0; 255], None).is_ok());
+    assert!(matches!(sign(ps, &sk, b"", b"", Some(&[0; 31])), Err(Error::Length { what: "rnd", .. })));
+    assert!(matches!(sign_mu(ps, &sk, &[0; 63], None), Err(Error::Length { what: "mu", .. })));
+    assert!(!verify(ps, &pk, b"", &[0; 2420], &[0; 256]));
+    // A secret key whose s1 is out of range, and one whose tr does not match.
+    let mut bad = sk.clone();
+    bad[128] = 0xff;
+    assert_eq!(sign(ps, &bad, b"", b"", None), Err(Error::MalformedSecretKey));
+    assert_eq!(public_key(ps, &bad), Err(Error::MalformedSecretKey));
+    let mut bad = sk.clone();
+    bad[64] ^= 1;
+    assert_eq!(public_key(ps, &bad), Err(Error::MalformedSecretKey));
+    assert_eq!(Error::Length { what: "seed", expected: 32, got: 3 }.to_string(), "seed: expected 32 bytes, got 3");
+}
