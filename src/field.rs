@@ -119,7 +119,7 @@ mod tests {
     fn center_is_mod_pm() {
         for a in [0, 1, (Q - 1) / 2, (Q + 1) / 2, Q - 1] {
             let c = center(a);
-            assert!(c >= -(Q - 1) / 2 && c <= (Q - 1) / 2);
+            assert!((-(Q - 1) / 2..=(Q - 1) / 2).contains(&c));
             assert_eq!(modq(c as i64), a as i64);
         }
         assert_eq!(center(Q - 1), -1);

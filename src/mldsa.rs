@@ -223,9 +223,9 @@ pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool
     for i in 0..k {
         // Step 9: w′ ← NTT^−1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)).
         let mut acc = Poly::zero();
-        for j in 0..l {
+        for (j, zj) in z.iter().enumerate() {
             a_ij = rej_ntt_poly(rho, j as u8, i as u8);
-            pointwise_acc(&mut acc, &a_ij, &z[j]);
+            pointwise_acc(&mut acc, &a_ij, zj);
         }
         let t1i = &mut t1[i];
         t1i.shift_left_d(); // < 2^23 < q
