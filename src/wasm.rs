@@ -2,9 +2,13 @@
 //! public API. The JavaScript layer checks every argument first and throws
 //! TypeError/RangeError itself; the errors here are a last line of defence.
 //! `ps` is 44, 65 or 87. `rnd`: undefined = hedged, else 32 bytes.
+//!
+//! Secret inputs (`sk`, `seed`, `rnd`) are taken as owned vectors so that
+//! their copies in linear memory are wiped before being freed.
 
 use crate::{Error, HashAlg, ParamSet};
 use wasm_bindgen::prelude::*;
+use zeroize::Zeroizing;
 
 fn param_set(ps: u32) -> Result<ParamSet, JsError> {
     ParamSet::from_number(ps).ok_or_else(|| JsError::new("parameter set: expected 44, 65 or 87"))
@@ -12,6 +16,10 @@ fn param_set(ps: u32) -> Result<ParamSet, JsError> {
 
 fn hash(name: &str) -> Result<HashAlg, JsError> {
     HashAlg::from_name(name).ok_or_else(|| JsError::new(&format!("hash: unknown pre-hash function {name:?}")))
+}
+
+fn secret(v: Option<Vec<u8>>) -> Option<Zeroizing<Vec<u8>>> {
+    v.map(Zeroizing::new)
 }
 
 fn js(e: Error) -> JsError {
@@ -23,43 +31,37 @@ fn js(e: Error) -> JsError {
 pub fn keygen(ps: u32, seed: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
     let ps = param_set(ps)?;
     let (mut pk, sk) = match seed {
-        Some(mut s) => {
-            let r = crate::keygen_internal(ps, &s);
-            zeroize::Zeroize::zeroize(&mut s);
-            r
-        }
+        Some(s) => crate::keygen_internal(ps, &Zeroizing::new(s)),
         None => crate::keygen(ps),
     }
     .map_err(js)?;
-    let mut sk = zeroize::Zeroizing::new(sk);
-    pk.extend_from_slice(&sk);
-    zeroize::Zeroize::zeroize(&mut *sk);
+    pk.extend_from_slice(&Zeroizing::new(sk));
     Ok(pk)
 }
 
 #[wasm_bindgen]
-pub fn public_key(ps: u32, sk: &[u8]) -> Result<Vec<u8>, JsError> {
-    crate::public_key(param_set(ps)?, sk).map_err(js)
+pub fn public_key(ps: u32, sk: Vec<u8>) -> Result<Vec<u8>, JsError> {
+    crate::public_key(param_set(ps)?, &Zeroizing::new(sk)).map_err(js)
 }
 
 #[wasm_bindgen]
-pub fn sign(ps: u32, sk: &[u8], msg: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign(param_set(ps)?, sk, msg, ctx, rnd.as_deref()).map_err(js)
+pub fn sign(ps: u32, sk: Vec<u8>, msg: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
+    crate::sign(param_set(ps)?, &Zeroizing::new(sk), msg, ctx, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
 }
 
 #[wasm_bindgen]
-pub fn sign_prehashed(ps: u32, sk: &[u8], oid: &[u8], digest: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign_prehashed(param_set(ps)?, sk, oid, digest, ctx, rnd.as_deref()).map_err(js)
+pub fn sign_prehashed(ps: u32, sk: Vec<u8>, oid: &[u8], digest: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
+    crate::sign_prehashed(param_set(ps)?, &Zeroizing::new(sk), oid, digest, ctx, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
 }
 
 #[wasm_bindgen]
-pub fn sign_internal(ps: u32, sk: &[u8], m_prime: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign_internal(param_set(ps)?, sk, m_prime, rnd.as_deref()).map_err(js)
+pub fn sign_internal(ps: u32, sk: Vec<u8>, m_prime: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
+    crate::sign_internal(param_set(ps)?, &Zeroizing::new(sk), m_prime, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
 }
 
 #[wasm_bindgen]
-pub fn sign_mu(ps: u32, sk: &[u8], mu: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign_mu(param_set(ps)?, sk, mu, rnd.as_deref()).map_err(js)
+pub fn sign_mu(ps: u32, sk: Vec<u8>, mu: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
+    crate::sign_mu(param_set(ps)?, &Zeroizing::new(sk), mu, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
 }
 
 #[wasm_bindgen]
