@@ -1,0 +1,84 @@
+// Where things are, and how the tests get the package under test.
+//
+// The package is imported exactly as a user of the packed tarball gets it: through
+// the bare specifier 'mldsa-simd', resolved from the consumer folder into which
+// scripts/test.sh installed `npm pack pkg/` (never from pkg/ or js/ directly).
+//
+// Environment:
+//   MLDSA_CONSUMER_DIR  consumer folder (default: pkg-tests/.consumer)
+//   MLDSA_ACVP_DIR      ACVP vectors (default: <repo>/../shared/vectors/acvp)
+//   MLDSA_IMPL=noble    self-check of the harness: run the API tests against
+//                       @noble/post-quantum (through lib/noble-adapter.mjs) instead of
+//                       the package; tests that need the installed package are skipped.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const pkgTestsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const repoRoot = path.resolve(pkgTestsDir, '..');
+export const acvpDir = process.env.MLDSA_ACVP_DIR
+  ? path.resolve(process.env.MLDSA_ACVP_DIR)
+  : path.resolve(repoRoot, '..', 'shared', 'vectors', 'acvp');
+export const consumerDir = process.env.MLDSA_CONSUMER_DIR
+  ? path.resolve(process.env.MLDSA_CONSUMER_DIR)
+  : path.join(pkgTestsDir, '.consumer');
+export const artifactsDir = path.join(pkgTestsDir, 'artifacts');
+export const IMPL = process.env.MLDSA_IMPL === 'noble' ? 'noble' : 'package';
+export const PKG_NAME = 'mldsa-simd';
+
+/** Directory of the installed package inside the consumer folder. */
+export function installedPackageDir() {
+  const pj = path.join(consumerDir, 'node_modules', PKG_NAME, 'package.json');
+  if (!fs.existsSync(pj)) {
+    throw new Error(
+      `${PKG_NAME} is not installed in ${consumerDir}. ` +
+        'Run `npm test` (scripts/test.sh), which builds pkg/, packs it and installs the tarball there.'
+    );
+  }
+  return path.dirname(pj);
+}
+
+/** require() as seen from the consumer folder (CommonJS resolution, 'require' condition). */
+export function consumerRequire() {
+  installedPackageDir();
+  return createRequire(path.join(consumerDir, 'package.json'));
+}
+
+function writeIfChanged(file, text) {
+  try {
+    if (fs.readFileSync(file, 'utf8') === text) return;
+  } catch {}
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file); // atomic: test files run in parallel processes
+}
+
+/** Import 'mldsa-simd' as ESM, resolved from the consumer folder ('import' condition). */
+export async function importFromConsumer(specifier = PKG_NAME) {
+  installedPackageDir();
+  const name = specifier === PKG_NAME ? 'reexport' : 'reexport-' + specifier.replace(/[^a-z0-9]+/gi, '_');
+  const file = path.join(consumerDir, `${name}.mjs`);
+  writeIfChanged(file, `export * from ${JSON.stringify(specifier)};\n`);
+  return import(pathToFileURL(file).href);
+}
+
+async function loadLib() {
+  if (IMPL === 'noble') return import('./noble-adapter.mjs');
+  return importFromConsumer(PKG_NAME);
+}
+
+/** The library under test: { ml_dsa44, ml_dsa65, ml_dsa87 }. */
+export const lib = await loadLib();
+
+export const SETS = [
+  { name: 'ML-DSA-44', key: 'ml_dsa44', pk: 1312, sk: 2560, sig: 2420, k: 4, l: 4, omega: 80, lambda: 128, gamma1: 1 << 17, beta: 78 },
+  { name: 'ML-DSA-65', key: 'ml_dsa65', pk: 1952, sk: 4032, sig: 3309, k: 6, l: 5, omega: 55, lambda: 192, gamma1: 1 << 19, beta: 196 },
+  { name: 'ML-DSA-87', key: 'ml_dsa87', pk: 2592, sk: 4896, sig: 4627, k: 8, l: 7, omega: 75, lambda: 256, gamma1: 1 << 19, beta: 120 },
+];
+for (const s of SETS) {
+  s.ctildeLen = s.lambda / 4;
+  s.zLen = s.l * 32 * (s.gamma1 === 1 << 17 ? 18 : 20);
+  s.hintOff = s.ctildeLen + s.zLen;
+  if (s.hintOff + s.omega + s.k !== s.sig) throw new Error(`internal: bad signature layout for ${s.name}`);
+}

@@ -1,0 +1,167 @@
+// Loading the installed package the ways users do: ESM import and CommonJS require
+// in fresh Node processes started from the consumer folder (no flags, no init call),
+// the './ml-dsa.js' subpath when exported, and a copy outside this repository (so no
+// parent node_modules can stand in for a missing dependency).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import * as noble from '@noble/post-quantum/ml-dsa.js';
+import { IMPL, PKG_NAME, consumerDir, installedPackageDir } from './lib/load.mjs';
+import { toHex } from './lib/util.mjs';
+
+const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+
+// Expected results, from noble: keygen(seed) and a deterministic signature per set.
+const SEED = Uint8Array.from({ length: 32 }, (_, i) => i * 7 + 1);
+const MSG = new TextEncoder().encode('mldsa-simd loading test');
+const EXPECTED = {};
+for (const key of ['ml_dsa44', 'ml_dsa65', 'ml_dsa87']) {
+  const { publicKey, secretKey } = noble[key].keygen(SEED);
+  EXPECTED[key] = { pk: toHex(publicKey), sig: toHex(noble[key].sign(MSG, secretKey, { extraEntropy: false })) };
+}
+
+// Every child defines run(m) and prints the result for the module it loaded.
+const RUN = `
+function run(m) {
+  const hex = (b) => Buffer.from(b).toString('hex').toUpperCase();
+  const seed = Uint8Array.from({ length: 32 }, (_, i) => i * 7 + 1);
+  const msg = new TextEncoder().encode('mldsa-simd loading test');
+  const out = { node: process.versions.node, exports: Object.keys(m).sort() };
+  for (const key of ['ml_dsa44', 'ml_dsa65', 'ml_dsa87']) {
+    const alg = m[key];
+    const { publicKey, secretKey } = alg.keygen(seed);
+    const sig = alg.sign(msg, secretKey, { extraEntropy: false });
+    const hedged = alg.sign(msg, secretKey);
+    out[key] = {
+      pk: hex(publicKey),
+      sig: hex(sig),
+      verifies: alg.verify(sig, msg, publicKey),
+      hedgedVerifies: alg.verify(hedged, msg, publicKey),
+      wrongMsg: alg.verify(sig, msg.subarray(1), publicKey),
+    };
+  }
+  return out;
+}
+`;
+const PRINT = "console.log('RESULT ' + JSON.stringify(run(m)));\n";
+const NAMED = "if (!ml_dsa44 || !ml_dsa65 || !ml_dsa87) throw new Error('named exports missing');\n";
+
+const SCRIPTS = {
+  'esm.mjs': `import * as m from '${PKG_NAME}';\nimport { ml_dsa44, ml_dsa65, ml_dsa87 } from '${PKG_NAME}';\n${NAMED}${RUN}${PRINT}`,
+  'cjs.cjs': `const m = require('${PKG_NAME}');\nconst { ml_dsa44, ml_dsa65, ml_dsa87 } = require('${PKG_NAME}');\n${NAMED}${RUN}${PRINT}`,
+  'esm-subpath.mjs': `import * as m from '${PKG_NAME}/ml-dsa.js';\n${RUN}${PRINT}`,
+  'cjs-subpath.cjs': `const m = require('${PKG_NAME}/ml-dsa.js');\n${RUN}${PRINT}`,
+  // Both module systems in one process (two instances): each must work.
+  'dual.mjs':
+    `import { createRequire } from 'node:module';\nimport * as m from '${PKG_NAME}';\n` +
+    `const cjs = createRequire(import.meta.url)('${PKG_NAME}');\n${RUN}` +
+    "const a = JSON.stringify({ ...run(cjs), exports: 0 }), b = JSON.stringify({ ...run(m), exports: 0 });\n" +
+    "if (a !== b) throw new Error('CommonJS and ESM copies disagree: ' + a.slice(0, 200) + ' vs ' + b.slice(0, 200));\n" +
+    PRINT,
+};
+
+/** Writes the script into `dir`, runs `node <script>` there (no flags) and parses its result. */
+function runChild(dir, name) {
+  const file = path.join(dir, `.check-${name}`);
+  fs.writeFileSync(file, SCRIPTS[name]);
+  const r = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' } });
+  fs.rmSync(file, { force: true });
+  const line = (r.stdout || '').split('\n').find((l) => l.startsWith('RESULT '));
+  assert.ok(r.status === 0 && line, `node ${name} in ${dir} failed (status ${r.status}, signal ${r.signal}):\n${r.stderr}\n${r.stdout}`);
+  return JSON.parse(line.slice(7));
+}
+
+function checkResult(res, what) {
+  for (const key of ['ml_dsa44', 'ml_dsa65', 'ml_dsa87']) {
+    assert.ok(res[key], `${what}: no result for ${key}`);
+    assert.equal(res[key].pk, EXPECTED[key].pk, `${what}: ${key} keygen(seed) differs from noble`);
+    assert.equal(res[key].sig, EXPECTED[key].sig, `${what}: ${key} deterministic signature differs from noble`);
+    assert.equal(res[key].verifies, true, `${what}: ${key} verify`);
+    assert.equal(res[key].hedgedVerifies, true, `${what}: ${key} hedged verify`);
+    assert.equal(res[key].wrongMsg, false, `${what}: ${key} wrong message accepted`);
+  }
+  for (const name of ['ml_dsa44', 'ml_dsa65', 'ml_dsa87']) assert.ok(res.exports.includes(name), `${what}: exports ${res.exports}`);
+}
+
+test('Node version', () => assert.ok(NODE_MAJOR >= 20, `Node ${process.versions.node}; the package supports Node >= 20`));
+
+test('installed package.json and files', { skip }, () => {
+  const dir = installedPackageDir();
+  const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  assert.equal(pj.name, PKG_NAME);
+  assert.match(pj.version, /^\d+\.\d+\.\d+/);
+  assert.ok(!pj.dependencies || Object.keys(pj.dependencies).length === 0, `runtime dependencies: ${JSON.stringify(pj.dependencies)}`);
+  const root = pj.exports?.['.'];
+  assert.ok(root, 'package.json has no exports["."]');
+  const targets = JSON.stringify(root);
+  for (const f of ['index.mjs', 'index.cjs', 'index.d.ts']) {
+    assert.ok(fs.existsSync(path.join(dir, f)), `${f} missing from the tarball`);
+  }
+  assert.match(targets, /"import"/, 'exports["."] has no import condition');
+  assert.match(targets, /"require"/, 'exports["."] has no require condition');
+  assert.match(targets, /"types"/, 'exports["."] has no types condition');
+  for (const rel of new Set([...targets.matchAll(/"(\.\/[^"]+)"/g)].map((m) => m[1]))) {
+    assert.ok(fs.existsSync(path.join(dir, rel)), `exports points at ${rel}, which is not in the tarball`);
+  }
+  const dts = fs.readFileSync(path.join(dir, 'index.d.ts'), 'utf8');
+  for (const name of ['ml_dsa44', 'ml_dsa65', 'ml_dsa87']) assert.match(dts, new RegExp(`\\b${name}\\b`), `index.d.ts does not declare ${name}`);
+  for (const name of ['keygen', 'getPublicKey', 'sign', 'verify', 'prehash', 'internal', 'lengths', 'extraEntropy', 'context', 'externalMu']) {
+    assert.match(dts, new RegExp(`\\b${name}\\b`), `index.d.ts does not mention ${name}`);
+  }
+  // The consumer got exactly one package: nothing else was pulled in.
+  const installed = fs.readdirSync(path.join(consumerDir, 'node_modules')).filter((n) => !n.startsWith('.'));
+  assert.deepEqual(installed, [PKG_NAME]);
+});
+
+test('package code imports nothing but its own files', { skip }, () => {
+  const dir = installedPackageDir();
+  const bad = [];
+  for (const f of fs.readdirSync(dir).filter((n) => /\.(m|c)?js$/.test(n))) {
+    const code = fs.readFileSync(path.join(dir, f), 'utf8');
+    const specs = [
+      ...code.matchAll(/\bimport\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+)["']/g),
+      ...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
+      ...code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g),
+    ].map((m) => m[1]);
+    for (const s of specs) if (!s.startsWith('./') && !s.startsWith('../')) bad.push(`${f}: ${s}`);
+  }
+  assert.deepEqual(bad, [], 'the package imports modules it does not ship (and must not need node: built-ins in browsers)');
+});
+
+test('ESM: import { ml_dsa44, ml_dsa65, ml_dsa87 } from "mldsa-simd" in a child process', { skip }, () => {
+  checkResult(runChild(consumerDir, 'esm.mjs'), 'ESM');
+});
+
+test('CommonJS: require("mldsa-simd") in a child process', { skip }, () => {
+  checkResult(runChild(consumerDir, 'cjs.cjs'), 'CJS');
+});
+
+test('ESM and CommonJS copies in one process', { skip }, () => {
+  checkResult(runChild(consumerDir, 'dual.mjs'), 'dual (ESM after CJS)');
+});
+
+test('"./ml-dsa.js" subpath (ESM and CommonJS), when exported', { skip }, (t) => {
+  const pj = JSON.parse(fs.readFileSync(path.join(installedPackageDir(), 'package.json'), 'utf8'));
+  if (!pj.exports?.['./ml-dsa.js']) {
+    t.skip('the package does not export ./ml-dsa.js');
+    return;
+  }
+  checkResult(runChild(consumerDir, 'esm-subpath.mjs'), 'ESM subpath');
+  checkResult(runChild(consumerDir, 'cjs-subpath.cjs'), 'CJS subpath');
+});
+
+test('a copy outside the repository (no parent node_modules to fall back on)', { skip }, () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mldsa-consumer-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "isolated-consumer", "private": true }\n');
+    fs.cpSync(installedPackageDir(), path.join(dir, 'node_modules', PKG_NAME), { recursive: true });
+    checkResult(runChild(dir, 'esm.mjs'), 'ESM (isolated)');
+    checkResult(runChild(dir, 'cjs.cjs'), 'CJS (isolated)');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
