@@ -131,7 +131,9 @@ export interface MlDsaSigner extends MlDsaKeys {
    * Hedged by default; `{ extraEntropy: false }` is deterministic.
    * @returns The signature (`lengths.signature` bytes).
    * @throws TypeError for a non-`Uint8Array` argument or an unknown option;
-   *   RangeError for a secret key of the wrong length or a context over 255 bytes.
+   *   RangeError for a secret key of the wrong length, `extraEntropy` that is
+   *   not 32 bytes, or a context over 255 bytes; `Error` for a secret key of
+   *   the right length that is not a valid encoding.
    * @example
    * ```ts
    * const msg = new TextEncoder().encode('hello');
