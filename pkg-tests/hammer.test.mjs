@@ -15,6 +15,7 @@ import { lib, SETS, IMPL, acvpDir } from './lib/load.mjs';
 import { Rng, attempt, isTrap, describeError, toHex, hex, equalBytes } from './lib/util.mjs';
 
 const CALLS = Number(process.env.MLDSA_HAMMER_CALLS || 4000);
+if (!Number.isSafeInteger(CALLS) || CALLS < 1) throw new Error(`MLDSA_HAMMER_CALLS must be a positive integer, got ${process.env.MLDSA_HAMMER_CALLS}`);
 const CANARY_EVERY = 250;
 const rng = new Rng('hammer');
 

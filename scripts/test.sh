@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# `npm test` (and .ci/run): set up whatever is missing (Chromium included), then run
+# every suite, in this order, stopping at the first failure:
+#   1. cargo test --release                                 native: unit tests + Rust ACVP suites
+#   2. cargo test --release --target wasm32-unknown-unknown  the same crate as wasm, in Node
+#   3. npm run build                                         the npm package in pkg/
+#   4. npm pack pkg/ and install the tarball into an empty consumer folder (offline)
+#   5. node --test pkg-tests/*.test.mjs                      the installed package, as a user gets it
+# Logs of each step go to target/test-logs/. A summary is printed at the end (also on failure).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+# Do not export RUSTFLAGS: it would replace the +simd128 flags from .cargo/config.toml.
+if [ -n "${RUSTFLAGS:-}" ]; then
+  echo "test.sh: RUSTFLAGS is set ('$RUSTFLAGS'); it would drop +simd128 from .cargo/config.toml. Unset it." >&2
+  exit 2
+fi
+
+LOGS="$ROOT/target/test-logs"
+CONSUMER="$ROOT/pkg-tests/.consumer"
+mkdir -p "$LOGS"
+SUMMARY=()
+T_START=$SECONDS
+CURRENT=""
+
+summary() {
+  local rc=$?
+  echo
+  echo "================ test summary ================"
+  local line
+  for line in "${SUMMARY[@]}"; do echo "$line"; done
+  if [ "$rc" = 0 ]; then
+    echo "ALL SUITES PASSED in $((SECONDS - T_START))s"
+  else
+    echo "FAILED during: ${CURRENT:-?} (exit $rc) after $((SECONDS - T_START))s; log: $LOGS"
+  fi
+  echo "=============================================="
+}
+trap summary EXIT
+
+# run NAME LOGFILE CMD...: run a step, tee its output to LOGFILE, record its time and
+# status; returns the step's exit status. (The command runs where errexit does not
+# apply, so shell functions passed here check each of their commands themselves.)
+run() {
+  local name="$1" log="$2"; shift 2
+  CURRENT="$name"
+  echo
+  echo "==== $name: $*"
+  local t0=$SECONDS rc=0
+  "$@" 2>&1 | tee "$log" || rc=$?
+  SUMMARY+=("$(printf '%-28s %4ss' "$name" "$((SECONDS - t0))")$([ "$rc" = 0 ] || echo "   FAILED (exit $rc)")")
+  return "$rc"
+}
+
+# Per test binary: "<binary>: N passed, N failed, N ignored" from cargo's output
+# (native libtest and wasm-bindgen-test-runner both print "test result: ...").
+cargo_counts() {
+  awk '
+    /^ *Running / { name = $2; if ($2 == "unittests") name = "unittests " $3 }
+    /^ *Doc-tests / { name = "doc-tests " $2 }
+    /^no tests to run!/ { printf "    %-44s     (no tests for this target)\n", name }
+    /test result:/ {
+      p = f = ig = 0
+      if (match($0, /[0-9]+ passed/)) p = substr($0, RSTART, RLENGTH) + 0
+      if (match($0, /[0-9]+ failed/)) f = substr($0, RSTART, RLENGTH) + 0
+      if (match($0, /[0-9]+ ignored/)) ig = substr($0, RSTART, RLENGTH) + 0
+      printf "    %-44s %5d passed %3d failed %3d ignored\n", name, p, f, ig
+      tp += p; tf += f; ti += ig
+    }
+    END {
+      printf "    %-44s %5d passed %3d failed %3d ignored\n", "TOTAL", tp, tf, ti
+      if (ti > 0) printf "    WARNING: %d ignored tests did not run\n", ti
+    }
+  ' "$1"
+}
+
+# ---------------------------------------------------------------------------- setup
+CURRENT="setup"
+echo "==== setup"
+t0=$SECONDS
+# shellcheck source=scripts/setup.sh
+source scripts/setup.sh
+SUMMARY+=("$(printf '%-28s %4ss' "setup" "$((SECONDS - t0))")")
+
+# ---------------------------------------------------------------------------- 1. native
+# --show-output: the Rust ACVP suites print how many vectors they ran.
+rc=0
+run "cargo test (native)" "$LOGS/cargo-native.log" cargo test --release -- --show-output || rc=$?
+SUMMARY+=("$(cargo_counts "$LOGS/cargo-native.log")")
+SUMMARY+=("$(grep -E '^ACVP .*vectors' "$LOGS/cargo-native.log" | sed 's/^/    Rust /' || true)")
+[ "$rc" = 0 ] || exit "$rc"
+
+# ---------------------------------------------------------------------------- 2. wasm
+run "cargo test (wasm32, Node)" "$LOGS/cargo-wasm.log" cargo test --release --target wasm32-unknown-unknown || rc=$?
+SUMMARY+=("$(cargo_counts "$LOGS/cargo-wasm.log")")
+[ "$rc" = 0 ] || exit "$rc"
+
+# ---------------------------------------------------------------------------- 3. build
+run "npm run build" "$LOGS/build.log" npm run build
+for f in package.json index.mjs index.cjs index.d.ts; do
+  [ -f "pkg/$f" ] || { echo "test.sh: npm run build did not produce pkg/$f" >&2; exit 1; }
+done
+
+# ---------------------------------------------------------------------------- 4. pack + install
+pack_and_install() {
+  rm -rf "$CONSUMER" && mkdir -p "$CONSUMER" || return 1
+  local tarball
+  tarball="$(cd pkg && npm pack --json --pack-destination "$CONSUMER" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[0].filename))')" || return 1
+  [ -n "$tarball" ] && [ -f "$CONSUMER/$tarball" ] || { echo "npm pack produced no tarball" >&2; return 1; }
+  echo "packed: $tarball ($(wc -c < "$CONSUMER/$tarball") bytes); contents:"
+  tar -tzvf "$CONSUMER/$tarball" || return 1
+  printf '{\n  "name": "mldsa-simd-consumer",\n  "version": "0.0.0",\n  "private": true\n}\n' > "$CONSUMER/package.json" || return 1
+  # The package has no dependencies, so the install needs no registry.
+  (cd "$CONSUMER" && npm install --offline --no-audit --no-fund "./$tarball") || return 1
+  [ -f "$CONSUMER/node_modules/mldsa-simd/package.json" ] || { echo "mldsa-simd not installed in $CONSUMER" >&2; return 1; }
+  echo "installed: mldsa-simd $(node -p "require('$CONSUMER/node_modules/mldsa-simd/package.json').version") in $CONSUMER"
+}
+run "npm pack + install" "$LOGS/pack.log" pack_and_install
+
+# ---------------------------------------------------------------------------- 5. package tests
+# Two test files at a time on two cores; each file is its own process.
+run "node --test pkg-tests" "$LOGS/pkg-tests.log" \
+  env MLDSA_CONSUMER_DIR="$CONSUMER" node --test --test-concurrency=2 --test-reporter=spec pkg-tests/*.test.mjs || rc=$?
+SUMMARY+=("$(grep -E 'ACVP .* vectors|hammer: [0-9]+ calls|browser: ml_dsa' "$LOGS/pkg-tests.log" | sed -E 's/^[[:space:]]*(ℹ[[:space:]]*)?/    /' | sort -u || true)")
+SUMMARY+=("$(grep -E '^ℹ (tests|pass|fail|cancelled|skipped|todo) ' "$LOGS/pkg-tests.log" | sed 's/^ℹ /    /' | paste -sd' ' || true)")
+[ "$rc" = 0 ] || exit "$rc"
+CURRENT=""
