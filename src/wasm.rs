@@ -4,11 +4,29 @@
 //! `ps` is 44, 65 or 87. `rnd`: undefined = hedged, else 32 bytes.
 //!
 //! Secret inputs (`sk`, `seed`, `rnd`) are taken as owned vectors so that
-//! their copies in linear memory are wiped before being freed.
+//! their copies in linear memory are wiped before being freed, and the
+//! allocator below wipes every block it frees: results (a secret key from
+//! `keygen`) are copied out and freed by the generated glue, out of our reach.
 
 use crate::{Error, HashAlg, ParamSet};
 use wasm_bindgen::prelude::*;
 use zeroize::Zeroizing;
+
+/// The system allocator, wiping each block before it is freed.
+struct WipingAllocator;
+
+unsafe impl core::alloc::GlobalAlloc for WipingAllocator {
+    unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
+        std::alloc::System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: core::alloc::Layout) {
+        zeroize::Zeroize::zeroize(core::slice::from_raw_parts_mut(ptr, layout.size()));
+        std::alloc::System.dealloc(ptr, layout)
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: WipingAllocator = WipingAllocator;
 
 fn param_set(ps: u32) -> Result<ParamSet, JsError> {
     ParamSet::from_number(ps).ok_or_else(|| JsError::new("parameter set: expected 44, 65 or 87"))
