@@ -275,3 +275,42 @@ test(`hammer: ${CALLS} malformed calls, then keygen/sign/verify still correct`, 
   t.diagnostic(`hammer: per operation ${JSON.stringify(byOp)}`);
   assert.equal(n, CALLS);
 });
+
+// wasm32 cannot hold an allocation of 2 GiB or more (Rust limits one allocation to
+// isize::MAX). A message that large must be refused with an exception naming it,
+// or handled; it must not trap. (The JS buffer is zero-filled lazily: little RSS.)
+test('oversized message (2 GiB + 16 bytes): no trap, and the instance still works', { timeout: 10 * 60_000 }, (t) => {
+  let big;
+  try {
+    big = new Uint8Array(2 ** 31 + 16);
+  } catch (e) {
+    t.skip(`cannot allocate 2 GiB in this process: ${describeError(e)}`);
+    return;
+  }
+  const F = setup(SETS[0]);
+  const { alg, pk, sk, sig } = F;
+  const isSig = (v) => v instanceof Uint8Array && v.length === F.P.sig;
+  const isFalse = (v) => v === false; // sig signs another message
+  const calls = {
+    sign: [() => alg.sign(big, sk), isSig],
+    verify: [() => alg.verify(sig, big, pk), isFalse],
+    "prehash('sha256').sign": [() => alg.prehash('sha256').sign(big, sk), isSig],
+    "prehash('sha256').verify": [() => alg.prehash('sha256').verify(sig, big, pk), isFalse],
+    'internal.sign': [() => alg.internal.sign(big, sk), isSig],
+    'internal.verify': [() => alg.internal.verify(sig, big, pk), isFalse],
+  };
+  const problems = [];
+  for (const [what, [fn, check]] of Object.entries(calls)) {
+    const r = attempt(fn);
+    if (r.ok) {
+      if (!check(r.value)) problems.push(`${what}: returned ${String(r.value).slice(0, 30)}`);
+      continue;
+    }
+    if (isTrap(r.error)) problems.push(`${what}: wasm trap ${describeError(r.error)}`);
+    else if (!(r.error instanceof RangeError) || !/\bmsg\b|message/i.test(r.error.message))
+      problems.push(`${what}: expected a RangeError naming the message, got ${describeError(r.error)}`);
+  }
+  big = null;
+  assert.deepEqual(problems, []);
+  for (const G of SETS.map(setup)) probe(G, 'after the oversized messages');
+});
