@@ -33,6 +33,10 @@ const RND_BYTES = 32;
 const MU_BYTES = 64;
 const MAX_CONTEXT = 255;
 const EMPTY = new Uint8Array(0);
+// Messages longer than this never travel to wasm in one piece: μ (or PH(M))
+// is computed over pieces of this size, so any message that fits in a JS
+// Uint8Array can be signed and verified without growing wasm memory.
+const CHUNK = 1 << 20;
 
 const SIGN_KEYS = Object.freeze(['context', 'extraEntropy']);
 const VERIFY_KEYS = Object.freeze(['context']);
@@ -127,20 +131,34 @@ function readFlag(value, name) {
   return value;
 }
 
+// Feeds `parts` to the stream just opened in wasm and returns its digest.
+function streamed(parts) {
+  for (const part of parts)
+    for (let i = 0; i < part.length; i += CHUNK) wasm.stream_update(part.subarray(i, i + CHUNK));
+  return wasm.stream_finish();
+}
+
 // A named hash is hashed inside wasm; a noble-hashes function is called here.
 function resolveHash(hash) {
   if (typeof hash === 'string') {
     if (!HASH_NAMES.includes(hash))
       throw new RangeError(`hash: unknown hash name "${hash}"; expected one of: ${HASH_NAMES.join(', ')}`);
-    return { oid: wasm.prehash_oid(hash), digest: (msg) => wasm.prehash_digest(hash, msg) };
+    const digest = (msg) => {
+      if (msg.length <= CHUNK) return wasm.prehash_digest(hash, msg);
+      wasm.stream_prehash(hash);
+      return streamed([msg]);
+    };
+    return { oid: wasm.prehash_oid(hash), digest };
   }
   if (typeof hash !== 'function')
     throw new TypeError(`hash: expected a hash name or a hash function, got ${describe(hash)}`);
   const { oid, outputLen } = hash;
   if (!isBytes(oid) || oid.length !== 11 || NIST_HASH_OID_PREFIX.some((b, i) => oid[i] !== b))
     throw new TypeError('hash: expected a hash function whose .oid is a NIST hash OID (06 09 60 86 48 01 65 03 04 02 xx)');
-  if (!Number.isSafeInteger(outputLen) || outputLen < 1)
-    throw new TypeError(`hash: expected .outputLen to be a positive integer, got ${String(outputLen)}`);
+  if (!Number.isSafeInteger(outputLen))
+    throw new TypeError(`hash: expected .outputLen to be an integer, got ${String(outputLen)}`);
+  if (outputLen < 1 || outputLen > 64)
+    throw new RangeError(`hash: expected .outputLen between 1 and 64 bytes (NIST hashes), got ${outputLen}`);
   const xofLen = XOF_OUTPUT_LEN[oid[10]];
   if (xofLen !== undefined && outputLen !== xofLen)
     throw new RangeError(`hash: a SHAKE${oid[10] === 0x0b ? 128 : 256} prehash must output ${xofLen} bytes, got outputLen ${outputLen}`);
@@ -194,7 +212,11 @@ function makeMlDsa(ps) {
     const options = readOptions(opts, SIGN_KEYS);
     checkBytes(msg, 'msg');
     const ctx = readContext(options.context);
-    return withSigningInputs(options, secretKey, (rnd) => wasm.sign(ps, secretKey, msg, ctx, rnd));
+    return withSigningInputs(options, secretKey, (rnd) => {
+      if (msg.length <= CHUNK) return wasm.sign(ps, secretKey, msg, ctx, rnd);
+      wasm.stream_mu_secret(ps, secretKey);
+      return wasm.sign_mu(ps, secretKey, streamed([Uint8Array.of(0, ctx.length), ctx, msg]), rnd);
+    });
   };
 
   const verify = (sig, msg, publicKey, opts) => {
@@ -204,7 +226,9 @@ function makeMlDsa(ps) {
     const ctx = readContext(options.context);
     checkLength(publicKey, pkLen, 'publicKey');
     if (sig.length !== sigLen) return false;
-    return wasm.verify(ps, publicKey, sig, msg, ctx);
+    if (msg.length <= CHUNK) return wasm.verify(ps, publicKey, sig, msg, ctx);
+    wasm.stream_mu_public(ps, publicKey);
+    return wasm.verify_mu(ps, publicKey, sig, streamed([Uint8Array.of(0, ctx.length), ctx, msg]));
   };
 
   const internal = Object.freeze({
@@ -217,9 +241,12 @@ function makeMlDsa(ps) {
       const externalMu = readFlag(options.externalMu, 'externalMu');
       if (externalMu) checkLength(mOrMu, MU_BYTES, 'mu');
       else checkBytes(mOrMu, 'msg');
-      return withSigningInputs(options, secretKey, (rnd) =>
-        externalMu ? wasm.sign_mu(ps, secretKey, mOrMu, rnd) : wasm.sign_internal(ps, secretKey, mOrMu, rnd),
-      );
+      return withSigningInputs(options, secretKey, (rnd) => {
+        if (externalMu) return wasm.sign_mu(ps, secretKey, mOrMu, rnd);
+        if (mOrMu.length <= CHUNK) return wasm.sign_internal(ps, secretKey, mOrMu, rnd);
+        wasm.stream_mu_secret(ps, secretKey);
+        return wasm.sign_mu(ps, secretKey, streamed([mOrMu]), rnd);
+      });
     },
     verify: (sig, mOrMu, publicKey, opts) => {
       const options = readOptions(opts, INTERNAL_VERIFY_KEYS);
@@ -229,7 +256,10 @@ function makeMlDsa(ps) {
       else checkBytes(mOrMu, 'msg');
       checkLength(publicKey, pkLen, 'publicKey');
       if (sig.length !== sigLen) return false;
-      return externalMu ? wasm.verify_mu(ps, publicKey, sig, mOrMu) : wasm.verify_internal(ps, publicKey, sig, mOrMu);
+      if (externalMu) return wasm.verify_mu(ps, publicKey, sig, mOrMu);
+      if (mOrMu.length <= CHUNK) return wasm.verify_internal(ps, publicKey, sig, mOrMu);
+      wasm.stream_mu_public(ps, publicKey);
+      return wasm.verify_mu(ps, publicKey, sig, streamed([mOrMu]));
     },
   });
 

@@ -36,7 +36,7 @@ mod xof;
 mod wasm;
 
 pub use params::ParamSet;
-pub use prehash::{HashAlg, NIST_HASH_OID_PREFIX};
+pub use prehash::{HashAlg, Prehasher, NIST_HASH_OID_PREFIX};
 
 use params::{MU_BYTES, RND_BYTES, SEED_BYTES};
 use zeroize::Zeroizing;
@@ -226,6 +226,37 @@ pub fn external_mu(ps: ParamSet, pk: &[u8], msg: &[u8], ctx: &[u8]) -> Result<[u
     check_ctx(ctx)?;
     let tr = mldsa::public_key_hash(pk);
     Ok(mldsa::message_representative(&tr, &[&[0, ctx.len() as u8], ctx, msg]))
+}
+
+/// μ = H(tr ‖ M′, 64) computed over M′ given in pieces, for messages too
+/// large to hold at once; the result goes to [`sign_mu`] / [`verify_mu`].
+/// The caller writes M′ itself: for pure ML-DSA 0 ‖ |ctx| ‖ ctx ‖ M, for
+/// HashML-DSA 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M) (FIPS 204 Algorithms 2 and 4).
+pub struct MuBuilder(xof::Shake256);
+
+impl MuBuilder {
+    /// Starts μ with tr = H(pk, 64), as a verifier computes it.
+    pub fn for_public_key(ps: ParamSet, pk: &[u8]) -> Result<MuBuilder, Error> {
+        check_len("publicKey", pk, ps.public_key_len())?;
+        Ok(MuBuilder::with_tr(&mldsa::public_key_hash(pk)))
+    }
+    /// Starts μ with the tr stored in an encoded secret key, as a signer does.
+    pub fn for_secret_key(ps: ParamSet, sk: &[u8]) -> Result<MuBuilder, Error> {
+        check_len("secretKey", sk, ps.secret_key_len())?;
+        Ok(MuBuilder::with_tr(&sk[64..128]))
+    }
+    fn with_tr(tr: &[u8]) -> MuBuilder {
+        MuBuilder(xof::Shake256::new().absorb(tr))
+    }
+    /// Appends bytes of M′.
+    pub fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+    pub fn finalize(self) -> [u8; MU_BYTES] {
+        let mut mu = [0u8; MU_BYTES];
+        self.0.finalize().squeeze(&mut mu);
+        mu
+    }
 }
 
 #[cfg(test)]

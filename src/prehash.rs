@@ -93,26 +93,86 @@ impl HashAlg {
 
     /// PH(M). SHAKE128 gives 32 bytes and SHAKE256 64 bytes (FIPS 204 §5.4.1).
     pub fn digest(self, msg: &[u8]) -> Vec<u8> {
-        fn xof<H: Default + Update + ExtendableOutput>(msg: &[u8], n: usize) -> Vec<u8> {
-            let mut h = H::default();
-            h.update(msg);
+        let mut h = self.hasher();
+        h.update(msg);
+        h.finalize()
+    }
+
+    /// An incremental PH, for messages given in pieces.
+    pub fn hasher(self) -> Prehasher {
+        Prehasher(match self {
+            HashAlg::Sha224 => State::Sha224(Default::default()),
+            HashAlg::Sha256 => State::Sha256(Default::default()),
+            HashAlg::Sha384 => State::Sha384(Default::default()),
+            HashAlg::Sha512 => State::Sha512(Default::default()),
+            HashAlg::Sha512_224 => State::Sha512_224(Default::default()),
+            HashAlg::Sha512_256 => State::Sha512_256(Default::default()),
+            HashAlg::Sha3_224 => State::Sha3_224(Default::default()),
+            HashAlg::Sha3_256 => State::Sha3_256(Default::default()),
+            HashAlg::Sha3_384 => State::Sha3_384(Default::default()),
+            HashAlg::Sha3_512 => State::Sha3_512(Default::default()),
+            HashAlg::Shake128 => State::Shake128(Default::default()),
+            HashAlg::Shake256 => State::Shake256(Default::default()),
+        })
+    }
+}
+
+enum State {
+    Sha224(sha2::Sha224),
+    Sha256(sha2::Sha256),
+    Sha384(sha2::Sha384),
+    Sha512(sha2::Sha512),
+    Sha512_224(sha2::Sha512_224),
+    Sha512_256(sha2::Sha512_256),
+    Sha3_224(sha3::Sha3_224),
+    Sha3_256(sha3::Sha3_256),
+    Sha3_384(sha3::Sha3_384),
+    Sha3_512(sha3::Sha3_512),
+    Shake128(sha3::Shake128),
+    Shake256(sha3::Shake256),
+}
+
+/// PH computed over a message given in pieces; see [`HashAlg::hasher`].
+pub struct Prehasher(State);
+
+impl Prehasher {
+    pub fn update(&mut self, data: &[u8]) {
+        match &mut self.0 {
+            State::Sha224(h) => Digest::update(h, data),
+            State::Sha256(h) => Digest::update(h, data),
+            State::Sha384(h) => Digest::update(h, data),
+            State::Sha512(h) => Digest::update(h, data),
+            State::Sha512_224(h) => Digest::update(h, data),
+            State::Sha512_256(h) => Digest::update(h, data),
+            State::Sha3_224(h) => Digest::update(h, data),
+            State::Sha3_256(h) => Digest::update(h, data),
+            State::Sha3_384(h) => Digest::update(h, data),
+            State::Sha3_512(h) => Digest::update(h, data),
+            State::Shake128(h) => Update::update(h, data),
+            State::Shake256(h) => Update::update(h, data),
+        }
+    }
+
+    pub fn finalize(self) -> Vec<u8> {
+        fn xof(r: impl XofReader, n: usize) -> Vec<u8> {
+            let mut r = r;
             let mut out = vec![0u8; n];
-            h.finalize_xof().read(&mut out);
+            r.read(&mut out);
             out
         }
-        match self {
-            HashAlg::Sha224 => sha2::Sha224::digest(msg).to_vec(),
-            HashAlg::Sha256 => sha2::Sha256::digest(msg).to_vec(),
-            HashAlg::Sha384 => sha2::Sha384::digest(msg).to_vec(),
-            HashAlg::Sha512 => sha2::Sha512::digest(msg).to_vec(),
-            HashAlg::Sha512_224 => sha2::Sha512_224::digest(msg).to_vec(),
-            HashAlg::Sha512_256 => sha2::Sha512_256::digest(msg).to_vec(),
-            HashAlg::Sha3_224 => sha3::Sha3_224::digest(msg).to_vec(),
-            HashAlg::Sha3_256 => sha3::Sha3_256::digest(msg).to_vec(),
-            HashAlg::Sha3_384 => sha3::Sha3_384::digest(msg).to_vec(),
-            HashAlg::Sha3_512 => sha3::Sha3_512::digest(msg).to_vec(),
-            HashAlg::Shake128 => xof::<sha3::Shake128>(msg, 32),
-            HashAlg::Shake256 => xof::<sha3::Shake256>(msg, 64),
+        match self.0 {
+            State::Sha224(h) => h.finalize().to_vec(),
+            State::Sha256(h) => h.finalize().to_vec(),
+            State::Sha384(h) => h.finalize().to_vec(),
+            State::Sha512(h) => h.finalize().to_vec(),
+            State::Sha512_224(h) => h.finalize().to_vec(),
+            State::Sha512_256(h) => h.finalize().to_vec(),
+            State::Sha3_224(h) => h.finalize().to_vec(),
+            State::Sha3_256(h) => h.finalize().to_vec(),
+            State::Sha3_384(h) => h.finalize().to_vec(),
+            State::Sha3_512(h) => h.finalize().to_vec(),
+            State::Shake128(h) => xof(h.finalize_xof(), 32),
+            State::Shake256(h) => xof(h.finalize_xof(), 64),
         }
     }
 }
@@ -136,6 +196,14 @@ mod tests {
         assert_eq!(HashAlg::Shake256.oid()[10], 12);
         assert_eq!(HashAlg::from_acvp_name("SHA2-512/256"), Some(HashAlg::Sha512_256));
         assert_eq!(HashAlg::from_name("md5"), None);
+        // Hashing in pieces equals hashing at once.
+        for h in HashAlg::all() {
+            let mut inc = h.hasher();
+            inc.update(b"ab");
+            inc.update(b"");
+            inc.update(b"c");
+            assert_eq!(inc.finalize(), h.digest(b"abc"), "{}", h.name());
+        }
         // SHA-256("abc") from FIPS 180-4's examples.
         assert_eq!(&HashAlg::Sha256.digest(b"abc")[..4], &[0xba, 0x78, 0x16, 0xbf]);
     }

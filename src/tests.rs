@@ -68,6 +68,16 @@ fn round_trips_and_rejections() {
         let s = sign_mu(ps, &sk, &mu, Some(&zero)).unwrap();
         assert_eq!(s, sign(ps, &sk, msg, ctx, Some(&zero)).unwrap());
         assert!(verify_mu(ps, &pk, &mu, &s) && !verify_mu(ps, &pk, &mu[1..], &s));
+        let mut b = MuBuilder::for_public_key(ps, &pk).unwrap();
+        for piece in [&[0u8, 3][..], ctx, &msg[..5], &msg[5..]] {
+            b.update(piece);
+        }
+        assert_eq!(b.finalize(), mu);
+        let mut b = MuBuilder::for_secret_key(ps, &sk).unwrap();
+        b.update(&[0, 3]);
+        b.update(ctx);
+        b.update(msg);
+        assert_eq!(b.finalize(), mu);
         let s = sign_internal(ps, &sk, msg, None).unwrap();
         assert!(verify_internal(ps, &pk, msg, &s));
     }

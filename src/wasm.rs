@@ -8,7 +8,8 @@
 //! allocator below wipes every block it frees: results (a secret key from
 //! `keygen`) are copied out and freed by the generated glue, out of our reach.
 
-use crate::{Error, HashAlg, ParamSet};
+use crate::{Error, HashAlg, MuBuilder, ParamSet, Prehasher};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use zeroize::Zeroizing;
 
@@ -112,4 +113,68 @@ pub fn prehash_digest(name: &str, msg: &[u8]) -> Result<Vec<u8>, JsError> {
 #[wasm_bindgen]
 pub fn prehash_oid(name: &str) -> Result<Vec<u8>, JsError> {
     Ok(hash(name)?.oid().to_vec())
+}
+
+// Streaming: a message too large to copy into linear memory at once is fed
+// in pieces. JavaScript runs one stream at a time, from start to finish within
+// one synchronous call, so one slot is enough; starting a stream replaces any
+// earlier one.
+enum Stream {
+    Mu(MuBuilder),
+    Prehash(Prehasher),
+}
+
+thread_local! {
+    static STREAM: RefCell<Option<Stream>> = const { RefCell::new(None) };
+}
+
+fn start(s: Stream) {
+    STREAM.with(|slot| *slot.borrow_mut() = Some(s));
+}
+
+/// Starts μ = H(H(pk) ‖ M′) for verification; feed M′ with `stream_update`.
+#[wasm_bindgen]
+pub fn stream_mu_public(ps: u32, pk: &[u8]) -> Result<(), JsError> {
+    start(Stream::Mu(MuBuilder::for_public_key(param_set(ps)?, pk).map_err(js)?));
+    Ok(())
+}
+
+/// Starts μ = H(tr ‖ M′) with the tr of a secret key, for signing.
+#[wasm_bindgen]
+pub fn stream_mu_secret(ps: u32, sk: Vec<u8>) -> Result<(), JsError> {
+    start(Stream::Mu(MuBuilder::for_secret_key(param_set(ps)?, &Zeroizing::new(sk)).map_err(js)?));
+    Ok(())
+}
+
+/// Starts PH(M) for a named pre-hash function.
+#[wasm_bindgen]
+pub fn stream_prehash(name: &str) -> Result<(), JsError> {
+    start(Stream::Prehash(hash(name)?.hasher()));
+    Ok(())
+}
+
+/// Appends bytes to the current stream; false when none is open.
+#[wasm_bindgen]
+pub fn stream_update(data: &[u8]) -> bool {
+    STREAM.with(|slot| match slot.borrow_mut().as_mut() {
+        Some(Stream::Mu(b)) => {
+            b.update(data);
+            true
+        }
+        Some(Stream::Prehash(h)) => {
+            h.update(data);
+            true
+        }
+        None => false,
+    })
+}
+
+/// Closes the current stream: μ (64 bytes) or PH(M).
+#[wasm_bindgen]
+pub fn stream_finish() -> Result<Vec<u8>, JsError> {
+    match STREAM.with(|slot| slot.borrow_mut().take()) {
+        Some(Stream::Mu(b)) => Ok(b.finalize().to_vec()),
+        Some(Stream::Prehash(h)) => Ok(h.finalize()),
+        None => Err(JsError::new("no stream open")),
+    }
 }

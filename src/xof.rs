@@ -26,6 +26,9 @@ impl<H: Default + Update + ExtendableOutput> Shake<H> {
         self.0.update(data);
         self
     }
+    pub fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
     pub fn finalize(self) -> Squeeze<H::Reader> {
         Squeeze(self.0.finalize_xof())
     }
