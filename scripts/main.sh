@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# `npm start`: set up whatever is missing (no browser needed), build the npm package
+# `npm start`: set up whatever is missing (Chromium included), build the npm package
 # into pkg/, then print the benchmark table (ours next to noble, same run).
+# Set-up includes Chromium (used by the tests) so that one command prepares the machine.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # shellcheck source=scripts/setup.sh
-source scripts/setup.sh --no-chromium
+source scripts/setup.sh
 
 echo "== build (npm run build)"
 npm run build
