@@ -226,3 +226,26 @@ for (const P of SETS) {
     both(ph, msg, publicKey, { context }, 'prehash signature through pure verify');
   });
 }
+
+// Messages above 1 MiB go to wasm in pieces (μ and PH(M) computed incrementally);
+// both paths, and the boundary, must give noble's bytes.
+test('large messages: the streamed path equals noble at and around the 1 MiB boundary', () => {
+  const P = SETS[0];
+  const ours = lib[P.key];
+  const ref = noble[P.key];
+  const { publicKey, secretKey } = ref.keygen(rng.bytes(32));
+  const ctx = rng.bytes(9);
+  for (const n of [(1 << 20) - 1, 1 << 20, (1 << 20) + 1, 2 * (1 << 20) + 17]) {
+    const msg = rng.bytes(n);
+    const det = { extraEntropy: false };
+    eq(ours.sign(msg, secretKey, { ...det, context: ctx }), ref.sign(msg, secretKey, { ...det, context: ctx }), `sign, ${n} bytes`);
+    eq(ours.internal.sign(msg, secretKey, det), ref.internal.sign(msg, secretKey, det), `internal.sign, ${n} bytes`);
+    const ph = ref.prehash(HASH_FNS.sha512);
+    eq(ours.prehash('sha512').sign(msg, secretKey, det), ph.sign(msg, secretKey, det), `prehash('sha512').sign, ${n} bytes`);
+    const sig = ref.sign(msg, secretKey, { context: ctx });
+    assert.equal(ours.verify(sig, msg, publicKey, { context: ctx }), true, `verify, ${n} bytes`);
+    assert.equal(ours.verify(sig, msg.subarray(1), publicKey, { context: ctx }), false, `verify of a shortened message, ${n} bytes`);
+    assert.equal(ours.internal.verify(ref.internal.sign(msg, secretKey), msg, publicKey), true, `internal.verify, ${n} bytes`);
+    assert.equal(ours.prehash('sha512').verify(ph.sign(msg, secretKey), msg, publicKey), true, `prehash verify, ${n} bytes`);
+  }
+});

@@ -21,6 +21,7 @@ done
 
 LOGS="$ROOT/target/test-logs"
 CONSUMER="$ROOT/pkg-tests/.consumer"
+rm -rf "$LOGS"
 mkdir -p "$LOGS"
 SUMMARY=()
 T_START=$SECONDS
@@ -38,6 +39,21 @@ summary() {
     echo "FAILED during: ${CURRENT:-?} (exit $rc) after $((SECONDS - T_START))s; log: $LOGS"
   fi
   echo "=============================================="
+  # One closing line over every suite that ran (cargo native + wasm, node --test).
+  local passed=0 failed=0 p f
+  for f in "$LOGS/cargo-native.log" "$LOGS/cargo-wasm.log"; do
+    [ -f "$f" ] || continue
+    p=$(grep -hoE 'test result: .*' "$f" | grep -oE '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
+    f=$(grep -hoE 'test result: .*' "$f" | grep -oE '[0-9]+ failed' | awk '{s+=$1} END {print s+0}')
+    passed=$((passed + p)); failed=$((failed + f))
+  done
+  if [ -f "$LOGS/pkg-tests.log" ]; then
+    p=$(grep -E '^ℹ pass [0-9]+' "$LOGS/pkg-tests.log" | tail -1 | awk '{print $3}')
+    f=$(grep -E '^ℹ fail [0-9]+' "$LOGS/pkg-tests.log" | tail -1 | awk '{print $3}')
+    passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+  fi
+  [ "$rc" = 0 ] || [ "$failed" -gt 0 ] || failed=1
+  echo "total: $passed passed, $failed failed"
 }
 trap summary EXIT
 
