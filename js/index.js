@@ -50,18 +50,20 @@ const HASH_NAMES = Object.freeze([
 ]);
 // DER prefix of the NIST hash algorithm arc 2.16.840.1.101.3.4.2 (tag, length, 8 arc bytes).
 const NIST_HASH_OID_PREFIX = [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02];
-// FIPS 204 §5.4: id-shake128 means SHAKE128 with 256-bit output, id-shake256 512-bit.
-const XOF_OUTPUT_LEN = { 0x0b: 32, 0x0c: 64 };
+// Output bytes of each hash function under that arc that FIPS 204 §5.4 admits as PH,
+// by the OID's last byte: SHA2-256/384/512/224/512-224/512-256, SHA3-224/256/384/512,
+// SHAKE128 (256-bit output) and SHAKE256 (512-bit output).
+const PREHASH_OUTPUT_LEN = { 1: 32, 2: 48, 3: 64, 4: 28, 5: 28, 6: 32, 7: 28, 8: 32, 9: 48, 10: 64, 11: 32, 12: 64 };
 
 // ---------------------------------------------------------------- checks
 
 // Like noble: any Uint8Array (Buffer and subarrays included), also one made in
 // another realm (iframe, vm context), but no other typed array, no plain array.
+// The %TypedArray%.prototype[Symbol.toStringTag] getter reads an internal slot,
+// so unlike `instanceof` or `constructor.name` it cannot be faked.
+const typedArrayTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag).get;
 function isBytes(value) {
-  return (
-    value instanceof Uint8Array ||
-    (ArrayBuffer.isView(value) && value.constructor?.name === 'Uint8Array' && value.BYTES_PER_ELEMENT === 1)
-  );
+  return typedArrayTag.call(value) === 'Uint8Array';
 }
 
 function describe(value) {
@@ -157,11 +159,11 @@ function resolveHash(hash) {
     throw new TypeError('hash: expected a hash function whose .oid is a NIST hash OID (06 09 60 86 48 01 65 03 04 02 xx)');
   if (!Number.isSafeInteger(outputLen))
     throw new TypeError(`hash: expected .outputLen to be an integer, got ${String(outputLen)}`);
-  if (outputLen < 1 || outputLen > 64)
-    throw new RangeError(`hash: expected .outputLen between 1 and 64 bytes (NIST hashes), got ${outputLen}`);
-  const xofLen = XOF_OUTPUT_LEN[oid[10]];
-  if (xofLen !== undefined && outputLen !== xofLen)
-    throw new RangeError(`hash: a SHAKE${oid[10] === 0x0b ? 128 : 256} prehash must output ${xofLen} bytes, got outputLen ${outputLen}`);
+  const wantLen = PREHASH_OUTPUT_LEN[oid[10]];
+  if (wantLen === undefined)
+    throw new RangeError(`hash: OID 2.16.840.1.101.3.4.2.${oid[10]} is not a FIPS 204 pre-hash function`);
+  if (outputLen !== wantLen)
+    throw new RangeError(`hash: the function with OID 2.16.840.1.101.3.4.2.${oid[10]} must output ${wantLen} bytes for HashML-DSA, got outputLen ${outputLen}`);
   const oidCopy = Uint8Array.from(oid);
   const digest = (msg) => {
     const out = hash(msg);

@@ -249,3 +249,34 @@ test('large messages: the streamed path equals noble at and around the 1 MiB bou
     assert.equal(ours.prehash('sha512').verify(ph.sign(msg, secretKey), msg, publicKey), true, `prehash verify, ${n} bytes`);
   }
 });
+
+// Keys whose t0 is extreme (every coefficient ±2^12) make the signer's rarest
+// rejections happen: ‖ct0‖∞ ≥ γ2 (never reached by NIST's vectors) and more than
+// ω hints. noble takes any secret key, so the signatures must still be equal.
+test('ML-DSA-44: keys with extreme t0 (ct0 and hint-count rejections) sign exactly like noble', () => {
+  const ours = lib.ml_dsa44;
+  const ref = noble.ml_dsa44;
+  const { secretKey } = ref.keygen(rng.bytes(32));
+  const t0Start = 128 + 32 * 3 * (4 + 4);
+  // 256 coefficients of 13 bits, each 0 (t0 = 2^12) or 8191 (t0 = −(2^12 − 1)).
+  const packExtreme = () => {
+    const out = new Uint8Array(32 * 13);
+    let acc = 0n, have = 0n, o = 0;
+    for (let i = 0; i < 256; i++) {
+      acc |= (rng.bool() ? 8191n : 0n) << have;
+      have += 13n;
+      while (have >= 8n) { out[o++] = Number(acc & 255n); acc >>= 8n; have -= 8n; }
+    }
+    return out;
+  };
+  const extreme = Uint8Array.from(secretKey);
+  for (let i = 0; i < 4; i++) extreme.set(packExtreme(), t0Start + i * 32 * 13);
+  const firstOnly = Uint8Array.from(secretKey);
+  firstOnly.fill(0, t0Start, t0Start + 32 * 13);
+  for (const [sk, count] of [[firstOnly, 6], [extreme, 2]]) {
+    for (let i = 0; i < count; i++) {
+      const msg = rng.bytes(1 + i);
+      eq(ours.sign(msg, sk, { extraEntropy: false }), ref.sign(msg, sk, { extraEntropy: false }), `message ${i}`);
+    }
+  }
+});

@@ -44,8 +44,9 @@ pub fn unpack_bits(inp: &[u8], bits: usize, p: &mut Poly) {
 }
 
 /// BitPack(w, a, b) (Algorithm 17) for coefficients in [−a, b]: stores b − w.
+/// The temporary is wiped: it holds secrets when packing s1, s2 or t0.
 fn pack_offset(p: &Poly, b: i32, bits: usize, out: &mut [u8]) {
-    let mut t = Poly::zero();
+    let mut t = zeroize::Zeroizing::new(Poly::zero());
     for i in 0..N {
         t.0[i] = b - p.0[i];
     }
@@ -282,7 +283,13 @@ mod tests {
         assert!(mutate(&|y| y[80 + 3] = 81).is_none());
         // Non-zero padding after the last index.
         assert!(mutate(&|y| y[79] = 1).is_none());
-        // Order across polynomials restarts: decreasing between polys is fine.
-        assert!(mutate(&|_| {}).is_some());
+        // Order restarts with each polynomial: an index below the previous
+        // polynomial's last one is fine (h[0] ends at 200, h[2] starts at 0).
+        assert!(h[0].0[200] == 1 && h[2].0[0] == 1);
+        assert!(mutate(&|y| {
+            // Move h[2]'s only index to h[1]: counts 2, 3, 3, 3 with y[2] = 0 < y[1] = 200.
+            y[80 + 1] = 3;
+        })
+        .is_some());
     }
 }

@@ -66,8 +66,9 @@ pub fn keygen_internal(p: &Params, xi: &[u8; SEED_BYTES]) -> (Vec<u8>, Vec<u8>) 
 }
 
 /// The public key of an encoded secret key: pkEncode(ρ, t1) with t recomputed
-/// from s1 and s2. Returns None when the key is malformed or its tr is not
-/// H(pk), i.e. its parts do not belong together.
+/// from s1 and s2. Returns None when the key is malformed or its parts do not
+/// belong together: tr is not H(pk), or the stored t0 is not the recomputed
+/// one (such a key would sign, but its signatures would not verify).
 pub fn public_key(p: &Params, sk: &[u8]) -> Option<Vec<u8>> {
     let (mut s1, mut s2, mut t0) = (polys(p.l), polys(p.k), polys(p.k));
     let parts = sk_decode(p, sk, &mut s1, &mut s2, &mut t0)?;
@@ -79,7 +80,14 @@ pub fn public_key(p: &Params, sk: &[u8]) -> Option<Vec<u8>> {
     pk_encode(p, parts.rho, &t1, &mut pk);
     let mut tr = [0u8; TR_BYTES];
     h(&[&pk], &mut tr);
-    (tr[..] == *parts.tr).then_some(pk)
+    // Compared without branching on the secret t0; only the verdict leaks.
+    let mut diff = 0;
+    for (a, b) in t0.iter().zip(t0_again.iter()) {
+        for c in 0..N {
+            diff |= a.0[c] ^ b.0[c];
+        }
+    }
+    (tr[..] == *parts.tr && diff == 0).then_some(pk)
 }
 
 /// μ = H(tr ‖ M′, 64) (FIPS 204 Algorithm 7 step 6, Algorithm 8 step 7), with M′
@@ -92,6 +100,17 @@ pub fn message_representative(tr: &[u8], m_prime: &[&[u8]]) -> [u8; MU_BYTES] {
     let mut mu = [0u8; MU_BYTES];
     s.finalize().squeeze(&mut mu);
     mu
+}
+
+/// How often each rejection condition of Algorithm 7 fired (tests only), in
+/// the order: ‖z‖∞, ‖r0‖∞, ‖ct0‖∞, hint count.
+#[cfg(test)]
+pub static REJECTIONS: [core::sync::atomic::AtomicUsize; 4] = [const { core::sync::atomic::AtomicUsize::new(0) }; 4];
+
+#[inline(always)]
+fn count_rejection(_which: usize) {
+    #[cfg(test)]
+    REJECTIONS[_which].fetch_add(1, core::sync::atomic::Ordering::Relaxed);
 }
 
 /// The reasons Sign_internal can fail.
@@ -161,6 +180,7 @@ pub fn sign_mu(p: &Params, sk: &[u8], mu: &[u8; MU_BYTES], rnd: &[u8; 32]) -> Re
             z[j].add_assign(&y[j]); // < q + γ1
             z[j].center();
             if z[j].exceeds(gamma1 - beta) {
+                count_rejection(0);
                 continue 'attempt;
             }
         }
@@ -175,6 +195,7 @@ pub fn sign_mu(p: &Params, sk: &[u8], mu: &[u8; MU_BYTES], rnd: &[u8; 32]) -> Re
             r0.sub_assign(tmp); // < q + γ2
             r0.center();
             if r0.exceeds(gamma2 - beta) {
+                count_rejection(1);
                 continue 'attempt;
             }
             // Steps 25–28: ct0; reject if ‖ct0‖∞ ≥ γ2; h ← MakeHint(−ct0, w − cs2 + ct0).
@@ -182,6 +203,7 @@ pub fn sign_mu(p: &Params, sk: &[u8], mu: &[u8; MU_BYTES], rnd: &[u8; 32]) -> Re
             inv_ntt_tomont(tmp);
             tmp.center();
             if tmp.exceeds(gamma2) {
+                count_rejection(2);
                 continue 'attempt;
             }
             for c in 0..N {
@@ -191,6 +213,7 @@ pub fn sign_mu(p: &Params, sk: &[u8], mu: &[u8; MU_BYTES], rnd: &[u8; 32]) -> Re
             }
         }
         if hints > p.omega {
+            count_rejection(3);
             continue 'attempt;
         }
         // Step 33.

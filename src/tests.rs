@@ -104,3 +104,55 @@ fn argument_errors() {
     assert_eq!(public_key(ps, &bad), Err(Error::MalformedSecretKey));
     assert_eq!(Error::Length { what: "seed", expected: 32, got: 3 }.to_string(), "seed: expected 32 bytes, got 3");
 }
+
+/// Secret key of ML-DSA-44 from seed 1 with t0 polynomials replaced by
+/// extreme values. `all = false`: the first t0 polynomial is 2^12 everywhere
+/// (all-zero bytes), which makes hint counts over ω common. `all = true`: every
+/// t0 coefficient is ±2^12 in a pseudo-random pattern, which makes
+/// ‖ct0‖∞ ≥ γ2 reachable. NIST's vectors never reach the ct0 check. Both keys
+/// still sign (the signatures do not verify: t0 no longer matches t1).
+pub(crate) fn key_with_extreme_t0(all: bool) -> Vec<u8> {
+    let ps = ParamSet::MlDsa44;
+    let p = ps.params();
+    let (_, mut sk) = keygen_internal(ps, &[1; 32]).unwrap();
+    let t0_start = 128 + 32 * p.eta_bits() * (p.k + p.l);
+    if !all {
+        sk[t0_start..t0_start + 32 * 13].fill(0);
+        return sk;
+    }
+    let mut x: u32 = 0x1234_5678;
+    let mut t0 = crate::poly::Poly::zero();
+    for i in 0..p.k {
+        for c in t0.0.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            // Stored as 2^12 − t0 in 13 bits: 0 is t0 = 2^12, 8191 is t0 = −(2^12 − 1).
+            *c = if x & 1 == 0 { 0 } else { 8191 };
+        }
+        let at = t0_start + i * 32 * 13;
+        crate::encode::pack_bits(&t0, 13, &mut sk[at..at + 32 * 13]);
+    }
+    sk
+}
+
+#[test]
+fn every_rejection_condition_of_algorithm_7_fires() {
+    use crate::mldsa::REJECTIONS;
+    use core::sync::atomic::Ordering::Relaxed;
+    let count = || -> Vec<usize> { REJECTIONS.iter().map(|c| c.load(Relaxed)).collect() };
+    let before = count();
+    let sk = key_with_extreme_t0(false);
+    for i in 0u32..100 {
+        sign(ParamSet::MlDsa44, &sk, &i.to_le_bytes(), b"", Some(&[0; 32])).unwrap();
+    }
+    let sk = key_with_extreme_t0(true);
+    for i in 0u32..4 {
+        sign(ParamSet::MlDsa44, &sk, &i.to_le_bytes(), b"", Some(&[0; 32])).unwrap();
+    }
+    let after = count();
+    for (which, name) in ["z", "r0", "ct0", "hint count"].iter().enumerate() {
+        assert!(after[which] > before[which], "the {name} rejection never fired: {before:?} -> {after:?}");
+        eprintln!("rejections by {name}: {}", after[which] - before[which]);
+    }
+}
