@@ -129,25 +129,127 @@ pub fn public_key(ps: ParamSet, sk: &[u8]) -> Result<Vec<u8>, Error> {
     mldsa::public_key(ps.params(), sk).ok_or(Error::MalformedSecretKey)
 }
 
-fn sign_m_prime(ps: ParamSet, sk: &[u8], m_prime: &[&[u8]], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
-    check_len("secretKey", sk, ps.secret_key_len())?;
-    let rnd = signing_rnd(rnd)?;
-    let mu = Zeroizing::new(mldsa::message_representative(&sk[64..128], m_prime));
-    sign_with_mu(ps, sk, &mu, &rnd)
+/// A secret key prepared for repeated signing: decoded once, with Â, NTT(s1),
+/// NTT(s2) and NTT(t0) cached (FIPS 204 Algorithm 7 steps 1–5). Wiped on drop.
+/// The one-shot functions ([`sign`], …) build one of these and sign once.
+pub struct SigningKey {
+    ps: ParamSet,
+    inner: mldsa::ExpandedSecretKey,
 }
 
-fn sign_with_mu(ps: ParamSet, sk: &[u8], mu: &[u8; MU_BYTES], rnd: &[u8; RND_BYTES]) -> Result<Vec<u8>, Error> {
-    mldsa::sign_mu(ps.params(), sk, mu, rnd).map_err(|e| match e {
-        mldsa::SignError::MalformedSecretKey => Error::MalformedSecretKey,
-        mldsa::SignError::TooManyAttempts => Error::SigningFailed,
-    })
+impl SigningKey {
+    /// Decodes and expands an encoded secret key.
+    pub fn new(ps: ParamSet, sk: &[u8]) -> Result<SigningKey, Error> {
+        check_len("secretKey", sk, ps.secret_key_len())?;
+        let inner = mldsa::ExpandedSecretKey::new(ps.params(), sk).ok_or(Error::MalformedSecretKey)?;
+        Ok(SigningKey { ps, inner })
+    }
+
+    pub fn param_set(&self) -> ParamSet {
+        self.ps
+    }
+
+    /// ML-DSA.Sign (FIPS 204 Algorithm 2); see [`sign`].
+    pub fn sign(&self, msg: &[u8], ctx: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        check_ctx(ctx)?;
+        self.sign_m_prime(&[&[0, ctx.len() as u8], ctx, msg], rnd)
+    }
+
+    /// HashML-DSA.Sign (FIPS 204 Algorithm 4) with PH(M) given; see [`sign_prehashed`].
+    pub fn sign_prehashed(&self, oid: &[u8], digest: &[u8], ctx: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        check_ctx(ctx)?;
+        self.sign_m_prime(&[&[1, ctx.len() as u8], ctx, oid, digest], rnd)
+    }
+
+    /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) on M′.
+    pub fn sign_internal(&self, m_prime: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        self.sign_m_prime(&[m_prime], rnd)
+    }
+
+    /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) from an external μ (64 bytes).
+    pub fn sign_mu(&self, mu: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        check_len("mu", mu, MU_BYTES)?;
+        let mut m = Zeroizing::new([0u8; MU_BYTES]);
+        m.copy_from_slice(mu);
+        self.sign_with_mu(&m, rnd)
+    }
+
+    /// A [`MuBuilder`] started with this key's tr.
+    pub fn mu_builder(&self) -> MuBuilder {
+        MuBuilder::with_tr(self.inner.tr())
+    }
+
+    fn sign_m_prime(&self, m_prime: &[&[u8]], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        let mu = Zeroizing::new(mldsa::message_representative(self.inner.tr(), m_prime));
+        self.sign_with_mu(&mu, rnd)
+    }
+
+    fn sign_with_mu(&self, mu: &[u8; MU_BYTES], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+        let rnd = signing_rnd(rnd)?;
+        self.inner.sign_mu(mu, &rnd).map_err(|e| match e {
+            mldsa::SignError::TooManyAttempts => Error::SigningFailed,
+        })
+    }
+}
+
+/// A public key prepared for repeated verification: Â, NTT(t1·2^d) and
+/// tr = H(pk) cached (FIPS 204 Algorithm 8 steps 1, 5, 6). Verifying with it
+/// skips ExpandA, the largest part of a one-shot verification; the cost is
+/// (k·ℓ + k) KiB of memory (64 KiB for ML-DSA-87).
+pub struct VerifyingKey {
+    ps: ParamSet,
+    inner: mldsa::ExpandedPublicKey,
+}
+
+impl VerifyingKey {
+    pub fn new(ps: ParamSet, pk: &[u8]) -> Result<VerifyingKey, Error> {
+        check_len("publicKey", pk, ps.public_key_len())?;
+        Ok(VerifyingKey { ps, inner: mldsa::ExpandedPublicKey::new(ps.params(), pk) })
+    }
+
+    pub fn param_set(&self) -> ParamSet {
+        self.ps
+    }
+
+    /// ML-DSA.Verify (FIPS 204 Algorithm 3); see [`verify`].
+    pub fn verify(&self, msg: &[u8], sig: &[u8], ctx: &[u8]) -> bool {
+        ctx.len() <= 255 && self.verify_m_prime(&[&[0, ctx.len() as u8], ctx, msg], sig)
+    }
+
+    /// HashML-DSA.Verify (FIPS 204 Algorithm 5) with PH(M) given.
+    pub fn verify_prehashed(&self, oid: &[u8], digest: &[u8], sig: &[u8], ctx: &[u8]) -> bool {
+        ctx.len() <= 255 && self.verify_m_prime(&[&[1, ctx.len() as u8], ctx, oid, digest], sig)
+    }
+
+    /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) on M′.
+    pub fn verify_internal(&self, m_prime: &[u8], sig: &[u8]) -> bool {
+        self.verify_m_prime(&[m_prime], sig)
+    }
+
+    /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) from an external μ (64 bytes).
+    pub fn verify_mu(&self, mu: &[u8], sig: &[u8]) -> bool {
+        match <&[u8; MU_BYTES]>::try_from(mu) {
+            Ok(mu) => sig.len() == self.ps.signature_len() && self.inner.verify_mu(mu, sig),
+            Err(_) => false,
+        }
+    }
+
+    /// A [`MuBuilder`] started with this key's tr.
+    pub fn mu_builder(&self) -> MuBuilder {
+        MuBuilder::with_tr(self.inner.tr())
+    }
+
+    fn verify_m_prime(&self, m_prime: &[&[u8]], sig: &[u8]) -> bool {
+        let mu = mldsa::message_representative(self.inner.tr(), m_prime);
+        sig.len() == self.ps.signature_len() && self.inner.verify_mu(&mu, sig)
+    }
 }
 
 /// ML-DSA.Sign (FIPS 204 Algorithm 2): M′ = 0 ‖ |ctx| ‖ ctx ‖ M.
 /// `rnd`: `None` for hedged signing, `Some(&[0; 32])` for deterministic.
 pub fn sign(ps: ParamSet, sk: &[u8], msg: &[u8], ctx: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
     check_ctx(ctx)?;
-    sign_m_prime(ps, sk, &[&[0, ctx.len() as u8], ctx, msg], rnd)
+    SigningKey::new(ps, sk)?.sign(msg, ctx, rnd)
 }
 
 /// HashML-DSA.Sign (FIPS 204 Algorithm 4): M′ = 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M).
@@ -159,25 +261,22 @@ pub fn sign_prehash(ps: ParamSet, sk: &[u8], hash: HashAlg, msg: &[u8], ctx: &[u
 /// encoding of the hash function's OID, `digest` is PH(M).
 pub fn sign_prehashed(ps: ParamSet, sk: &[u8], oid: &[u8], digest: &[u8], ctx: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
     check_ctx(ctx)?;
-    sign_m_prime(ps, sk, &[&[1, ctx.len() as u8], ctx, oid, digest], rnd)
+    SigningKey::new(ps, sk)?.sign_prehashed(oid, digest, ctx, rnd)
 }
 
 /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) on M′ as given.
 pub fn sign_internal(ps: ParamSet, sk: &[u8], m_prime: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
-    sign_m_prime(ps, sk, &[m_prime], rnd)
+    SigningKey::new(ps, sk)?.sign_internal(m_prime, rnd)
 }
 
 /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) from an externally computed
 /// μ = H(tr ‖ M′, 64) (64 bytes).
 pub fn sign_mu(ps: ParamSet, sk: &[u8], mu: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
-    check_len("secretKey", sk, ps.secret_key_len())?;
     check_len("mu", mu, MU_BYTES)?;
-    let rnd = signing_rnd(rnd)?;
-    let mut m = Zeroizing::new([0u8; MU_BYTES]);
-    m.copy_from_slice(mu);
-    sign_with_mu(ps, sk, &m, &rnd)
+    SigningKey::new(ps, sk)?.sign_mu(mu, rnd)
 }
 
+/// One-shot verification: Â is generated as it is used (no k·ℓ matrix in memory).
 fn verify_m_prime(ps: ParamSet, pk: &[u8], m_prime: &[&[u8]], sig: &[u8]) -> bool {
     if pk.len() != ps.public_key_len() || sig.len() != ps.signature_len() {
         return false;
@@ -240,7 +339,8 @@ impl MuBuilder {
         check_len("publicKey", pk, ps.public_key_len())?;
         Ok(MuBuilder::with_tr(&mldsa::public_key_hash(pk)))
     }
-    /// Starts μ with the tr stored in an encoded secret key, as a signer does.
+    /// Starts μ with the tr stored in an encoded secret key, as a signer does
+    /// (without decoding the rest of the key).
     pub fn for_secret_key(ps: ParamSet, sk: &[u8]) -> Result<MuBuilder, Error> {
         check_len("secretKey", sk, ps.secret_key_len())?;
         Ok(MuBuilder::with_tr(&sk[64..128]))

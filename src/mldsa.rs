@@ -113,123 +113,202 @@ fn count_rejection(_which: usize) {
     REJECTIONS[_which].fetch_add(1, core::sync::atomic::Ordering::Relaxed);
 }
 
-/// The reasons Sign_internal can fail.
+/// Why Sign_internal can fail.
 pub enum SignError {
-    MalformedSecretKey,
     /// κ would pass 2^16 (IntegerToBytes(κ + r, 2)); never seen with a real key.
     TooManyAttempts,
 }
 
-/// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) from step 7, given μ.
-pub fn sign_mu(p: &Params, sk: &[u8], mu: &[u8; MU_BYTES], rnd: &[u8; 32]) -> Result<Vec<u8>, SignError> {
-    let (k, l) = (p.k, p.l);
-    // Steps 1–4: decode, and keep s1, s2 and t0 in NTT form.
-    let (mut s1, mut s2, mut t0) = (polys(l), polys(k), polys(k));
-    let parts = sk_decode(p, sk, &mut s1, &mut s2, &mut t0).ok_or(SignError::MalformedSecretKey)?;
-    s1.iter_mut().chain(s2.iter_mut()).chain(t0.iter_mut()).for_each(ntt);
-    // Step 5.
-    let mut a_hat = vec![Poly::zero(); k * l];
-    expand_a(p, parts.rho, &mut a_hat);
-    // Step 7: ρ″ ← H(K ‖ rnd ‖ μ, 64).
-    let mut rho_pp = Zeroizing::new([0u8; 64]);
-    h(&[parts.key, rnd, mu], &mut rho_pp[..]);
+/// A secret key decoded and expanded for signing: FIPS 204 Algorithm 7 steps
+/// 1–5 (ŝ1, ŝ2, t̂0 and Â), done once so that repeated signing skips them.
+/// Everything in it is wiped when it is dropped. Memory: (k·ℓ + ℓ + 2k)
+/// polynomials of 1 KiB (86 KiB for ML-DSA-87).
+pub struct ExpandedSecretKey {
+    p: &'static Params,
+    key: Zeroizing<[u8; 32]>,
+    tr: [u8; TR_BYTES],
+    s1_hat: Zeroizing<Vec<Poly>>,
+    s2_hat: Zeroizing<Vec<Poly>>,
+    t0_hat: Zeroizing<Vec<Poly>>,
+    a_hat: Vec<Poly>,
+}
 
-    let (gamma1, gamma2, beta) = (p.gamma1, p.gamma2, p.beta());
-    let (mut y, mut y_hat, mut z) = (polys(l), polys(l), polys(l));
-    let (mut w0, mut w1, mut hint) = (polys(k), polys(k), polys(k));
-    let mut tmp = polys(1);
-    let tmp = &mut tmp[0];
-    let mut w1_bytes = Zeroizing::new(vec![0u8; 32 * k * p.w1_bits()]);
-    let mut c_tilde = Zeroizing::new([0u8; 64]);
-    let c_tilde = &mut c_tilde[..p.c_tilde_bytes()];
-    let mut kappa: usize = 0;
-    'attempt: loop {
-        if kappa + l > u16::MAX as usize + 1 {
-            return Err(SignError::TooManyAttempts);
-        }
-        // Step 11: y ← ExpandMask(ρ″, κ); |y| ≤ γ1.
-        expand_mask(p, &rho_pp[..], kappa as u16, &mut y);
-        kappa += l;
-        y_hat.copy_from_slice(&y);
-        y_hat.iter_mut().for_each(ntt);
-        // Steps 12–13: w ← NTT^−1(Â ∘ NTT(y)), (w1, w0) by Decompose.
-        for i in 0..k {
-            *tmp = Poly::zero();
+impl ExpandedSecretKey {
+    /// skDecode and steps 2–5 of Algorithm 7. None for a malformed key.
+    pub fn new(p: &'static Params, sk: &[u8]) -> Option<ExpandedSecretKey> {
+        let (k, l) = (p.k, p.l);
+        let (mut s1, mut s2, mut t0) = (polys(l), polys(k), polys(k));
+        let parts = sk_decode(p, sk, &mut s1, &mut s2, &mut t0)?;
+        s1.iter_mut().chain(s2.iter_mut()).chain(t0.iter_mut()).for_each(ntt);
+        let mut a_hat = vec![Poly::zero(); k * l];
+        expand_a(p, parts.rho, &mut a_hat);
+        let mut key = Zeroizing::new([0u8; 32]);
+        key.copy_from_slice(parts.key);
+        let mut tr = [0u8; TR_BYTES];
+        tr.copy_from_slice(parts.tr);
+        Some(ExpandedSecretKey { p, key, tr, s1_hat: s1, s2_hat: s2, t0_hat: t0, a_hat })
+    }
+
+    /// tr = H(pk, 64), for computing μ.
+    pub fn tr(&self) -> &[u8; TR_BYTES] {
+        &self.tr
+    }
+
+    /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) from step 7, given μ.
+    pub fn sign_mu(&self, mu: &[u8; MU_BYTES], rnd: &[u8; 32]) -> Result<Vec<u8>, SignError> {
+        let p = self.p;
+        let (k, l) = (p.k, p.l);
+        let (s1, s2, t0, a_hat) = (&self.s1_hat, &self.s2_hat, &self.t0_hat, &self.a_hat);
+        // Step 7: ρ″ ← H(K ‖ rnd ‖ μ, 64).
+        let mut rho_pp = Zeroizing::new([0u8; 64]);
+        h(&[&self.key[..], rnd, mu], &mut rho_pp[..]);
+
+        let (gamma1, gamma2, beta) = (p.gamma1, p.gamma2, p.beta());
+        let (mut y, mut y_hat, mut z) = (polys(l), polys(l), polys(l));
+        let (mut w0, mut w1, mut hint) = (polys(k), polys(k), polys(k));
+        let mut tmp = polys(1);
+        let tmp = &mut tmp[0];
+        let mut w1_bytes = Zeroizing::new(vec![0u8; 32 * k * p.w1_bits()]);
+        let mut c_tilde = Zeroizing::new([0u8; 64]);
+        let c_tilde = &mut c_tilde[..p.c_tilde_bytes()];
+        let mut kappa: usize = 0;
+        'attempt: loop {
+            if kappa + l > u16::MAX as usize + 1 {
+                return Err(SignError::TooManyAttempts);
+            }
+            // Step 11: y ← ExpandMask(ρ″, κ); |y| ≤ γ1.
+            expand_mask(p, &rho_pp[..], kappa as u16, &mut y);
+            kappa += l;
+            y_hat.copy_from_slice(&y);
+            y_hat.iter_mut().for_each(ntt);
+            // Steps 12–13: w ← NTT^−1(Â ∘ NTT(y)), (w1, w0) by Decompose.
+            for i in 0..k {
+                *tmp = Poly::zero();
+                for j in 0..l {
+                    pointwise_acc(tmp, &a_hat[i * l + j], &y_hat[j]);
+                }
+                tmp.reduce(); // < ℓq → < q
+                inv_ntt_tomont(tmp); // < q
+                tmp.caddq(); // [0, q)
+                for c in 0..N {
+                    let (hi, lo) = decompose(tmp.0[c], gamma2);
+                    w1[i].0[c] = hi;
+                    w0[i].0[c] = lo;
+                }
+            }
+            // Step 15: c̃ ← H(μ ‖ w1Encode(w1), λ/4).
+            w1_encode(p, &w1, &mut w1_bytes);
+            h(&[mu, &w1_bytes], c_tilde);
+            // Steps 16–17.
+            let mut c_hat = sample_in_ball(c_tilde, p.tau);
+            ntt(&mut c_hat);
+            // Steps 18, 20, 23: z ← y + NTT^−1(ĉ ∘ ŝ1); reject if ‖z‖∞ ≥ γ1 − β.
             for j in 0..l {
-                pointwise_acc(tmp, &a_hat[i * l + j], &y_hat[j]);
+                pointwise(&mut z[j], &c_hat, &s1[j]);
+                inv_ntt_tomont(&mut z[j]); // < q
+                z[j].add_assign(&y[j]); // < q + γ1
+                z[j].center();
+                if z[j].exceeds(gamma1 - beta) {
+                    count_rejection(0);
+                    continue 'attempt;
+                }
             }
-            tmp.reduce(); // < ℓq → < q
-            inv_ntt_tomont(tmp); // < q
-            tmp.caddq(); // [0, q)
-            for c in 0..N {
-                let (hi, lo) = decompose(tmp.0[c], gamma2);
-                w1[i].0[c] = hi;
-                w0[i].0[c] = lo;
+            let mut hints = 0;
+            for i in 0..k {
+                // Steps 19, 21, 23: r0 ← LowBits(w − cs2); reject if ‖r0‖∞ ≥ γ2 − β.
+                // While ‖w0 − cs2‖∞ < γ2 − β, LowBits(w − cs2) = w0 − cs2 and
+                // HighBits(w − cs2) = w1, so no second Decompose is needed.
+                pointwise(tmp, &c_hat, &s2[i]);
+                inv_ntt_tomont(tmp); // < q
+                let r0 = &mut w0[i];
+                r0.sub_assign(tmp); // < q + γ2
+                r0.center();
+                if r0.exceeds(gamma2 - beta) {
+                    count_rejection(1);
+                    continue 'attempt;
+                }
+                // Steps 25–28: ct0; reject if ‖ct0‖∞ ≥ γ2; h ← MakeHint(−ct0, w − cs2 + ct0).
+                pointwise(tmp, &c_hat, &t0[i]);
+                inv_ntt_tomont(tmp);
+                tmp.center();
+                if tmp.exceeds(gamma2) {
+                    count_rejection(2);
+                    continue 'attempt;
+                }
+                for c in 0..N {
+                    let bit = make_hint(r0.0[c] + tmp.0[c], w1[i].0[c], gamma2);
+                    hint[i].0[c] = bit;
+                    hints += bit as usize;
+                }
             }
-        }
-        // Step 15: c̃ ← H(μ ‖ w1Encode(w1), λ/4).
-        w1_encode(p, &w1, &mut w1_bytes);
-        h(&[mu, &w1_bytes], c_tilde);
-        // Steps 16–17.
-        let mut c_hat = sample_in_ball(c_tilde, p.tau);
-        ntt(&mut c_hat);
-        // Steps 18, 20, 23: z ← y + NTT^−1(ĉ ∘ ŝ1); reject if ‖z‖∞ ≥ γ1 − β.
-        for j in 0..l {
-            pointwise(&mut z[j], &c_hat, &s1[j]);
-            inv_ntt_tomont(&mut z[j]); // < q
-            z[j].add_assign(&y[j]); // < q + γ1
-            z[j].center();
-            if z[j].exceeds(gamma1 - beta) {
-                count_rejection(0);
+            if hints > p.omega {
+                count_rejection(3);
                 continue 'attempt;
             }
+            // Step 33.
+            let mut sig = vec![0u8; p.signature_len()];
+            sig_encode(p, c_tilde, &z, &hint, &mut sig);
+            return Ok(sig);
         }
-        let mut hints = 0;
-        for i in 0..k {
-            // Steps 19, 21, 23: r0 ← LowBits(w − cs2); reject if ‖r0‖∞ ≥ γ2 − β.
-            // While ‖w0 − cs2‖∞ < γ2 − β, LowBits(w − cs2) = w0 − cs2 and
-            // HighBits(w − cs2) = w1, so no second Decompose is needed.
-            pointwise(tmp, &c_hat, &s2[i]);
-            inv_ntt_tomont(tmp); // < q
-            let r0 = &mut w0[i];
-            r0.sub_assign(tmp); // < q + γ2
-            r0.center();
-            if r0.exceeds(gamma2 - beta) {
-                count_rejection(1);
-                continue 'attempt;
-            }
-            // Steps 25–28: ct0; reject if ‖ct0‖∞ ≥ γ2; h ← MakeHint(−ct0, w − cs2 + ct0).
-            pointwise(tmp, &c_hat, &t0[i]);
-            inv_ntt_tomont(tmp);
-            tmp.center();
-            if tmp.exceeds(gamma2) {
-                count_rejection(2);
-                continue 'attempt;
-            }
-            for c in 0..N {
-                let bit = make_hint(r0.0[c] + tmp.0[c], w1[i].0[c], gamma2);
-                hint[i].0[c] = bit;
-                hints += bit as usize;
-            }
-        }
-        if hints > p.omega {
-            count_rejection(3);
-            continue 'attempt;
-        }
-        // Step 33.
-        let mut sig = vec![0u8; p.signature_len()];
-        sig_encode(p, c_tilde, &z, &hint, &mut sig);
-        return Ok(sig);
     }
 }
 
+/// Where verification takes Â from: a cached copy, or generated from ρ one
+/// entry at a time as it is used (the pqm4 lesson: a few polynomials of memory
+/// instead of k·ℓ).
+enum Matrix<'a> {
+    Cached(&'a [Poly]),
+    FromSeed(&'a [u8]),
+}
+
+/// NTT(t1·2^d) for every row (FIPS 204 Algorithm 8, step 9's right-hand factor).
+fn t1_hat(p: &Params, pk: &[u8]) -> Vec<Poly> {
+    let mut t1 = vec![Poly::zero(); p.k];
+    pk_decode(p, pk, &mut t1);
+    for t in t1.iter_mut() {
+        t.shift_left_d(); // < 2^23 < q
+        ntt(t);
+    }
+    t1
+}
+
 /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) given μ; `pk` and `sig` must
-/// have their exact lengths. Â is generated one entry at a time, as it is
-/// used, so verification needs only a few polynomials of memory for it.
+/// have their exact lengths. Â is generated as it is used.
 pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
+    verify_core(p, Matrix::FromSeed(&pk[..SEED_BYTES]), &t1_hat(p, pk), mu, sig)
+}
+
+/// A public key expanded for verifying: Â and NTT(t1·2^d) (FIPS 204 Algorithm 8
+/// steps 1, 5 and part of 9) and tr (step 6), done once so that repeated
+/// verification skips them. Memory: (k·ℓ + k) polynomials of 1 KiB.
+pub struct ExpandedPublicKey {
+    p: &'static Params,
+    tr: [u8; TR_BYTES],
+    a_hat: Vec<Poly>,
+    t1_hat: Vec<Poly>,
+}
+
+impl ExpandedPublicKey {
+    /// `pk` must have its exact length.
+    pub fn new(p: &'static Params, pk: &[u8]) -> ExpandedPublicKey {
+        let mut a_hat = vec![Poly::zero(); p.k * p.l];
+        expand_a(p, &pk[..SEED_BYTES], &mut a_hat);
+        ExpandedPublicKey { p, tr: public_key_hash(pk), a_hat, t1_hat: t1_hat(p, pk) }
+    }
+
+    pub fn tr(&self) -> &[u8; TR_BYTES] {
+        &self.tr
+    }
+
+    /// Verify_internal given μ; `sig` must have its exact length.
+    pub fn verify_mu(&self, mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
+        verify_core(self.p, Matrix::Cached(&self.a_hat), &self.t1_hat, mu, sig)
+    }
+}
+
+/// FIPS 204 Algorithm 8 from step 2, given Â (or ρ), NTT(t1·2^d) and μ.
+fn verify_core(p: &Params, a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
     let (k, l) = (p.k, p.l);
-    let mut t1 = vec![Poly::zero(); k];
-    let rho = pk_decode(p, pk, &mut t1);
     let (mut z, mut hint) = (vec![Poly::zero(); l], vec![Poly::zero(); k]);
     let Some(c_tilde) = sig_decode(p, sig, &mut z, &mut hint) else {
         return false;
@@ -242,19 +321,23 @@ pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool
     ntt(&mut c_hat);
     z.iter_mut().for_each(ntt);
     let mut w1 = vec![Poly::zero(); k];
-    let mut a_ij = Poly::zero();
+    let mut a_ij: Poly;
     for i in 0..k {
         // Step 9: w′ ← NTT^−1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)).
         let mut acc = Poly::zero();
         for (j, zj) in z.iter().enumerate() {
-            a_ij = rej_ntt_poly(rho, j as u8, i as u8);
-            pointwise_acc(&mut acc, &a_ij, zj);
+            let entry = match a {
+                Matrix::Cached(a_hat) => &a_hat[i * l + j],
+                Matrix::FromSeed(rho) => {
+                    a_ij = rej_ntt_poly(rho, j as u8, i as u8);
+                    &a_ij
+                }
+            };
+            pointwise_acc(&mut acc, entry, zj);
         }
-        let t1i = &mut t1[i];
-        t1i.shift_left_d(); // < 2^23 < q
-        ntt(t1i);
-        pointwise(&mut a_ij, &c_hat, t1i);
-        acc.sub_assign(&a_ij); // < (ℓ + 1)q
+        let mut ct1 = Poly::zero();
+        pointwise(&mut ct1, &c_hat, &t1_hat[i]);
+        acc.sub_assign(&ct1); // < (ℓ + 1)q
         acc.reduce();
         inv_ntt_tomont(&mut acc);
         acc.caddq();

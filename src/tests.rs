@@ -156,3 +156,44 @@ fn every_rejection_condition_of_algorithm_7_fires() {
         eprintln!("rejections by {name}: {}", after[which] - before[which]);
     }
 }
+
+#[test]
+fn prepared_keys_agree_with_one_shot_functions() {
+    let zero = [0u8; 32];
+    for ps in SETS {
+        let (pk, sk) = keygen_internal(ps, &[9; 32]).unwrap();
+        let signer = SigningKey::new(ps, &sk).unwrap();
+        let verifier = VerifyingKey::new(ps, &pk).unwrap();
+        for (i, msg) in [&b""[..], b"a", &[7u8; 1000]].into_iter().enumerate() {
+            let ctx = &[i as u8; 3][..i];
+            let sig = signer.sign(msg, ctx, Some(&zero)).unwrap();
+            assert_eq!(sig, sign(ps, &sk, msg, ctx, Some(&zero)).unwrap());
+            assert!(verifier.verify(msg, &sig, ctx) && verify(ps, &pk, msg, &sig, ctx));
+            let mut bad = sig.clone();
+            bad[i * 100] ^= 0x10;
+            assert!(!verifier.verify(msg, &bad, ctx) && !verify(ps, &pk, msg, &bad, ctx));
+            assert!(!verifier.verify(msg, &sig[1..], ctx));
+            let oid = HashAlg::Sha256.oid();
+            let d = HashAlg::Sha256.digest(msg);
+            let s = signer.sign_prehashed(oid, &d, ctx, Some(&zero)).unwrap();
+            assert_eq!(s, sign_prehashed(ps, &sk, oid, &d, ctx, Some(&zero)).unwrap());
+            assert!(verifier.verify_prehashed(oid, &d, &s, ctx));
+            let s = signer.sign_internal(msg, None).unwrap();
+            assert!(verifier.verify_internal(msg, &s) && verify_internal(ps, &pk, msg, &s));
+            let mut b = verifier.mu_builder();
+            b.update(msg);
+            let mu = b.finalize();
+            let mut b2 = signer.mu_builder();
+            b2.update(msg);
+            assert_eq!(b2.finalize(), mu);
+            let s = signer.sign_mu(&mu, Some(&zero)).unwrap();
+            assert_eq!(s, signer.sign_internal(msg, Some(&zero)).unwrap());
+            assert!(verifier.verify_mu(&mu, &s) && !verifier.verify_mu(&mu[1..], &s));
+        }
+        assert!(matches!(SigningKey::new(ps, &sk[1..]), Err(Error::Length { what: "secretKey", .. })));
+        assert!(matches!(VerifyingKey::new(ps, &pk[1..]), Err(Error::Length { what: "publicKey", .. })));
+        let mut bad = sk.clone();
+        bad[128] = 0xff;
+        assert!(matches!(SigningKey::new(ps, &bad), Err(Error::MalformedSecretKey)));
+    }
+}
