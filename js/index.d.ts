@@ -206,6 +206,51 @@ export interface MlDsa extends MlDsaSigner {
    * ```
    */
   prehash(hash: HashName | PrehashFunction): MlDsaSigner & { readonly info: { readonly type: 'hashml-dsa' } };
+  /**
+   * A secret key prepared for repeated signing: decoded once, with Â, NTT(s1),
+   * NTT(s2) and NTT(t0) cached inside wasm (up to 86 KiB for ML-DSA-87), so each
+   * `sign` skips that work. Release it with `free()` (or `using`); a
+   * FinalizationRegistry frees it if it is dropped, but only whenever the
+   * garbage collector gets to it. The cached key is wiped when freed.
+   * @throws TypeError / RangeError for a wrong type or length; Error for a malformed key.
+   * @example
+   * ```ts
+   * using signer = ml_dsa65.signer(secretKey);
+   * const sigs = messages.map((m) => signer.sign(m, { context }));
+   * ```
+   */
+  signer(secretKey: Uint8Array): PreparedSigner;
+  /**
+   * A public key prepared for repeated verification: Â, NTT(t1·2^d) and
+   * H(pk) cached inside wasm (up to 64 KiB for ML-DSA-87). Verifying with it
+   * skips ExpandA, the largest part of a one-shot `verify`.
+   * @example
+   * ```ts
+   * const verifier = ml_dsa65.verifier(publicKey);
+   * try { ok = verifier.verify(sig, msg); } finally { verifier.free(); }
+   * ```
+   */
+  verifier(publicKey: Uint8Array): PreparedVerifier;
+}
+
+/** What every prepared key has: an explicit, idempotent release. */
+export interface PreparedKey {
+  /** Frees (and wipes) the wasm side. Later calls of its methods throw `Error`; calling free() again does nothing. */
+  free(): void;
+  /** Same as `free()`, for `using` declarations. */
+  [Symbol.dispose](): void;
+}
+
+/** Result of `ml_dsaXX.signer(secretKey)`. */
+export interface PreparedSigner extends PreparedKey {
+  /** Same as `ml_dsaXX.sign(msg, secretKey, opts)`, byte for byte. */
+  sign(msg: Uint8Array, opts?: SignOptions): Uint8Array;
+}
+
+/** Result of `ml_dsaXX.verifier(publicKey)`. */
+export interface PreparedVerifier extends PreparedKey {
+  /** Same as `ml_dsaXX.verify(sig, msg, publicKey, opts)`. */
+  verify(sig: Uint8Array, msg: Uint8Array, opts?: VerifyOptions): boolean;
 }
 
 /**
@@ -224,3 +269,5 @@ export declare const ml_dsa44: MlDsa;
 export declare const ml_dsa65: MlDsa;
 /** ML-DSA-87, NIST security category 5 (`securityLevel` 256). */
 export declare const ml_dsa87: MlDsa;
+/** Bytes of WebAssembly linear memory the package's instance holds now (diagnostics; wasm memory never shrinks). */
+export declare function wasmMemoryBytes(): number;

@@ -197,13 +197,14 @@ function makeMlDsa(ps) {
 
   const getPublicKey = (secretKey) => wasm.public_key(ps, checkLength(secretKey, skLen, 'secretKey'));
 
-  // Common shape of every signing call: checked rnd, checked key, and the
-  // library-made zero rnd wiped afterwards.
+  // Common shape of every signing call: checked rnd, checked key (none for a
+  // prepared signer, which holds its own), and the library-made zero rnd wiped
+  // afterwards.
   const withSigningInputs = (options, secretKey, call) => {
     const rnd = readEntropy(options.extraEntropy);
     const ownRnd = options.extraEntropy === false;
     try {
-      checkLength(secretKey, skLen, 'secretKey');
+      if (secretKey !== undefined) checkLength(secretKey, skLen, 'secretKey');
       return call(rnd);
     } finally {
       if (ownRnd) rnd.fill(0);
@@ -293,6 +294,44 @@ function makeMlDsa(ps) {
     });
   };
 
+  // Prepared keys: the wasm object holds the expanded key; `live()` returns it
+  // or throws once the object has been freed.
+  const signer = (secretKey) => {
+    checkLength(secretKey, skLen, 'secretKey');
+    const live = prepared(new wasm.Signer(ps, secretKey), 'signer');
+    return live.wrap({
+      sign(msg, opts) {
+        const options = readOptions(opts, SIGN_KEYS);
+        checkBytes(msg, 'msg');
+        const ctx = readContext(options.context);
+        const inner = live();
+        return withSigningInputs(options, undefined, (rnd) => {
+          if (msg.length <= CHUNK) return inner.sign(msg, ctx, rnd);
+          inner.stream_mu();
+          return inner.sign_mu(streamed([Uint8Array.of(0, ctx.length), ctx, msg]), rnd);
+        });
+      },
+    });
+  };
+
+  const verifier = (publicKey) => {
+    checkLength(publicKey, pkLen, 'publicKey');
+    const live = prepared(new wasm.Verifier(ps, publicKey), 'verifier');
+    return live.wrap({
+      verify(sig, msg, opts) {
+        const options = readOptions(opts, VERIFY_KEYS);
+        checkBytes(sig, 'signature');
+        checkBytes(msg, 'msg');
+        const ctx = readContext(options.context);
+        const inner = live();
+        if (sig.length !== sigLen) return false;
+        if (msg.length <= CHUNK) return inner.verify(sig, msg, ctx);
+        inner.stream_mu();
+        return inner.verify_mu(sig, streamed([Uint8Array.of(0, ctx.length), ctx, msg]));
+      },
+    });
+  };
+
   return Object.freeze({
     info: Object.freeze({ type: 'ml-dsa' }),
     internal,
@@ -303,7 +342,42 @@ function makeMlDsa(ps) {
     sign,
     verify,
     prehash,
+    signer,
+    verifier,
   });
+}
+
+// Frees the wasm side of prepared keys that were dropped without free().
+const finalizer =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((inner) => inner.free()) : undefined;
+const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
+
+// Ownership of a wasm object behind a prepared key: `live()` gives the object
+// or throws after free(); `live.wrap(methods)` adds free() and [Symbol.dispose]
+// and registers the result with the finalizer.
+function prepared(inner, what) {
+  const live = () => {
+    if (inner === undefined) throw new Error(`${what}: used after free()`);
+    return inner;
+  };
+  live.wrap = (methods) => {
+    const object = Object.freeze({
+      ...methods,
+      free() {
+        if (inner === undefined) return;
+        finalizer?.unregister(object);
+        const doomed = inner;
+        inner = undefined;
+        doomed.free();
+      },
+      [disposeSymbol]() {
+        object.free();
+      },
+    });
+    finalizer?.register(object, inner, object);
+    return object;
+  };
+  return live;
 }
 
 /** ML-DSA-44 (NIST security category 2). */
@@ -312,3 +386,6 @@ export const ml_dsa44 = /* @__PURE__ */ makeMlDsa(44);
 export const ml_dsa65 = /* @__PURE__ */ makeMlDsa(65);
 /** ML-DSA-87 (NIST security category 5). */
 export const ml_dsa87 = /* @__PURE__ */ makeMlDsa(87);
+
+/** Bytes of WebAssembly linear memory the shared instance holds (diagnostics; it never shrinks). */
+export const wasmMemoryBytes = () => wasm.memory_bytes();

@@ -8,7 +8,7 @@
 //! allocator below wipes every block it frees: results (a secret key from
 //! `keygen`) are copied out and freed by the generated glue, out of our reach.
 
-use crate::{Error, HashAlg, MuBuilder, ParamSet, Prehasher};
+use crate::{Error, HashAlg, MuBuilder, ParamSet, Prehasher, SigningKey, VerifyingKey};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use zeroize::Zeroizing;
@@ -113,6 +113,58 @@ pub fn prehash_digest(name: &str, msg: &[u8]) -> Result<Vec<u8>, JsError> {
 #[wasm_bindgen]
 pub fn prehash_oid(name: &str) -> Result<Vec<u8>, JsError> {
     Ok(hash(name)?.oid().to_vec())
+}
+
+/// A secret key prepared for repeated signing (see `SigningKey`). The JS
+/// layer owns it and frees it (`free()`, `Symbol.dispose`, or its
+/// FinalizationRegistry); the expanded key is wiped when freed.
+#[wasm_bindgen]
+pub struct Signer(SigningKey);
+
+#[wasm_bindgen]
+impl Signer {
+    #[wasm_bindgen(constructor)]
+    pub fn new(ps: u32, sk: Vec<u8>) -> Result<Signer, JsError> {
+        Ok(Signer(SigningKey::new(param_set(ps)?, &Zeroizing::new(sk)).map_err(js)?))
+    }
+    pub fn sign(&self, msg: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
+        self.0.sign(msg, ctx, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
+    }
+    pub fn sign_mu(&self, mu: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
+        self.0.sign_mu(mu, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
+    }
+    /// Starts a μ stream with this key's tr (see `stream_update`).
+    pub fn stream_mu(&self) {
+        start(Stream::Mu(self.0.mu_builder()));
+    }
+}
+
+/// A public key prepared for repeated verification (see `VerifyingKey`).
+#[wasm_bindgen]
+pub struct Verifier(VerifyingKey);
+
+#[wasm_bindgen]
+impl Verifier {
+    #[wasm_bindgen(constructor)]
+    pub fn new(ps: u32, pk: &[u8]) -> Result<Verifier, JsError> {
+        Ok(Verifier(VerifyingKey::new(param_set(ps)?, pk).map_err(js)?))
+    }
+    pub fn verify(&self, sig: &[u8], msg: &[u8], ctx: &[u8]) -> bool {
+        self.0.verify(msg, sig, ctx)
+    }
+    pub fn verify_mu(&self, sig: &[u8], mu: &[u8]) -> bool {
+        self.0.verify_mu(mu, sig)
+    }
+    /// Starts a μ stream with this key's tr (see `stream_update`).
+    pub fn stream_mu(&self) {
+        start(Stream::Mu(self.0.mu_builder()));
+    }
+}
+
+/// Bytes of linear memory the instance holds now (it only grows).
+#[wasm_bindgen]
+pub fn memory_bytes() -> usize {
+    core::arch::wasm32::memory_size(0) * 65536
 }
 
 // Streaming: a message too large to copy into linear memory at once is fed
