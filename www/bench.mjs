@@ -187,7 +187,7 @@ function renderChart(results, peers) {
   peers.forEach((p) => {
     legend.append(el('span', { class: 'swatch', style: `background:${COLORS[p.id]}` }), `${p.id === 'ours' ? 'mldsa-simd (ours)' : p.name}\u2003`);
   });
-  legend.append('(n×) after a peer: how many times longer it takes than ours. Each operation has its own scale.');
+  legend.append('(n×): the peer takes n times as long as ours; each operation has its own scale.');
 }
 
 function renderNotes(peers, problems, seconds) {
@@ -200,6 +200,9 @@ function renderNotes(peers, problems, seconds) {
   for (const p of peers) if (p.note) notes.append(el('li', {}, p.note));
   notes.append(el('li', {}, 'node:crypto (OpenSSL) is a peer in `npm run bench` only; browsers have no ML-DSA in WebCrypto here.'));
   for (const p of problems) notes.append(el('li', { class: 'warn' }, `WARNING: ${p}`));
+  const json = { date: new Date().toISOString(), quick, userAgent: navigator.userAgent, simd, crossOriginIsolated, cpus: navigator.hardwareConcurrency, peers: state.peers, method: METHOD, seconds, problems, results: state.results };
+  const link = el('a', { href: URL.createObjectURL(new Blob([JSON.stringify(json, null, 2) + '\n'], { type: 'application/json' })), download: `mldsa-simd-bench-${quick ? 'quick-' : ''}browser.json` }, 'these results as JSON');
+  notes.append(el('li', {}, 'Download ', link, ' (the format of bench-js/results.json).'));
 }
 
 // ------------------------------------------------------------------ run
