@@ -207,7 +207,7 @@ function renderNotes(peers, problems, seconds) {
 
 // ------------------------------------------------------------------ run
 async function main() {
-  $('mode').textContent = quick ? 'Quick run (few rounds).' : 'Full run (about a minute; ?quick for a short one).';
+  $('mode').textContent = quick ? 'Quick run (few rounds).' : 'Full run (one to two minutes; ?quick for a short one).';
   const peers = [];
   for (const p of PEERS) {
     try {
