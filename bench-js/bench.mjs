@@ -37,7 +37,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import nodeCrypto from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BUDGETS, METHOD, RATIO, SET_NAME, fmtUs, generatedMessages, liboqsShaped, nobleShaped, runBench } from './core.mjs';
+import { BUDGETS, METHOD, RATIO, fmtUs, generatedMessages, liboqsShaped, nobleShaped, runBench } from './core.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');

@@ -2,7 +2,7 @@
 // runs the shared harness (bench-js/core.mjs, the same code as `npm run bench`),
 // and shows progress, a bar chart of ops/s and a table of µs/op with ratios.
 // window.__bench holds the state and results for pkg-tests/bench-page.test.mjs.
-import { BUDGETS, METHOD, SET_NAME, fmtUs, generatedMessages, liboqsShaped, nobleShaped, runBench } from '../bench-js/core.mjs';
+import { BUDGETS, METHOD, fmtUs, generatedMessages, liboqsShaped, nobleShaped, runBench } from '../bench-js/core.mjs';
 
 const params = new URLSearchParams(location.search);
 const quick = params.has('quick');
