@@ -270,10 +270,12 @@ test('ML-DSA-44: keys with extreme t0 (ct0 and hint-count rejections) sign exact
     return out;
   };
   const extreme = Uint8Array.from(secretKey);
-  for (let i = 0; i < 4; i++) extreme.set(packExtreme(), t0Start + i * 32 * 13);
+  // Two of the four t0 polynomials: with all four, some keys need more than the
+  // 2^16/ℓ attempts at which we give up (and noble never does).
+  for (let i = 0; i < 2; i++) extreme.set(packExtreme(), t0Start + i * 32 * 13);
   const firstOnly = Uint8Array.from(secretKey);
   firstOnly.fill(0, t0Start, t0Start + 32 * 13);
-  for (const [sk, count] of [[firstOnly, 6], [extreme, 2]]) {
+  for (const [sk, count] of [[firstOnly, 6], [extreme, 8]]) {
     for (let i = 0; i < count; i++) {
       const msg = rng.bytes(1 + i);
       eq(ours.sign(msg, sk, { extraEntropy: false }), ref.sign(msg, sk, { extraEntropy: false }), `message ${i}`);
