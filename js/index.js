@@ -36,7 +36,7 @@ const EMPTY = new Uint8Array(0);
 // Messages longer than this never travel to wasm in one piece: μ (or PH(M))
 // is computed over pieces of this size, so any message that fits in a JS
 // Uint8Array can be signed and verified without growing wasm memory.
-const CHUNK = 1 << 20;
+const CHUNK = 1 << 16;
 
 const SIGN_KEYS = Object.freeze(['context', 'extraEntropy']);
 const VERIFY_KEYS = Object.freeze(['context']);
