@@ -1,17 +1,24 @@
 //! The number-theoretic transform of FIPS 204 (Algorithms 41 and 42) and the
 //! products in T_q, behind one small interface.
 //!
-//! `portable` is the reference. A simd128 backend will implement the same
-//! functions with the same bounds and be chosen at compile time
-//! (`target_feature = "simd128"`), never from input data.
+//! `portable` is the reference and is compiled everywhere. `simd128` implements
+//! the same functions with bounds at least as tight and is chosen at compile
+//! time (`target_feature = "simd128"` on wasm32), never from input data; its
+//! differential tests run it against `portable` in wasm.
 //!
 //! Domain convention: `ntt` maps a polynomial to its NTT form; `pointwise`
 //! multiplies in Montgomery form (result scaled by 2^−32); `inv_ntt_tomont`
 //! scales by 2^32, so `inv_ntt_tomont(pointwise(ntt(a), ntt(b)))` is a·b.
 
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
 mod portable;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 pub use portable::{inv_ntt_tomont, ntt, pointwise, pointwise_acc};
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub use simd128::{inv_ntt_tomont, ntt, pointwise, pointwise_acc};
 
 /// ζ^brv8(i) · 2^32 mod q, centred in (−q/2, q/2]; index 0 is unused.
 /// ζ = 1753 is the 512th root of unity of FIPS 204 §7.5.
