@@ -101,6 +101,22 @@ const fn fwd7_zetas() -> [i32; 128] {
     z
 }
 
+/// Shoup companions of layer 7 for `fwd78`'s extmul_high: for the pair p,
+/// [0, 0, z′(64+2p), z′(64+2p)] then [0, 0, z′(65+2p), z′(65+2p)].
+const fn fwd7_high() -> [i32; 256] {
+    let mut z = [0; 256];
+    let mut p = 0;
+    while p < 32 {
+        let (a, b) = (shoup(zeta(64 + 2 * p)), shoup(zeta(65 + 2 * p)));
+        z[8 * p + 2] = a;
+        z[8 * p + 3] = a;
+        z[8 * p + 6] = b;
+        z[8 * p + 7] = b;
+        p += 1;
+    }
+    z
+}
+
 /// Inverse twiddles −ζ^brv8(k) by k.
 const fn inv_zetas() -> [i32; N] {
     let mut z = [0; N];
@@ -165,7 +181,7 @@ static FWD_PS: Table<256> = Table(splat4(&fwd_zetas()));
 static INV_PS: Table<256> = Table(splat4(&inv_zetas()));
 static FWD_P: Table<N> = Table(shoup_all(&fwd_zetas()));
 static FWD7: Table<128> = Table(fwd7_zetas());
-static FWD7_P: Table<128> = Table(shoup_all(&fwd7_zetas()));
+static FWD7_P2: Table<256> = Table(fwd7_high());
 static INV: Table<64> = Table(first64(&inv_zetas()));
 static INV1: Table<128> = Table(inv1_zetas());
 static INV1_P: Table<128> = Table(shoup_all(&inv1_zetas()));
@@ -266,7 +282,26 @@ fn fwd78(v0: &mut v128, v1: &mut v128, p: usize) {
     // Layer 7: pairs at distance 2: x = [a0 a1 a4 a5], y = [a2 a3 a6 a7].
     let mut x = i32x4_shuffle::<0, 1, 4, 5>(*v0, *v1);
     let mut y = i32x4_shuffle::<2, 3, 6, 7>(*v0, *v1);
-    ct(&mut x, &mut y, lanes(&FWD7, &FWD7_P, p));
+    // The Shoup product of y is written out: its widening products read the
+    // high halves of v0 and v1 directly (`extmul_high(y′s source)`), because
+    // LLVM folds `extmul_low(shuffle(..))` into extend + i64x2.mul.
+    // SAFETY: p < 32, so 4p + 3 < 128 and 8p + 7 < 256; both tables are
+    // 16-byte aligned.
+    let (z, za, zb) = unsafe {
+        let t = FWD7_P2.0.as_ptr().add(8 * p);
+        (
+            v128_load(FWD7.0.as_ptr().add(4 * p) as *const v128),
+            read_volatile(t as *const v128),
+            read_volatile(t.add(4) as *const v128),
+        )
+    };
+    let half = i64x2_splat(1 << 31);
+    let lo = i64x2_add(i64x2_extmul_high_i32x4(*v0, za), half);
+    let hi = i64x2_add(i64x2_extmul_high_i32x4(*v1, zb), half);
+    let h = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
+    let t = i32x4_sub(i32x4_mul(y, z), i32x4_mul(h, i32x4_splat(Q)));
+    y = i32x4_sub(x, t);
+    x = i32x4_add(x, t);
     // Layer 8: pairs at distance 1: u = [a0 a2 a4 a6], w = [a1 a3 a5 a7].
     let mut u = i32x4_shuffle::<0, 4, 2, 6>(x, y);
     let mut w = i32x4_shuffle::<1, 5, 3, 7>(x, y);
