@@ -7,8 +7,8 @@
 
 use crate::encode::{pk_decode, pk_encode, sig_decode, sig_encode, sk_decode, sk_encode, w1_encode, SkParts};
 use crate::ntt::{inv_ntt_tomont, ntt, pointwise, pointwise_acc};
-use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
-use crate::poly::{make_hints, use_hint, Poly};
+use crate::params::{Params, MU_BYTES, SEED_BYTES, TR_BYTES};
+use crate::poly::{make_hints, use_hints, Poly};
 use crate::sample::{expand_a, expand_mask, expand_s, rej_ntt_poly, sample_in_ball};
 use crate::xof::{h, Shake256};
 use zeroize::Zeroizing;
@@ -224,9 +224,7 @@ pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool
         inv_ntt_tomont(&mut acc);
         acc.caddq();
         // Step 10: w1′ ← UseHint(h, w′).
-        for c in 0..N {
-            w1[i].0[c] = use_hint(hint[i].0[c], acc.0[c], p.gamma2);
-        }
+        use_hints(&mut w1[i], &hint[i], &acc, p.gamma2);
     }
     // Steps 12–13.
     let mut w1_bytes = vec![0u8; 32 * k * p.w1_bits()];

@@ -135,6 +135,12 @@ pub fn make_hint(a0: i32, r1: i32, gamma2: i32) -> i32 {
     above | below | edge
 }
 
+/// UseHint (FIPS 204 Algorithm 40) of every coefficient: w1_i = use_hint(h_i, r_i)
+/// for h_i ∈ {0, 1} and r_i ∈ [0, q).
+pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
+    backend::use_hints(w1, h, r, gamma2)
+}
+
 /// UseHint (FIPS 204 Algorithm 40) for r ∈ [0, q). Verification only: every
 /// input is public, so it may branch.
 #[inline(always)]
@@ -269,12 +275,15 @@ mod tests {
                 let mut ct0 = Poly::zero();
                 ct0.0.iter_mut().for_each(|c| *c = next(2 * g as u64 + 1) - g);
                 let n = make_hints(&mut h, &w0, &ct0, &w1, g);
+                let mut used = Poly::zero();
+                use_hints(&mut used, &h, &a, g);
                 let mut want_n = 0;
                 for i in 0..N {
                     assert_eq!((w1.0[i], w0.0[i]), decompose(a.0[i], g));
                     assert_eq!((t1.0[i], t0.0[i]), power2round(a.0[i]));
                     let bit = make_hint(w0.0[i] + ct0.0[i], w1.0[i], g);
                     assert_eq!(h.0[i], bit);
+                    assert_eq!(used.0[i], use_hint(bit, a.0[i], g));
                     want_n += bit as usize;
                 }
                 assert_eq!(n, want_n);

@@ -3,7 +3,7 @@
 //! same order. Bounds and contracts are stated on the `Poly` methods and free
 //! functions of `poly.rs` that call these.
 
-use super::{decompose, make_hint, power2round, Poly};
+use super::{decompose, make_hint, power2round, use_hint, Poly};
 use crate::field::{caddq, center, freeze, reduce32};
 use crate::params::N;
 
@@ -54,4 +54,10 @@ pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -
         count += bit as usize;
     }
     count
+}
+
+pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
+    for i in 0..N {
+        w1.0[i] = use_hint(h.0[i], r.0[i], gamma2);
+    }
 }

@@ -123,6 +123,30 @@ pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -
     total as usize
 }
 
+pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
+    let mut r1 = Poly::zero();
+    let mut r0 = Poly::zero();
+    decompose_all(r, &mut r1, &mut r0, gamma2);
+    let zero = i32x4_splat(0);
+    let narrow = gamma2 == (Q - 1) / 32; // public parameter
+    for i in 0..N / 4 {
+        // d = 0 without a hint, else +1 when r0 > 0 and −1 otherwise.
+        let up = i32x4_gt(load(&r0, i), zero);
+        let d = v128_and(v128_bitselect(i32x4_splat(1), i32x4_splat(-1), up), i32x4_neg(load(h, i)));
+        let mut v = i32x4_add(load(&r1, i), d);
+        if narrow {
+            // m = 16: reduce mod 16.
+            v = v128_and(v, i32x4_splat(15));
+        } else {
+            // m = 44: −1 becomes 43 and 44 becomes 0.
+            let m = i32x4_splat(44);
+            v = i32x4_add(v, v128_and(i32x4_lt(v, zero), m));
+            v = i32x4_sub(v, v128_and(i32x4_eq(v, m), m));
+        }
+        store(w1, i, v);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::portable;
@@ -235,6 +259,24 @@ mod tests {
                 decompose_all(&a, &mut s1, &mut s0, g);
                 portable::decompose_all(&a, &mut p1, &mut p0, g);
                 assert_eq!((s1, s0), (p1, p0), "from r = {start}, g = {g}");
+            }
+        }
+    }
+
+    #[test]
+    fn use_hints_match_portable_for_every_r() {
+        let mut rng = Rng(11);
+        for g in [G32, G88] {
+            let (mut s, mut p, mut a) = (Poly::zero(), Poly::zero(), Poly::zero());
+            for start in (0..Q).step_by(N) {
+                for (i, c) in a.0.iter_mut().enumerate() {
+                    *c = (start + i as i32).min(Q - 1);
+                }
+                for h in [Poly::zero(), Poly([1; N]), Poly(core::array::from_fn(|_| (rng.next() & 1) as i32))] {
+                    use_hints(&mut s, &h, &a, g);
+                    portable::use_hints(&mut p, &h, &a, g);
+                    assert_eq!(s, p, "from r = {start}, g = {g}");
+                }
             }
         }
     }
