@@ -155,6 +155,16 @@ const fn inv2_zetas() -> [i32; 128] {
     z
 }
 
+const fn last128(t: &[i32; N]) -> [i32; 128] {
+    let mut r = [0; 128];
+    let mut i = 0;
+    while i < 128 {
+        r[i] = t[128 + i];
+        i += 1;
+    }
+    r
+}
+
 const fn first64(t: &[i32; N]) -> [i32; 64] {
     let mut r = [0; 64];
     let mut i = 0;
@@ -179,7 +189,8 @@ const fn splat4(t: &[i32; N]) -> [i32; 256] {
 static FWD: Table<N> = Table(fwd_zetas());
 static FWD_PS: Table<256> = Table(splat4(&fwd_zetas()));
 static INV_PS: Table<256> = Table(splat4(&inv_zetas()));
-static FWD_P: Table<N> = Table(shoup_all(&fwd_zetas()));
+/// Shoup companions of layer 8's twiddles ζ(128 + i), the only ones read lane-wise.
+static FWD8_P: Table<128> = Table(shoup_all(&last128(&fwd_zetas())));
 static FWD7: Table<128> = Table(fwd7_zetas());
 static FWD7_P2: Table<256> = Table(fwd7_high());
 static INV: Table<64> = Table(first64(&inv_zetas()));
@@ -227,11 +238,12 @@ fn lanes(t: &Table<128>, tp: &Table<128>, p: usize) -> Tw {
 #[inline(always)]
 fn fwd8(p: usize) -> Tw {
     debug_assert!(p < 32);
-    // SAFETY: 128 + 4p + 3 < N; 16-byte aligned since 128 + 4p is a multiple of 4.
+    // SAFETY: 128 + 4p + 3 < N and 4p + 3 < 128; 16-byte aligned since the
+    // offsets are multiples of 4.
     unsafe {
         Tw {
             z: read_volatile(FWD.0.as_ptr().add(128 + 4 * p) as *const v128),
-            zp: read_volatile(FWD_P.0.as_ptr().add(128 + 4 * p) as *const v128),
+            zp: read_volatile(FWD8_P.0.as_ptr().add(4 * p) as *const v128),
         }
     }
 }
@@ -558,9 +570,17 @@ mod tests {
                 modq(FWD.0[k]),
                 "k={k}"
             );
-            let zp = FWD_P.0[k] as i64;
             let exact = ((FWD.0[k] as i64) << 32) as f64 / Q as f64;
-            assert!((zp as f64 - exact).abs() <= 0.5 + 1e-6, "shoup k={k}");
+            let zp = shoup(FWD.0[k]) as f64;
+            assert!((zp - exact).abs() <= 0.5 + 1e-6, "shoup k={k}");
+            if k < 64 {
+                assert_eq!(FWD_PS.0[4 * k..4 * k + 4], [shoup(FWD.0[k]); 4]);
+                assert_eq!(modq(INV.0[k]), modq(-FWD.0[k]));
+                assert_eq!(INV_PS.0[4 * k], shoup(INV.0[k]));
+            }
+            if k >= 128 {
+                assert_eq!(FWD8_P.0[k - 128], shoup(FWD.0[k]));
+            }
         }
     }
 
