@@ -288,6 +288,23 @@ fn store(a: &mut Poly, i: usize, v: v128) {
     unsafe { v128_store(a.0.as_mut_ptr().add(4 * i) as *mut v128, v) }
 }
 
+/// Checks the stated bound of a stage, |a_i| < hundredths·q/100, in test
+/// builds (every test that runs a transform checks every stage); compiled
+/// away otherwise.
+#[inline(always)]
+fn stage_bound(r: &[v128], hundredths: i64) {
+    #[cfg(test)]
+    for v in r {
+        // SAFETY: a v128 is four i32 lanes.
+        let lanes: [i32; 4] = unsafe { core::mem::transmute(*v) };
+        for x in lanes {
+            assert!((x as i64).abs() * 100 < hundredths * Q as i64, "stage bound {hundredths}/100 q: {x}");
+        }
+    }
+    #[cfg(not(test))]
+    let _ = (r, hundredths);
+}
+
 /// Forward layers 7 and 8 on the coefficients 8p..8p+7 (vectors v0, v1).
 #[inline(always)]
 fn fwd78(v0: &mut v128, v1: &mut v128, p: usize) {
@@ -354,6 +371,7 @@ pub fn ntt(a: &mut Poly) {
             ct(&mut lo[i], &mut hi[i], w);
         }
         radix4_fwd(&mut r, 2, 4);
+        stage_bound(&r, 100 + 3 * 51); // after layer L: q + L·0.51q
         for (i, v) in r.iter().enumerate() {
             store(a, j + 8 * i, *v);
         }
@@ -371,10 +389,12 @@ pub fn ntt(a: &mut Poly) {
             ct(&mut lo[i], &mut hi[i], w);
         }
         radix4_fwd(&mut r, 16 + 2 * b, 32 + 4 * b);
+        stage_bound(&r, 100 + 6 * 51);
         for p in 0..4 {
             let (lo, hi) = r.split_at_mut(2 * p + 1);
             fwd78(&mut lo[2 * p], &mut hi[0], 4 * b + p);
         }
+        stage_bound(&r, 100 + 8 * 51);
         for (i, v) in r.iter().enumerate() {
             store(a, 8 * b + i, *v);
         }
@@ -436,12 +456,14 @@ pub fn inv_ntt_tomont(a: &mut Poly) {
             let (lo, hi) = r.split_at_mut(2 * p + 1);
             inv12(&mut lo[2 * p], &mut hi[0], 4 * b + p);
         }
+        stage_bound(&r, 400); // after layer L: 2^L·q
         radix4_inv(&mut r, 63 - 4 * b, 31 - 2 * b);
         let w = splat(&INV, &INV_PS, 15 - b);
         for i in 0..4 {
             let (lo, hi) = r.split_at_mut(4);
             gs(&mut lo[i], &mut hi[i], w);
         }
+        stage_bound(&r, 3200);
         for (i, v) in r.iter().enumerate() {
             store(a, 8 * b + i, *v);
         }
@@ -464,11 +486,13 @@ pub fn inv_ntt_tomont(a: &mut Poly) {
             *v = load(a, j + 8 * i);
         }
         radix4_inv(&mut r, 7, 3);
+        stage_bound(&r, 12800);
         for i in 0..4 {
             let (s, d) = (i32x4_add(r[i], r[i + 4]), i32x4_sub(r[i], r[i + 4]));
             r[i] = mul(s, f);
             r[i + 4] = mul(d, f_last);
         }
+        stage_bound(&r, 75);
         for (i, v) in r.iter().enumerate() {
             store(a, j + 8 * i, *v);
         }
