@@ -8,7 +8,7 @@
 use crate::encode::{pk_decode, pk_encode, sig_decode, sig_encode, sk_decode, sk_encode, w1_encode, SkParts};
 use crate::ntt::{inv_ntt_tomont, ntt, pointwise, pointwise_acc};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
-use crate::poly::{decompose, make_hint, power2round, use_hint, Poly};
+use crate::poly::{make_hints, use_hints, Poly};
 use crate::sample::{expand_a, expand_mask, expand_s, rej_ntt_poly, sample_in_ball};
 use crate::xof::{h, Shake256};
 use zeroize::Zeroizing;
@@ -33,11 +33,7 @@ fn power2round_t(p: &Params, a_hat: &[Poly], s1: &[Poly], s2: &[Poly], t1: &mut 
         t.reduce();
         inv_ntt_tomont(&mut t);
         t.add_assign(&s2[i]);
-        for c in 0..N {
-            let (hi, lo) = power2round(crate::field::freeze(t.0[c]));
-            t1[i].0[c] = hi;
-            t0[i].0[c] = lo;
-        }
+        t.power2round_into(&mut t1[i], &mut t0[i]);
     }
 }
 
@@ -190,11 +186,7 @@ impl ExpandedSecretKey {
                 tmp.reduce(); // < ℓq → < q
                 inv_ntt_tomont(tmp); // < q
                 tmp.caddq(); // [0, q)
-                for c in 0..N {
-                    let (hi, lo) = decompose(tmp.0[c], gamma2);
-                    w1[i].0[c] = hi;
-                    w0[i].0[c] = lo;
-                }
+                tmp.decompose_into(&mut w1[i], &mut w0[i], gamma2);
             }
             // Step 15: c̃ ← H(μ ‖ w1Encode(w1), λ/4).
             w1_encode(p, &w1, &mut w1_bytes);
@@ -235,11 +227,7 @@ impl ExpandedSecretKey {
                     count_rejection(2);
                     continue 'attempt;
                 }
-                for c in 0..N {
-                    let bit = make_hint(r0.0[c] + tmp.0[c], w1[i].0[c], gamma2);
-                    hint[i].0[c] = bit;
-                    hints += bit as usize;
-                }
+                hints += make_hints(&mut hint[i], r0, tmp, &w1[i], gamma2);
             }
             if hints > p.omega {
                 count_rejection(3);
@@ -342,9 +330,7 @@ fn verify_core(p: &Params, a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], sig:
         inv_ntt_tomont(&mut acc);
         acc.caddq();
         // Step 10: w1′ ← UseHint(h, w′).
-        for c in 0..N {
-            w1[i].0[c] = use_hint(hint[i].0[c], acc.0[c], p.gamma2);
-        }
+        use_hints(&mut w1[i], &hint[i], &acc, p.gamma2);
     }
     // Steps 12–13.
     let mut w1_bytes = vec![0u8; 32 * k * p.w1_bits()];

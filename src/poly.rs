@@ -3,9 +3,20 @@
 //! infinity-norm check. Functions used on secret data are branch-free and
 //! division-free.
 
-use crate::field::{caddq, center, freeze, reduce32};
 use crate::params::{D, N, Q};
 use zeroize::DefaultIsZeroes;
+
+// The whole-polynomial routines: `portable` is the reference and is compiled
+// everywhere; `simd128` is chosen at compile time on wasm32 with simd128,
+// never from data, and is tested against `portable` in wasm.
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
+mod portable;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+use portable as backend;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use simd128 as backend;
 
 /// A polynomial: 256 coefficients, each an i32 whose range the caller states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,23 +48,17 @@ impl Poly {
 
     /// Partial reduction of every coefficient (see `field::reduce32`): |c_i| < q afterwards.
     pub fn reduce(&mut self) {
-        for c in self.0.iter_mut() {
-            *c = reduce32(*c);
-        }
+        backend::reduce(self)
     }
 
     /// Maps coefficients from (−q, q) to [0, q).
     pub fn caddq(&mut self) {
-        for c in self.0.iter_mut() {
-            *c = caddq(*c);
-        }
+        backend::caddq_all(self)
     }
 
     /// Maps every coefficient (≤ 2^31 − 2^22 − 1) to its centred representative mod± q.
     pub fn center(&mut self) {
-        for c in self.0.iter_mut() {
-            *c = center(freeze(*c));
-        }
+        backend::center_all(self)
     }
 
     /// Multiplies by 2^d; for t1 (< 2^10) the result stays below q.
@@ -67,13 +72,28 @@ impl Poly {
     /// Scans every coefficient without branching on it: only the verdict leaks,
     /// which FIPS 204 allows (it is the rejection decision).
     pub fn exceeds(&self, bound: i32) -> bool {
-        let mut over = 0i32;
-        for &c in self.0.iter() {
-            let abs = c - ((c >> 31) & (2 * c));
-            over |= (bound - 1) - abs;
-        }
-        over < 0
+        backend::exceeds(self, bound)
     }
+
+    /// Power2Round (FIPS 204 Algorithm 35) of every coefficient, after `freeze`:
+    /// any coefficient ≤ 2^31 − 2^22 − 1 gives t1 ∈ [0, 2^10) and
+    /// t0 ∈ (−2^(d−1), 2^(d−1)].
+    pub fn power2round_into(&self, t1: &mut Poly, t0: &mut Poly) {
+        backend::power2round_all(self, t1, t0)
+    }
+
+    /// Decompose (FIPS 204 Algorithm 36) of every coefficient, each in [0, q),
+    /// as `decompose` does it.
+    pub fn decompose_into(&self, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
+        backend::decompose_all(self, w1, w0, gamma2)
+    }
+}
+
+/// MakeHint (FIPS 204 Algorithm 39) of every coefficient, in the signer's form
+/// of `make_hint`: h_i = make_hint(r0_i + ct0_i, r1_i). Returns the number of
+/// ones (public: it is part of the signature).
+pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -> usize {
+    backend::make_hints(h, r0, ct0, r1, gamma2)
 }
 
 /// Power2Round (FIPS 204 Algorithm 35) for r ∈ [0, q): returns (r1, r0) with
@@ -113,6 +133,12 @@ pub fn make_hint(a0: i32, r1: i32, gamma2: i32) -> i32 {
     let below = (a0 < -gamma2) as i32;
     let edge = ((a0 == -gamma2) as i32) & ((r1 != 0) as i32);
     above | below | edge
+}
+
+/// UseHint (FIPS 204 Algorithm 40) of every coefficient: w1_i = use_hint(h_i, r_i)
+/// for h_i ∈ {0, 1} and r_i ∈ [0, q).
+pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
+    backend::use_hints(w1, h, r, gamma2)
 }
 
 /// UseHint (FIPS 204 Algorithm 40) for r ∈ [0, q). Verification only: every
@@ -224,6 +250,43 @@ mod tests {
                     let target = decompose_spec(w, g).0;
                     assert_eq!(use_hint(make_hint_spec(-z, r, g), r, g), target);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn whole_polynomial_forms_match_the_coefficient_functions() {
+        // In wasm this checks the simd128 backend against the scalar functions.
+        let mut x: u64 = 777;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % m) as i32
+        };
+        for g in [G32, G88] {
+            for _ in 0..200 {
+                let mut a = Poly::zero();
+                a.0.iter_mut().for_each(|c| *c = next(Q as u64));
+                a.0[0] = Q - 1;
+                let (mut w1, mut w0, mut t1, mut t0, mut h) = (Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero());
+                a.decompose_into(&mut w1, &mut w0, g);
+                a.power2round_into(&mut t1, &mut t0);
+                let mut ct0 = Poly::zero();
+                ct0.0.iter_mut().for_each(|c| *c = next(2 * g as u64 + 1) - g);
+                let n = make_hints(&mut h, &w0, &ct0, &w1, g);
+                let mut used = Poly::zero();
+                use_hints(&mut used, &h, &a, g);
+                let mut want_n = 0;
+                for i in 0..N {
+                    assert_eq!((w1.0[i], w0.0[i]), decompose(a.0[i], g));
+                    assert_eq!((t1.0[i], t0.0[i]), power2round(a.0[i]));
+                    let bit = make_hint(w0.0[i] + ct0.0[i], w1.0[i], g);
+                    assert_eq!(h.0[i], bit);
+                    assert_eq!(used.0[i], use_hint(bit, a.0[i], g));
+                    want_n += bit as usize;
+                }
+                assert_eq!(n, want_n);
             }
         }
     }

@@ -1,0 +1,654 @@
+//! simd128 NTT: the same functions as `portable.rs`, four coefficients per v128.
+//!
+//! Products by a known constant (the twiddles) use signed Shoup multiplication:
+//! with z′ = round(z·2^32/q) precomputed, a·z mod± q is
+//!     r = a·z − h·q,  h = round(a·z′ / 2^32),
+//! where a·z and h·q are taken mod 2^32 (i32x4.mul) and only h needs a widening
+//! product: two `i64x2.extmul` per four products instead of Montgomery's four.
+//! Bound: writing a·z′/2^32 = a·z/q + a·e/2^32 with |e| ≤ 1/2,
+//!     |r| ≤ q/2 + q·|a|/2^33,
+//! so |r| < 0.51q for |a| < 6q and |r| < 0.75q for |a| < 256q. The exact r fits
+//! in i32, so the wrapping i32 arithmetic gives it exactly.
+//!
+//! Products of two variables (`pointwise`) use the Montgomery reduction of
+//! `field.rs`, bit for bit: r = mulhi(a, b) − mulhi(t, q), t = a·b·q^−1 mod 2^32.
+//!
+//! Pitfall: LLVM turns an `extmul` whose operand is a constant or any splat
+//! (even of a value it cannot know) into sign extension plus `i64x2.mul`,
+//! which V8 emulates slowly. Every operand that reaches an `extmul` is
+//! therefore a whole v128 read with `read_volatile`, which the optimiser cannot
+//! see through: the Shoup companions of the twiddles of the layers that use one
+//! twiddle for all lanes are stored already splatted (4 × 63 entries per
+//! direction), and q likewise.
+//!
+//! Layout: the forward NTT runs layers 1–3 (distances 32, 16, 8 vectors) in one
+//! pass over groups of 8 vectors, then layers 4–8 in a second pass over blocks
+//! of 8 consecutive vectors, where layers 7 and 8 (distances 2 and 1
+//! coefficients) are in-register shuffles. The inverse runs the same passes in
+//! reverse and merges the final scaling into its last layer.
+
+use super::{brv8, pow_mod};
+use crate::params::{N, Q};
+use crate::poly::Poly;
+use core::arch::wasm32::*;
+use core::ptr::read_volatile;
+
+/// 16-byte aligned table, so groups of 4 entries load as one v128.
+#[repr(C, align(16))]
+struct Table<const M: usize>([i32; M]);
+
+/// A twiddle for all four lanes: the value z and its Shoup companion z′.
+#[derive(Clone, Copy)]
+struct Tw {
+    z: v128,
+    zp: v128,
+}
+
+/// ζ^brv8(k) mod± q (plain, not Montgomery).
+const fn zeta(k: usize) -> i32 {
+    let q = Q as i64;
+    let z = pow_mod(1753, brv8(k), q);
+    if z > q / 2 { (z - q) as i32 } else { z as i32 }
+}
+
+/// z mod± q for any z.
+const fn centre(z: i64) -> i32 {
+    let q = Q as i64;
+    let r = z.rem_euclid(q);
+    if r > q / 2 { (r - q) as i32 } else { r as i32 }
+}
+
+/// z′ = round(z·2^32 / q); |z| < q/2 gives |z′| < 2^31.
+const fn shoup(z: i32) -> i32 {
+    let q = Q as i64;
+    ((((z as i64) << 33) + q).div_euclid(2 * q)) as i32
+}
+
+const fn shoup_all<const M: usize>(t: &[i32; M]) -> [i32; M] {
+    let mut r = [0; M];
+    let mut i = 0;
+    while i < M {
+        r[i] = shoup(t[i]);
+        i += 1;
+    }
+    r
+}
+
+/// Forward twiddles by k (index 0 unused): ζ^brv8(k).
+const fn fwd_zetas() -> [i32; N] {
+    let mut z = [0; N];
+    let mut k = 1;
+    while k < N {
+        z[k] = zeta(k);
+        k += 1;
+    }
+    z
+}
+
+/// Layer 7 (distance 2) twiddles in the lane order of `fwd78`: for the pair of
+/// vectors p, [ζ(64+2p), ζ(64+2p), ζ(65+2p), ζ(65+2p)].
+const fn fwd7_zetas() -> [i32; 128] {
+    let mut z = [0; 128];
+    let mut p = 0;
+    while p < 32 {
+        let (a, b) = (zeta(64 + 2 * p), zeta(65 + 2 * p));
+        z[4 * p] = a;
+        z[4 * p + 1] = a;
+        z[4 * p + 2] = b;
+        z[4 * p + 3] = b;
+        p += 1;
+    }
+    z
+}
+
+/// Shoup companions of layer 7 for `fwd78`'s extmul_high: for the pair p,
+/// [0, 0, z′(64+2p), z′(64+2p)] then [0, 0, z′(65+2p), z′(65+2p)].
+const fn fwd7_high() -> [i32; 256] {
+    let mut z = [0; 256];
+    let mut p = 0;
+    while p < 32 {
+        let (a, b) = (shoup(zeta(64 + 2 * p)), shoup(zeta(65 + 2 * p)));
+        z[8 * p + 2] = a;
+        z[8 * p + 3] = a;
+        z[8 * p + 6] = b;
+        z[8 * p + 7] = b;
+        p += 1;
+    }
+    z
+}
+
+/// Inverse twiddles −ζ^brv8(k) by k.
+const fn inv_zetas() -> [i32; N] {
+    let mut z = [0; N];
+    let mut k = 1;
+    while k < N {
+        z[k] = -zeta(k);
+        k += 1;
+    }
+    z
+}
+
+/// Inverse layer 1 (distance 1): block m uses k = 255 − m, so entry m is −ζ(255 − m).
+const fn inv1_zetas() -> [i32; 128] {
+    let mut z = [0; 128];
+    let mut m = 0;
+    while m < 128 {
+        z[m] = -zeta(255 - m);
+        m += 1;
+    }
+    z
+}
+
+/// Inverse layer 2 (distance 2) in the lane order of `inv12`: for the pair of
+/// vectors p, blocks 2p and 2p+1 with k = 127 − m.
+const fn inv2_zetas() -> [i32; 128] {
+    let mut z = [0; 128];
+    let mut p = 0;
+    while p < 32 {
+        let (a, b) = (-zeta(127 - 2 * p), -zeta(126 - 2 * p));
+        z[4 * p] = a;
+        z[4 * p + 1] = a;
+        z[4 * p + 2] = b;
+        z[4 * p + 3] = b;
+        p += 1;
+    }
+    z
+}
+
+const fn last128(t: &[i32; N]) -> [i32; 128] {
+    let mut r = [0; 128];
+    let mut i = 0;
+    while i < 128 {
+        r[i] = t[128 + i];
+        i += 1;
+    }
+    r
+}
+
+const fn first64(t: &[i32; N]) -> [i32; 64] {
+    let mut r = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        r[i] = t[i];
+        i += 1;
+    }
+    r
+}
+
+/// The Shoup companions of twiddles 0..63, each repeated in four lanes.
+const fn splat4(t: &[i32; N]) -> [i32; 256] {
+    let mut r = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        r[i] = shoup(t[i / 4]);
+        i += 1;
+    }
+    r
+}
+
+static FWD: Table<N> = Table(fwd_zetas());
+static FWD_PS: Table<256> = Table(splat4(&fwd_zetas()));
+static INV_PS: Table<256> = Table(splat4(&inv_zetas()));
+/// Shoup companions of layer 8's twiddles ζ(128 + i), the only ones read lane-wise.
+static FWD8_P: Table<128> = Table(shoup_all(&last128(&fwd_zetas())));
+static FWD7: Table<128> = Table(fwd7_zetas());
+static FWD7_P2: Table<256> = Table(fwd7_high());
+static INV: Table<64> = Table(first64(&inv_zetas()));
+static INV1: Table<128> = Table(inv1_zetas());
+static INV1_P: Table<128> = Table(shoup_all(&inv1_zetas()));
+static INV2: Table<128> = Table(inv2_zetas());
+static INV2_P: Table<128> = Table(shoup_all(&inv2_zetas()));
+
+/// 2^32/256 = 2^24 mod± q: the factor of the inverse NTT (1/256, times the
+/// 2^32 it leaves on its output), and that factor times the last twiddle −ζ(1).
+const F: i32 = centre(1 << 24);
+const F_LAST: i32 = centre(-(zeta(1) as i64) * (1 << 24));
+static SCALE_P: Table<8> = Table([shoup(F), shoup(F), shoup(F), shoup(F), shoup(F_LAST), shoup(F_LAST), shoup(F_LAST), shoup(F_LAST)]);
+
+/// q in four lanes, read opaquely (see the pitfall above).
+static Q4: Table<4> = Table([Q; 4]);
+
+/// Twiddle k < 64 in all four lanes; `t` is FWD or INV, `tps` FWD_PS or INV_PS.
+#[inline(always)]
+fn splat<const M: usize>(t: &Table<M>, tps: &Table<256>, k: usize) -> Tw {
+    debug_assert!(k < 64);
+    // SAFETY: k < 64, so 4k + 3 < 256; volatile only to hide the value from
+    // the optimiser.
+    unsafe {
+        Tw {
+            z: i32x4_splat(*t.0.as_ptr().add(k)),
+            zp: read_volatile(tps.0.as_ptr().add(4 * k) as *const v128),
+        }
+    }
+}
+
+#[inline(always)]
+fn lanes(t: &Table<128>, tp: &Table<128>, p: usize) -> Tw {
+    debug_assert!(p < 32);
+    // SAFETY: 4p + 3 < 128 and the tables are 16-byte aligned.
+    unsafe {
+        Tw {
+            z: read_volatile(t.0.as_ptr().add(4 * p) as *const v128),
+            zp: read_volatile(tp.0.as_ptr().add(4 * p) as *const v128),
+        }
+    }
+}
+
+/// Forward layer-8 twiddles ζ(128 + 4p + i), i = 0..3, straight from `FWD`.
+#[inline(always)]
+fn fwd8(p: usize) -> Tw {
+    debug_assert!(p < 32);
+    // SAFETY: 128 + 4p + 3 < N and 4p + 3 < 128; 16-byte aligned since the
+    // offsets are multiples of 4.
+    unsafe {
+        Tw {
+            z: read_volatile(FWD.0.as_ptr().add(128 + 4 * p) as *const v128),
+            zp: read_volatile(FWD8_P.0.as_ptr().add(4 * p) as *const v128),
+        }
+    }
+}
+
+/// Signed Shoup product a·z mod± q; |r| ≤ q/2 + q·|a|/2^33 (module comment).
+#[inline(always)]
+fn mul(a: v128, w: Tw) -> v128 {
+    let half = i64x2_splat(1 << 31);
+    let lo = i64x2_add(i64x2_extmul_low_i32x4(a, w.zp), half);
+    let hi = i64x2_add(i64x2_extmul_high_i32x4(a, w.zp), half);
+    let h = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
+    i32x4_sub(i32x4_mul(a, w.z), i32x4_mul(h, i32x4_splat(Q)))
+}
+
+/// Cooley–Tukey butterfly (a, b) ← (a + b·z, a − b·z).
+#[inline(always)]
+fn ct(a: &mut v128, b: &mut v128, w: Tw) {
+    let t = mul(*b, w);
+    *b = i32x4_sub(*a, t);
+    *a = i32x4_add(*a, t);
+}
+
+/// Gentleman–Sande butterfly (a, b) ← (a + b, (a − b)·z).
+#[inline(always)]
+fn gs(a: &mut v128, b: &mut v128, w: Tw) {
+    let t = *a;
+    *a = i32x4_add(t, *b);
+    *b = mul(i32x4_sub(t, *b), w);
+}
+
+#[inline(always)]
+fn load(a: &Poly, i: usize) -> v128 {
+    debug_assert!(i < N / 4);
+    // SAFETY: i < 64 vectors of 4 coefficients; v128.load needs no alignment.
+    unsafe { v128_load(a.0.as_ptr().add(4 * i) as *const v128) }
+}
+
+#[inline(always)]
+fn store(a: &mut Poly, i: usize, v: v128) {
+    debug_assert!(i < N / 4);
+    // SAFETY: as in `load`.
+    unsafe { v128_store(a.0.as_mut_ptr().add(4 * i) as *mut v128, v) }
+}
+
+/// Checks the stated bound of a stage, |a_i| < hundredths·q/100, in test
+/// builds (every test that runs a transform checks every stage); compiled
+/// away otherwise.
+#[inline(always)]
+fn stage_bound(r: &[v128], hundredths: i64) {
+    #[cfg(test)]
+    for v in r {
+        // SAFETY: a v128 is four i32 lanes.
+        let lanes: [i32; 4] = unsafe { core::mem::transmute(*v) };
+        for x in lanes {
+            assert!((x as i64).abs() * 100 < hundredths * Q as i64, "stage bound {hundredths}/100 q: {x}");
+        }
+    }
+    #[cfg(not(test))]
+    let _ = (r, hundredths);
+}
+
+/// Forward layers 7 and 8 on the coefficients 8p..8p+7 (vectors v0, v1).
+#[inline(always)]
+fn fwd78(v0: &mut v128, v1: &mut v128, p: usize) {
+    // Layer 7: pairs at distance 2: x = [a0 a1 a4 a5], y = [a2 a3 a6 a7].
+    let mut x = i32x4_shuffle::<0, 1, 4, 5>(*v0, *v1);
+    let mut y = i32x4_shuffle::<2, 3, 6, 7>(*v0, *v1);
+    // The Shoup product of y is written out: its widening products read the
+    // high halves of v0 and v1 directly (`extmul_high(y′s source)`), because
+    // LLVM folds `extmul_low(shuffle(..))` into extend + i64x2.mul.
+    // SAFETY: p < 32, so 4p + 3 < 128 and 8p + 7 < 256; both tables are
+    // 16-byte aligned.
+    let (z, za, zb) = unsafe {
+        let t = FWD7_P2.0.as_ptr().add(8 * p);
+        (
+            v128_load(FWD7.0.as_ptr().add(4 * p) as *const v128),
+            read_volatile(t as *const v128),
+            read_volatile(t.add(4) as *const v128),
+        )
+    };
+    let half = i64x2_splat(1 << 31);
+    let lo = i64x2_add(i64x2_extmul_high_i32x4(*v0, za), half);
+    let hi = i64x2_add(i64x2_extmul_high_i32x4(*v1, zb), half);
+    let h = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
+    let t = i32x4_sub(i32x4_mul(y, z), i32x4_mul(h, i32x4_splat(Q)));
+    y = i32x4_sub(x, t);
+    x = i32x4_add(x, t);
+    // Layer 8: pairs at distance 1: u = [a0 a2 a4 a6], w = [a1 a3 a5 a7].
+    let mut u = i32x4_shuffle::<0, 4, 2, 6>(x, y);
+    let mut w = i32x4_shuffle::<1, 5, 3, 7>(x, y);
+    ct(&mut u, &mut w, fwd8(p));
+    *v0 = i32x4_shuffle::<0, 4, 1, 5>(u, w);
+    *v1 = i32x4_shuffle::<2, 6, 3, 7>(u, w);
+}
+
+/// Inverse layers 1 and 2 on the coefficients 8p..8p+7 (vectors v0, v1).
+#[inline(always)]
+fn inv12(v0: &mut v128, v1: &mut v128, p: usize) {
+    let mut u = i32x4_shuffle::<0, 2, 4, 6>(*v0, *v1);
+    let mut w = i32x4_shuffle::<1, 3, 5, 7>(*v0, *v1);
+    gs(&mut u, &mut w, lanes(&INV1, &INV1_P, p));
+    // After layer 1: a0 = u0, a1 = w0, a2 = u1, a3 = w1, a4 = u2, ...
+    let mut x = i32x4_shuffle::<0, 4, 2, 6>(u, w); // [a0 a1 a4 a5]
+    let mut y = i32x4_shuffle::<1, 5, 3, 7>(u, w); // [a2 a3 a6 a7]
+    gs(&mut x, &mut y, lanes(&INV2, &INV2_P, p));
+    *v0 = i32x4_shuffle::<0, 1, 4, 5>(x, y);
+    *v1 = i32x4_shuffle::<2, 3, 6, 7>(x, y);
+}
+
+/// Forward NTT in place (FIPS 204 Algorithm 41), output in bit-reversed order.
+///
+/// Bound: input |a_i| < q gives output |a_i| < q + 8·0.51q < 5.1q (tighter
+/// than the portable 9q): each layer adds a Shoup product, |t| < 0.51q while
+/// |a| < 6q.
+pub fn ntt(a: &mut Poly) {
+    // Layers 1–3: vectors j, j+8, …, j+56; twiddles k = 1, 2–3, 4–7.
+    for j in 0..8 {
+        let mut r = [i32x4_splat(0); 8];
+        for (i, v) in r.iter_mut().enumerate() {
+            *v = load(a, j + 8 * i);
+        }
+        let w = splat(&FWD, &FWD_PS, 1);
+        for i in 0..4 {
+            let (lo, hi) = r.split_at_mut(4);
+            ct(&mut lo[i], &mut hi[i], w);
+        }
+        radix4_fwd(&mut r, 2, 4);
+        stage_bound(&r, 100 + 3 * 51); // after layer L: q + L·0.51q
+        for (i, v) in r.iter().enumerate() {
+            store(a, j + 8 * i, *v);
+        }
+    }
+    // Layers 4–8 on blocks of 32 coefficients (8 vectors); twiddles
+    // k = 8 + b, 16 + 2b + {0,1}, 32 + 4b + {0..3}, then layers 7–8 in registers.
+    for b in 0..8 {
+        let mut r = [i32x4_splat(0); 8];
+        for (i, v) in r.iter_mut().enumerate() {
+            *v = load(a, 8 * b + i);
+        }
+        let w = splat(&FWD, &FWD_PS, 8 + b);
+        for i in 0..4 {
+            let (lo, hi) = r.split_at_mut(4);
+            ct(&mut lo[i], &mut hi[i], w);
+        }
+        radix4_fwd(&mut r, 16 + 2 * b, 32 + 4 * b);
+        stage_bound(&r, 100 + 6 * 51);
+        for p in 0..4 {
+            let (lo, hi) = r.split_at_mut(2 * p + 1);
+            fwd78(&mut lo[2 * p], &mut hi[0], 4 * b + p);
+        }
+        stage_bound(&r, 100 + 8 * 51);
+        for (i, v) in r.iter().enumerate() {
+            store(a, 8 * b + i, *v);
+        }
+    }
+}
+
+/// The two layers after the first on 8 registers: distance 2 with twiddles
+/// k2, k2 + 1, then distance 1 with k3 .. k3 + 3.
+#[inline(always)]
+fn radix4_fwd(r: &mut [v128; 8], k2: usize, k3: usize) {
+    for h in 0..2 {
+        let w = splat(&FWD, &FWD_PS, k2 + h);
+        let g = &mut r[4 * h..4 * h + 4];
+        let (lo, hi) = g.split_at_mut(2);
+        ct(&mut lo[0], &mut hi[0], w);
+        ct(&mut lo[1], &mut hi[1], w);
+    }
+    for p in 0..4 {
+        let w = splat(&FWD, &FWD_PS, k3 + p);
+        let (lo, hi) = r.split_at_mut(2 * p + 1);
+        ct(&mut lo[2 * p], &mut hi[0], w);
+    }
+}
+
+/// Inverse counterpart of `radix4_fwd`: distance 1 with twiddles k1 .. k1 − 3,
+/// then distance 2 with k2, k2 − 1 (inverse twiddles run downwards).
+#[inline(always)]
+fn radix4_inv(r: &mut [v128; 8], k1: usize, k2: usize) {
+    for p in 0..4 {
+        let w = splat(&INV, &INV_PS, k1 - p);
+        let (lo, hi) = r.split_at_mut(2 * p + 1);
+        gs(&mut lo[2 * p], &mut hi[0], w);
+    }
+    for h in 0..2 {
+        let w = splat(&INV, &INV_PS, k2 - h);
+        let g = &mut r[4 * h..4 * h + 4];
+        let (lo, hi) = g.split_at_mut(2);
+        gs(&mut lo[0], &mut hi[0], w);
+        gs(&mut lo[1], &mut hi[1], w);
+    }
+}
+
+/// Inverse NTT in place (FIPS 204 Algorithm 42), multiplied by 2^32 so that it
+/// cancels the 2^−32 of one pointwise product.
+///
+/// Bound: input |a_i| < q gives output |a_i| < 0.75q. Inside, the sums at most
+/// double per layer (< 2^i·q after layer i; the differences are Shoup products,
+/// < 0.63q while |a| < 128q); the last layer's sum, < 256q < 2^31, and
+/// difference are both multiplied by the final factor, giving < 0.75q.
+pub fn inv_ntt_tomont(a: &mut Poly) {
+    // Layers 1–5 on blocks of 8 vectors: block m of the layer of distance len
+    // uses k = 256/len − 1 − m.
+    for b in 0..8 {
+        let mut r = [i32x4_splat(0); 8];
+        for (i, v) in r.iter_mut().enumerate() {
+            *v = load(a, 8 * b + i);
+        }
+        for p in 0..4 {
+            let (lo, hi) = r.split_at_mut(2 * p + 1);
+            inv12(&mut lo[2 * p], &mut hi[0], 4 * b + p);
+        }
+        stage_bound(&r, 400); // after layer L: 2^L·q
+        radix4_inv(&mut r, 63 - 4 * b, 31 - 2 * b);
+        let w = splat(&INV, &INV_PS, 15 - b);
+        for i in 0..4 {
+            let (lo, hi) = r.split_at_mut(4);
+            gs(&mut lo[i], &mut hi[i], w);
+        }
+        stage_bound(&r, 3200);
+        for (i, v) in r.iter().enumerate() {
+            store(a, 8 * b + i, *v);
+        }
+    }
+    // Layers 6–8 over vectors j, j+8, …, j+56: k = 7..4, 3..2, then 1 merged
+    // with the final factor 2^24.
+    for j in 0..8 {
+        // Read in the loop: a value hoisted out of it gets its sign extension
+        // hoisted too, and the extmul becomes an i64x2.mul.
+        // SAFETY: SCALE_P has 8 entries, 16-byte aligned.
+        let (f, f_last) = unsafe {
+            let s = SCALE_P.0.as_ptr();
+            (
+                Tw { z: i32x4_splat(F), zp: read_volatile(s as *const v128) },
+                Tw { z: i32x4_splat(F_LAST), zp: read_volatile(s.add(4) as *const v128) },
+            )
+        };
+        let mut r = [i32x4_splat(0); 8];
+        for (i, v) in r.iter_mut().enumerate() {
+            *v = load(a, j + 8 * i);
+        }
+        radix4_inv(&mut r, 7, 3);
+        stage_bound(&r, 12800);
+        for i in 0..4 {
+            let (s, d) = (i32x4_add(r[i], r[i + 4]), i32x4_sub(r[i], r[i + 4]));
+            r[i] = mul(s, f);
+            r[i + 4] = mul(d, f_last);
+        }
+        stage_bound(&r, 75);
+        for (i, v) in r.iter().enumerate() {
+            store(a, j + 8 * i, *v);
+        }
+    }
+}
+
+/// Montgomery product a·b·2^−32 of four lanes, bit for bit `field::mont_mul`.
+#[inline(always)]
+fn mont_mul(a: v128, b: v128) -> v128 {
+    // Read at every call: hoisted out of a loop, q's sign extension would be
+    // hoisted too and the extmul become an i64x2.mul.
+    // SAFETY: Q4 is 16 bytes, 16-byte aligned.
+    let q = unsafe { read_volatile(Q4.0.as_ptr() as *const v128) };
+    let t = i32x4_mul(i32x4_mul(a, b), i32x4_splat(crate::field::QINV));
+    let ab = i32x4_shuffle::<1, 3, 5, 7>(i64x2_extmul_low_i32x4(a, b), i64x2_extmul_high_i32x4(a, b));
+    let tq = i32x4_shuffle::<1, 3, 5, 7>(i64x2_extmul_low_i32x4(t, q), i64x2_extmul_high_i32x4(t, q));
+    i32x4_sub(ab, tq)
+}
+
+/// c = a ∘ b in T_q, Montgomery-scaled: c_i = a_i·b_i·2^−32.
+/// Bound: |a_i|, |b_i| < 9q (NTT outputs) gives |c_i| < q.
+pub fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
+    for i in 0..N / 4 {
+        store(c, i, mont_mul(load(a, i), load(b, i)));
+    }
+}
+
+/// c += a ∘ b (Montgomery-scaled). Each call adds less than q to |c_i|.
+pub fn pointwise_acc(c: &mut Poly, a: &Poly, b: &Poly) {
+    for i in 0..N / 4 {
+        let p = mont_mul(load(a, i), load(b, i));
+        store(c, i, i32x4_add(load(c, i), p));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::portable;
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn modq(a: i32) -> i32 {
+        a.rem_euclid(Q)
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn poly(&mut self, bound: i32) -> Poly {
+            let mut p = Poly::zero();
+            for c in p.0.iter_mut() {
+                *c = (self.next() % (2 * bound as u64 + 1)) as i32 - bound;
+            }
+            p
+        }
+    }
+
+    /// Inputs with |a_i| ≤ bound: random, all ±bound, zero, alternating signs,
+    /// one spike, and the values ±bound in every other block.
+    fn inputs(bound: i32, seed: u64) -> Vec<Poly> {
+        let mut rng = Rng(seed);
+        let mut v = vec![Poly([bound; N]), Poly([-bound; N]), Poly::zero()];
+        let mut alt = Poly::zero();
+        let mut blocks = Poly::zero();
+        for i in 0..N {
+            alt.0[i] = if i % 2 == 0 { bound } else { -bound };
+            blocks.0[i] = if (i / 4) % 2 == 0 { bound } else { -bound };
+        }
+        let mut spike = Poly::zero();
+        spike.0[0] = bound;
+        spike.0[255] = -bound;
+        v.extend([alt, blocks, spike]);
+        for _ in 0..200 {
+            v.push(rng.poly(bound));
+        }
+        // Worst case for growth: signs chosen to follow each twiddle's sign are
+        // not practical to enumerate; random sign patterns at ±bound instead.
+        for _ in 0..200 {
+            let mut p = Poly::zero();
+            for c in p.0.iter_mut() {
+                *c = if rng.next() & 1 == 0 { bound } else { -bound };
+            }
+            v.push(p);
+        }
+        v
+    }
+
+    #[test]
+    fn twiddles_agree_with_the_montgomery_table() {
+        for k in 1..N {
+            // ZETAS[k] = ζ·2^32 mod± q; FWD[k] = ζ mod± q.
+            assert_eq!(
+                modq(crate::field::mont_mul(super::super::ZETAS[k], 1)),
+                modq(FWD.0[k]),
+                "k={k}"
+            );
+            let exact = ((FWD.0[k] as i64) << 32) as f64 / Q as f64;
+            let zp = shoup(FWD.0[k]) as f64;
+            assert!((zp - exact).abs() <= 0.5 + 1e-6, "shoup k={k}");
+            if k < 64 {
+                assert_eq!(FWD_PS.0[4 * k..4 * k + 4], [shoup(FWD.0[k]); 4]);
+                assert_eq!(modq(INV.0[k]), modq(-FWD.0[k]));
+                assert_eq!(INV_PS.0[4 * k], shoup(INV.0[k]));
+            }
+            if k >= 128 {
+                assert_eq!(FWD8_P.0[k - 128], shoup(FWD.0[k]));
+            }
+        }
+    }
+
+    #[test]
+    fn ntt_matches_portable_mod_q_and_bound() {
+        for a in inputs(Q - 1, 1) {
+            let (mut s, mut p) = (a, a);
+            ntt(&mut s);
+            portable::ntt(&mut p);
+            for i in 0..N {
+                assert_eq!(modq(s.0[i]), modq(p.0[i]), "coefficient {i}");
+                // Stated bound: < 5.1q.
+                assert!((s.0[i] as i64).abs() * 10 < 51 * Q as i64, "bound {}", s.0[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn inv_ntt_matches_portable_mod_q_and_bound() {
+        for a in inputs(Q - 1, 2) {
+            let (mut s, mut p) = (a, a);
+            inv_ntt_tomont(&mut s);
+            portable::inv_ntt_tomont(&mut p);
+            for i in 0..N {
+                assert_eq!(modq(s.0[i]), modq(p.0[i]), "coefficient {i}");
+                // Stated bound: < 0.75q.
+                assert!((s.0[i] as i64).abs() * 4 < 3 * Q as i64, "bound {}", s.0[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn pointwise_matches_portable_exactly() {
+        let (xs, ys) = (inputs(9 * Q - 1, 3), inputs(9 * Q - 1, 4));
+        for (a, b) in xs.iter().zip(ys.iter().rev()) {
+            let (mut s, mut p) = (Poly::zero(), Poly::zero());
+            pointwise(&mut s, a, b);
+            portable::pointwise(&mut p, a, b);
+            assert_eq!(s, p);
+            let mut acc_s = Poly([5 * Q; N]);
+            let mut acc_p = acc_s;
+            pointwise_acc(&mut acc_s, a, b);
+            portable::pointwise_acc(&mut acc_p, a, b);
+            assert_eq!(acc_s, acc_p);
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! simd128 versions of `portable.rs` (same functions, same order), four
+//! coefficients per v128. Everything is lane-wise i32 arithmetic, compares and
+//! masks: no branch and no memory index depends on a coefficient. The only
+//! data-dependent outputs are the verdict of `exceeds` and the hint count,
+//! which FIPS 204 lets the signer reveal (rejection decision; the hints are
+//! part of the signature).
+
+use super::Poly;
+use crate::params::{D, N, Q};
+use core::arch::wasm32::*;
+
+#[inline(always)]
+fn load(a: &Poly, i: usize) -> v128 {
+    debug_assert!(i < N / 4);
+    // SAFETY: i < 64 vectors of 4 coefficients; v128.load needs no alignment.
+    unsafe { v128_load(a.0.as_ptr().add(4 * i) as *const v128) }
+}
+
+#[inline(always)]
+fn store(a: &mut Poly, i: usize, v: v128) {
+    debug_assert!(i < N / 4);
+    // SAFETY: as in `load`.
+    unsafe { v128_store(a.0.as_mut_ptr().add(4 * i) as *mut v128, v) }
+}
+
+/// `field::reduce32` in each lane.
+#[inline(always)]
+fn reduce32(a: v128) -> v128 {
+    let t = i32x4_shr(i32x4_add(a, i32x4_splat(1 << 22)), 23);
+    i32x4_sub(a, i32x4_mul(t, i32x4_splat(Q)))
+}
+
+/// `field::caddq` in each lane.
+#[inline(always)]
+fn caddq(a: v128) -> v128 {
+    i32x4_add(a, v128_and(i32x4_shr(a, 31), i32x4_splat(Q)))
+}
+
+/// `field::freeze`: [0, q).
+#[inline(always)]
+fn freeze(a: v128) -> v128 {
+    caddq(reduce32(a))
+}
+
+pub fn reduce(a: &mut Poly) {
+    for i in 0..N / 4 {
+        let v = reduce32(load(a, i));
+        store(a, i, v);
+    }
+}
+
+pub fn caddq_all(a: &mut Poly) {
+    for i in 0..N / 4 {
+        let v = caddq(load(a, i));
+        store(a, i, v);
+    }
+}
+
+pub fn center_all(a: &mut Poly) {
+    let (half, q) = (i32x4_splat((Q - 1) / 2), i32x4_splat(Q));
+    for i in 0..N / 4 {
+        let f = freeze(load(a, i));
+        let v = i32x4_sub(f, v128_and(i32x4_shr(i32x4_sub(half, f), 31), q));
+        store(a, i, v);
+    }
+}
+
+pub fn exceeds(a: &Poly, bound: i32) -> bool {
+    let b1 = i32x4_splat(bound - 1);
+    let mut over = i32x4_splat(0);
+    for i in 0..N / 4 {
+        over = v128_or(over, i32x4_sub(b1, i32x4_abs(load(a, i))));
+    }
+    i32x4_bitmask(over) != 0
+}
+
+pub fn power2round_all(a: &Poly, t1: &mut Poly, t0: &mut Poly) {
+    for i in 0..N / 4 {
+        let r = freeze(load(a, i));
+        let r1 = i32x4_shr(i32x4_add(r, i32x4_splat((1 << (D - 1)) - 1)), D);
+        store(t1, i, r1);
+        store(t0, i, i32x4_sub(r, i32x4_shl(r1, D)));
+    }
+}
+
+pub fn decompose_all(a: &Poly, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
+    let (half, q, g2) = (i32x4_splat((Q - 1) / 2), i32x4_splat(Q), i32x4_splat(2 * gamma2));
+    let narrow = gamma2 == (Q - 1) / 32; // public parameter
+    for i in 0..N / 4 {
+        let r = load(a, i);
+        // r < q, so r1 < 2^16 here and the products below stay below 2^30.
+        let mut r1 = i32x4_shr(i32x4_add(r, i32x4_splat(127)), 7);
+        if narrow {
+            r1 = i32x4_shr(i32x4_add(i32x4_mul(r1, i32x4_splat(1025)), i32x4_splat(1 << 21)), 22);
+            r1 = v128_and(r1, i32x4_splat(15));
+        } else {
+            r1 = i32x4_shr(i32x4_add(i32x4_mul(r1, i32x4_splat(11275)), i32x4_splat(1 << 23)), 24);
+            // r1 = 44 (only from r ≥ q − γ2) wraps to 0.
+            r1 = v128_xor(r1, v128_and(i32x4_shr(i32x4_sub(i32x4_splat(43), r1), 31), r1));
+        }
+        let r0 = i32x4_sub(r, i32x4_mul(r1, g2));
+        let r0 = i32x4_sub(r0, v128_and(i32x4_shr(i32x4_sub(half, r0), 31), q));
+        store(w1, i, r1);
+        store(w0, i, r0);
+    }
+}
+
+pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -> usize {
+    let (g, ng, zero) = (i32x4_splat(gamma2), i32x4_splat(-gamma2), i32x4_splat(0));
+    let mut count = zero;
+    for i in 0..N / 4 {
+        let a0 = i32x4_add(load(r0, i), load(ct0, i));
+        let out = v128_or(i32x4_gt(a0, g), i32x4_lt(a0, ng));
+        let edge = v128_andnot(i32x4_eq(a0, ng), i32x4_eq(load(r1, i), zero));
+        let mask = v128_or(out, edge); // −1 where the hint is 1
+        store(h, i, i32x4_neg(mask));
+        count = i32x4_sub(count, mask);
+    }
+    let total = i32x4_extract_lane::<0>(count)
+        + i32x4_extract_lane::<1>(count)
+        + i32x4_extract_lane::<2>(count)
+        + i32x4_extract_lane::<3>(count);
+    total as usize
+}
+
+pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
+    let mut r1 = Poly::zero();
+    let mut r0 = Poly::zero();
+    decompose_all(r, &mut r1, &mut r0, gamma2);
+    let zero = i32x4_splat(0);
+    let narrow = gamma2 == (Q - 1) / 32; // public parameter
+    for i in 0..N / 4 {
+        // d = 0 without a hint, else +1 when r0 > 0 and −1 otherwise.
+        let up = i32x4_gt(load(&r0, i), zero);
+        let d = v128_and(v128_bitselect(i32x4_splat(1), i32x4_splat(-1), up), i32x4_neg(load(h, i)));
+        let mut v = i32x4_add(load(&r1, i), d);
+        if narrow {
+            // m = 16: reduce mod 16.
+            v = v128_and(v, i32x4_splat(15));
+        } else {
+            // m = 44: −1 becomes 43 and 44 becomes 0.
+            let m = i32x4_splat(44);
+            v = i32x4_add(v, v128_and(i32x4_lt(v, zero), m));
+            v = i32x4_sub(v, v128_and(i32x4_eq(v, m), m));
+        }
+        store(w1, i, v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::portable;
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// The largest input `field::reduce32` accepts.
+    const TOP: i32 = i32::MAX - (1 << 22);
+    const G32: i32 = (Q - 1) / 32;
+    const G88: i32 = (Q - 1) / 88;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        /// Uniform in [lo, hi].
+        fn range(&mut self, lo: i32, hi: i32) -> i32 {
+            (lo as i64 + (self.next() % ((hi as i64 - lo as i64 + 1) as u64)) as i64) as i32
+        }
+        fn poly(&mut self, lo: i32, hi: i32) -> Poly {
+            let mut p = Poly::zero();
+            for c in p.0.iter_mut() {
+                *c = self.range(lo, hi);
+            }
+            p
+        }
+    }
+
+    /// Random polynomials in [lo, hi], the constants lo, hi, 0 (if inside),
+    /// and lo/hi alternating and in blocks of four lanes.
+    fn inputs(lo: i32, hi: i32, seed: u64) -> Vec<Poly> {
+        let mut rng = Rng(seed);
+        let mut v = vec![Poly([lo; N]), Poly([hi; N])];
+        if lo <= 0 && 0 <= hi {
+            v.push(Poly::zero());
+        }
+        let (mut alt, mut blocks) = (Poly::zero(), Poly::zero());
+        for i in 0..N {
+            alt.0[i] = if i % 2 == 0 { lo } else { hi };
+            blocks.0[i] = if (i / 4) % 2 == 0 { hi } else { lo };
+        }
+        v.extend([alt, blocks]);
+        for _ in 0..300 {
+            v.push(rng.poly(lo, hi));
+        }
+        v
+    }
+
+    #[test]
+    fn reduce_caddq_center_match_portable() {
+        for a in inputs(i32::MIN, TOP, 1).into_iter().chain(inputs(-(Q - 1), Q - 1, 2)).chain(inputs(-2 * Q, 2 * Q, 3)) {
+            let (mut s, mut p) = (a, a);
+            reduce(&mut s);
+            portable::reduce(&mut p);
+            assert_eq!(s, p, "reduce");
+            let (mut s, mut p) = (a, a);
+            center_all(&mut s);
+            portable::center_all(&mut p);
+            assert_eq!(s, p, "center");
+        }
+        for a in inputs(-(Q - 1), Q - 1, 4) {
+            let (mut s, mut p) = (a, a);
+            caddq_all(&mut s);
+            portable::caddq_all(&mut p);
+            assert_eq!(s, p, "caddq");
+        }
+    }
+
+    #[test]
+    fn exceeds_matches_portable() {
+        let mut rng = Rng(5);
+        for bound in [1, 2, 78, G88 - 78, G88, G32, (1 << 17) - 78, (1 << 19) - 196, (Q - 1) / 8] {
+            for a in inputs(-(bound - 1), bound - 1, 6) {
+                assert!(!exceeds(&a, bound) && !portable::exceeds(&a, bound));
+                // One coefficient at or over the bound, anywhere, flips the verdict.
+                let mut b = a;
+                let i = rng.range(0, N as i32 - 1) as usize;
+                b.0[i] = [bound, -bound, (Q - 1) / 2, -(Q - 1) / 2][i % 4];
+                assert!(exceeds(&b, bound) && portable::exceeds(&b, bound), "bound {bound} at {i}");
+            }
+            for a in inputs(-(Q - 1) / 2, (Q - 1) / 2, 7) {
+                assert_eq!(exceeds(&a, bound), portable::exceeds(&a, bound));
+            }
+        }
+    }
+
+    #[test]
+    fn power2round_matches_portable() {
+        for a in inputs(i32::MIN, TOP, 8).into_iter().chain(inputs(0, Q - 1, 9)) {
+            let (mut s1, mut s0, mut p1, mut p0) = (Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero());
+            power2round_all(&a, &mut s1, &mut s0);
+            portable::power2round_all(&a, &mut p1, &mut p0);
+            assert_eq!((s1, s0), (p1, p0));
+        }
+    }
+
+    #[test]
+    fn decompose_matches_portable_for_every_r() {
+        for g in [G32, G88] {
+            let (mut s1, mut s0, mut p1, mut p0) = (Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero());
+            let mut a = Poly::zero();
+            for start in (0..Q).step_by(N) {
+                for (i, c) in a.0.iter_mut().enumerate() {
+                    *c = (start + i as i32).min(Q - 1);
+                }
+                decompose_all(&a, &mut s1, &mut s0, g);
+                portable::decompose_all(&a, &mut p1, &mut p0, g);
+                assert_eq!((s1, s0), (p1, p0), "from r = {start}, g = {g}");
+            }
+        }
+    }
+
+    #[test]
+    fn use_hints_match_portable_for_every_r() {
+        let mut rng = Rng(11);
+        for g in [G32, G88] {
+            let (mut s, mut p, mut a) = (Poly::zero(), Poly::zero(), Poly::zero());
+            for start in (0..Q).step_by(N) {
+                for (i, c) in a.0.iter_mut().enumerate() {
+                    *c = (start + i as i32).min(Q - 1);
+                }
+                for h in [Poly::zero(), Poly([1; N]), Poly(core::array::from_fn(|_| (rng.next() & 1) as i32))] {
+                    use_hints(&mut s, &h, &a, g);
+                    portable::use_hints(&mut p, &h, &a, g);
+                    assert_eq!(s, p, "from r = {start}, g = {g}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn make_hints_match_portable() {
+        let mut rng = Rng(10);
+        for g in [G32, G88] {
+            let m = (Q - 1) / (2 * g);
+            let edges = [-g - 1, -g, -g + 1, -1, 0, 1, g - 1, g, g + 1];
+            for round in 0..400 {
+                let (mut r0, mut ct0, mut r1) = (Poly::zero(), Poly::zero(), Poly::zero());
+                for i in 0..N {
+                    r1.0[i] = if rng.next() % 4 == 0 { 0 } else { rng.range(0, m - 1) };
+                    if round % 2 == 0 {
+                        // a0 = r0 + ct0 on and around ±γ2.
+                        let e = edges[rng.range(0, edges.len() as i32 - 1) as usize];
+                        ct0.0[i] = rng.range(-g + 1, g - 1);
+                        r0.0[i] = e - ct0.0[i];
+                    } else {
+                        r0.0[i] = rng.range(-g + 1, g);
+                        ct0.0[i] = rng.range(-g + 1, g - 1);
+                    }
+                }
+                let (mut hs, mut hp) = (Poly::zero(), Poly::zero());
+                let ns = make_hints(&mut hs, &r0, &ct0, &r1, g);
+                let np = portable::make_hints(&mut hp, &r0, &ct0, &r1, g);
+                assert_eq!((hs, ns), (hp, np));
+            }
+        }
+    }
+}
