@@ -9,7 +9,7 @@ use crate::encode::{pk_decode, pk_encode, sig_decode, sig_encode, sk_decode, sk_
 use crate::ntt::{inv_ntt_tomont, ntt, pointwise, pointwise_acc};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{decompose, make_hint, power2round, use_hint, Poly};
-use crate::sample::{expand_a, expand_mask, expand_s, rej_ntt_poly, sample_in_ball};
+use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball, MatrixRows};
 use crate::xof::{h, Shake256};
 use zeroize::Zeroizing;
 
@@ -201,8 +201,9 @@ pub fn sign_mu(p: &Params, sk: &[u8], mu: &[u8; MU_BYTES], rnd: &[u8; 32]) -> Re
 }
 
 /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) given μ; `pk` and `sig` must
-/// have their exact lengths. Â is generated one entry at a time, as it is
-/// used, so verification needs only a few polynomials of memory for it.
+/// have their exact lengths. Â is generated as it is used (two entries at a
+/// time, by `MatrixRows`), so verification needs only a few polynomials of
+/// memory for it.
 pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
     let (k, l) = (p.k, p.l);
     let mut t1 = vec![Poly::zero(); k];
@@ -220,11 +221,12 @@ pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool
     z.iter_mut().for_each(ntt);
     let mut w1 = vec![Poly::zero(); k];
     let mut a_ij = Poly::zero();
+    let mut a_rows = MatrixRows::new(p, rho);
     for i in 0..k {
         // Step 9: w′ ← NTT^−1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)).
         let mut acc = Poly::zero();
-        for (j, zj) in z.iter().enumerate() {
-            a_ij = rej_ntt_poly(rho, j as u8, i as u8);
+        for zj in z.iter() {
+            a_rows.next_entry(&mut a_ij); // Â[i][j]
             pointwise_acc(&mut acc, &a_ij, zj);
         }
         let t1i = &mut t1[i];

@@ -1,0 +1,172 @@
+//! Keccak-f[1600] (FIPS 202 §3.3–3.4, Algorithm 7 with 24 rounds), one state
+//! at a time and two states at a time.
+//!
+//! `portable` is the reference. `simd128` keeps two independent states in the
+//! two 64-bit lanes of each v128 and is chosen at compile time
+//! (`target_feature = "simd128"`), never from input data; elsewhere the
+//! two-state permutation runs the portable one twice, so callers are written
+//! once.
+//!
+//! Lane (x, y) of FIPS 202's state array is `a[x + 5·y]`; a lane holds the
+//! 64 bits of a column of z in little-endian order (FIPS 202 §3.1.2 and B.1),
+//! so byte i of the sponge's string is byte i % 8 of lane i / 8.
+
+mod portable;
+#[cfg(target_feature = "simd128")]
+mod simd128;
+
+pub use portable::f1600;
+#[cfg(target_feature = "simd128")]
+pub use simd128::{f1600_x2, StateX2};
+#[cfg(not(target_feature = "simd128"))]
+pub use portable::{f1600_x2, StateX2};
+
+/// Number of rounds of Keccak-f[1600] (FIPS 202 §3.4: 12 + 2ℓ with ℓ = 6).
+pub const ROUNDS: usize = 24;
+
+/// ι round constants RC[i_r] (FIPS 202 Algorithm 6), built from rc(t)
+/// (Algorithm 5): bit 2^j − 1 of RC[i_r] is rc(j + 7·i_r), j = 0..6.
+pub static RC: [u64; ROUNDS] = round_constants();
+
+/// ρ offsets (FIPS 202 Algorithm 2) by lane index x + 5·y, reduced mod 64.
+pub const RHO: [u32; 25] = rho_offsets();
+
+/// π (FIPS 202 Algorithm 3): lane x + 5·y of the output is lane
+/// PI_SRC[x + 5·y] = ((x + 3y) mod 5) + 5·x of the input.
+pub const PI_SRC: [usize; 25] = pi_sources();
+
+/// rc(t) of FIPS 202 Algorithm 5: the output bit of an 8-bit LFSR.
+const fn rc_bit(t: usize) -> u64 {
+    if t % 255 == 0 {
+        return 1;
+    }
+    // R = 10000000 with R[0] first; held as bit i = R[i].
+    let mut r: u32 = 1;
+    let mut i = 1;
+    while i <= t % 255 {
+        // R ← 0 ‖ R, then R[0], R[4], R[5], R[6] ^= R[8]; R ← Trunc8(R).
+        r <<= 1;
+        let r8 = (r >> 8) & 1;
+        r ^= r8 | r8 << 4 | r8 << 5 | r8 << 6;
+        r &= 0xff;
+        i += 1;
+    }
+    (r & 1) as u64
+}
+
+const fn round_constants() -> [u64; ROUNDS] {
+    let mut rc = [0u64; ROUNDS];
+    let mut ir = 0;
+    while ir < ROUNDS {
+        let mut j = 0;
+        while j <= 6 {
+            rc[ir] |= rc_bit(j + 7 * ir) << ((1u32 << j) - 1);
+            j += 1;
+        }
+        ir += 1;
+    }
+    rc
+}
+
+const fn rho_offsets() -> [u32; 25] {
+    let mut rho = [0u32; 25];
+    let (mut x, mut y) = (1, 0);
+    let mut t = 0;
+    while t < 24 {
+        rho[x + 5 * y] = (((t + 1) * (t + 2) / 2) % 64) as u32;
+        let nx = y;
+        y = (2 * x + 3 * y) % 5;
+        x = nx;
+        t += 1;
+    }
+    rho
+}
+
+const fn pi_sources() -> [usize; 25] {
+    let mut src = [0usize; 25];
+    let mut i = 0;
+    while i < 25 {
+        let (x, y) = (i % 5, i / 5);
+        src[i] = (x + 3 * y) % 5 + 5 * x;
+        i += 1;
+    }
+    src
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn constants_match_fips_202() {
+        // Spot values of the tables printed in the Keccak reference (and used
+        // by every implementation): first, last and a middle round constant,
+        // and the ρ offsets of lanes (1,0), (0,1), (4,4).
+        assert_eq!(RC[0], 0x0000000000000001);
+        assert_eq!(RC[1], 0x0000000000008082);
+        assert_eq!(RC[12], 0x000000008000808b);
+        assert_eq!(RC[23], 0x8000000080008008);
+        assert_eq!((RHO[0], RHO[1], RHO[5], RHO[24]), (0, 1, 36, 14));
+        // π is a permutation fixing lane 0.
+        let mut seen = [false; 25];
+        PI_SRC.iter().for_each(|&s| seen[s] = true);
+        assert!(seen.iter().all(|&b| b) && PI_SRC[0] == 0);
+    }
+
+    #[test]
+    fn permutation_of_zero_state() {
+        // Keccak-f[1600] applied once and twice to the all-zero state (the
+        // Keccak team's KeccakF-1600 intermediate values).
+        let mut a = [0u64; 25];
+        f1600(&mut a);
+        assert_eq!(a[0], 0xF1258F7940E1DDE7);
+        assert_eq!(a[1], 0x84D5CCF933C0478A);
+        assert_eq!(a[24], 0xEAF1FF7B5CECA249);
+        f1600(&mut a);
+        assert_eq!(a[0], 0x2D5C954DF96ECB3C);
+        assert_eq!(a[24], 0x20D06CD26A8FBF5C);
+    }
+
+    #[test]
+    fn two_states_equal_two_single_permutations() {
+        // Random and extreme inputs: all-zero, all-one, single bits, and a
+        // simple generator; each lane of the pair must equal the portable one.
+        let mut seed = 0x9E3779B97F4A7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut cases: Vec<[[u64; 25]; 2]> = vec![[[0; 25], [u64::MAX; 25]], [[u64::MAX; 25], [0; 25]]];
+        for bit in [0u32, 1, 31, 63] {
+            let mut a = [0u64; 25];
+            a[(bit as usize * 7) % 25] = 1 << bit;
+            cases.push([a, [1u64 << bit; 25]]);
+        }
+        for _ in 0..20 {
+            let mut a = [[0u64; 25]; 2];
+            a.iter_mut().flatten().for_each(|w| *w = next());
+            cases.push(a);
+        }
+        for [a, b] in cases {
+            let mut x2 = StateX2::default();
+            for i in 0..25 {
+                x2.xor_lane(i, a[i], b[i]);
+            }
+            for _ in 0..3 {
+                f1600_x2(&mut x2);
+            }
+            let (mut ea, mut eb) = (a, b);
+            for _ in 0..3 {
+                f1600(&mut ea);
+                f1600(&mut eb);
+            }
+            for i in 0..25 {
+                assert_eq!(x2.lane(i), (ea[i], eb[i]), "lane {i}");
+            }
+        }
+    }
+}
