@@ -17,7 +17,7 @@ pub const SHAKE128_RATE: usize = 168;
 pub const SHAKE256_RATE: usize = 136;
 
 /// Domain-separation suffix and first padding bit of SHAKE (bits 1111, then 1).
-const SHAKE_PAD: u8 = 0x1f;
+pub(crate) const SHAKE_PAD: u8 = 0x1f;
 /// Domain-separation suffix and first padding bit of SHA-3 (bits 01, then 1).
 pub(crate) const SHA3_PAD: u8 = 0x06;
 

@@ -28,9 +28,14 @@ pub const ROUNDS: usize = 24;
 /// (Algorithm 5): bit 2^j − 1 of RC[i_r] is rc(j + 7·i_r), j = 0..6.
 pub static RC: [u64; ROUNDS] = round_constants();
 
+// The ρ and π tables below are what the written-out rounds of `portable.rs`
+// and `simd128.rs` were derived from; the tests check the rounds against them.
+
+#[cfg(test)]
 /// ρ offsets (FIPS 202 Algorithm 2) by lane index x + 5·y, reduced mod 64.
 pub const RHO: [u32; 25] = rho_offsets();
 
+#[cfg(test)]
 /// π (FIPS 202 Algorithm 3): lane x + 5·y of the output is lane
 /// PI_SRC[x + 5·y] = ((x + 3y) mod 5) + 5·x of the input.
 pub const PI_SRC: [usize; 25] = pi_sources();
@@ -68,6 +73,7 @@ const fn round_constants() -> [u64; ROUNDS] {
     rc
 }
 
+#[cfg(test)]
 const fn rho_offsets() -> [u32; 25] {
     let mut rho = [0u32; 25];
     let (mut x, mut y) = (1, 0);
@@ -82,6 +88,7 @@ const fn rho_offsets() -> [u32; 25] {
     rho
 }
 
+#[cfg(test)]
 const fn pi_sources() -> [usize; 25] {
     let mut src = [0usize; 25];
     let mut i = 0;
@@ -113,6 +120,47 @@ mod tests {
         let mut seen = [false; 25];
         PI_SRC.iter().for_each(|&s| seen[s] = true);
         assert!(seen.iter().all(|&b| b) && PI_SRC[0] == 0);
+    }
+
+    /// A round driven by the tables, loop by loop as FIPS 202 §3.2 writes it:
+    /// the reference for the written-out round of `portable.rs`.
+    fn spec_f1600(a: &mut [u64; 25]) {
+        for &rc in RC.iter() {
+            let mut c = [0u64; 5];
+            for x in 0..5 {
+                c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
+            }
+            for x in 0..5 {
+                let d = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
+                for y in 0..5 {
+                    a[x + 5 * y] ^= d;
+                }
+            }
+            let mut b = [0u64; 25];
+            for i in 0..25 {
+                b[i] = a[PI_SRC[i]].rotate_left(RHO[PI_SRC[i]]);
+            }
+            for i in 0..25 {
+                let (x, y) = (i % 5, i / 5);
+                a[i] = b[i] ^ (!b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
+            }
+            a[0] ^= rc;
+        }
+    }
+
+    #[test]
+    fn written_out_round_equals_table_driven_round() {
+        let mut a = [0u64; 25];
+        let mut b = [0u64; 25];
+        for i in 0..25 {
+            a[i] = (i as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15);
+            b[i] = a[i];
+        }
+        for _ in 0..4 {
+            f1600(&mut a);
+            spec_f1600(&mut b);
+            assert_eq!(a, b);
+        }
     }
 
     #[test]
@@ -168,5 +216,60 @@ mod tests {
                 assert_eq!(x2.lane(i), (ea[i], eb[i]), "lane {i}");
             }
         }
+    }
+}
+
+/// Timing of the permutations and of SHAKE128 (ours and the `sha3` crate's)
+/// in wasm, run by hand:
+/// `cargo test --release --target wasm32-unknown-unknown --lib -- bench_keccak --include-ignored --nocapture`.
+/// The permutations are not inlined, so V8 tiers them up while the loop runs.
+#[cfg(all(test, target_arch = "wasm32"))]
+mod bench {
+    use super::*;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_namespace = performance)]
+        fn now() -> f64;
+    }
+    fn med(mut v: Vec<f64>) -> f64 {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v[v.len() / 2]
+    }
+    #[test]
+    #[ignore]
+    fn bench_keccak() {
+        use sha3::digest::{ExtendableOutput, Update, XofReader};
+        let iters = 2000;
+        let (mut t1, mut t2, mut t3, mut t4) = (vec![], vec![], vec![], vec![]);
+        let mut a = [1u64; 25];
+        let mut x2 = StateX2::default();
+        let mut out = [0u8; 168 * 20];
+        for _ in 0..41 {
+            let t = now();
+            for _ in 0..iters {
+                f1600(&mut a);
+            }
+            t1.push((now() - t) * 1e6 / iters as f64);
+            let t = now();
+            for _ in 0..iters {
+                f1600_x2(&mut x2);
+            }
+            t2.push((now() - t) * 1e6 / iters as f64);
+            let t = now();
+            for _ in 0..iters / 20 {
+                crate::xof::Shake128::new().absorb(&a[0].to_le_bytes()).finalize().squeeze(&mut out);
+            }
+            t3.push((now() - t) * 1e6 / iters as f64);
+            let t = now();
+            for _ in 0..iters / 20 {
+                let mut r = sha3::Shake128::default();
+                r.update(&a[0].to_le_bytes());
+                r.finalize_xof().read(&mut out);
+            }
+            t4.push((now() - t) * 1e6 / iters as f64);
+        }
+        console_log!("f1600 {:.0} ns; f1600_x2 {:.0} ns per pair; SHAKE128 per block: ours {:.0} ns, sha3 crate {:.0} ns ({})", med(t1), med(t2), med(t3), med(t4), a[3] ^ x2.lane(3).0);
     }
 }
