@@ -47,6 +47,8 @@ const REJ_NTT_FIRST: usize = 5 * SHAKE128_RATE;
 /// Parses CoeffFromThreeBytes candidates (Algorithm 14) from `buf` into a
 /// from index *n on (RejNTTPoly, Algorithm 30, steps 4–10), stopping at N.
 /// Coefficients are in [0, q). The input is public, so rejection may branch.
+/// Not inlined: one copy serves the one- and two-lane samplers.
+#[inline(never)]
 fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
     for b in buf.chunks_exact(3) {
         if *n == N {
@@ -102,6 +104,7 @@ pub fn rej_ntt_poly_x2(rho: &[u8], (s0, r0): (u8, u8), (s1, r1): (u8, u8), a0: &
 /// Which half-bytes are rejected depends on the secret stream; FIPS 204
 /// allows that (rejected values are discarded). The accepted value is mapped
 /// without division: for z < 15, z mod 5 = z − 5·⌊205·z / 1024⌋.
+#[inline(never)]
 fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
     for &b in buf.iter() {
         for z in [(b & 15) as i32, (b >> 4) as i32] {

@@ -22,7 +22,7 @@ pub(crate) const SHAKE_PAD: u8 = 0x1f;
 pub(crate) const SHA3_PAD: u8 = 0x06;
 
 /// XORs `data` into the state from byte position `pos` (pos + data.len() ≤ 200).
-#[inline]
+#[inline(never)]
 fn xor_bytes(a: &mut [u64; 25], pos: usize, data: &[u8]) {
     let (mut pos, mut data) = (pos, data);
     // Head and tail byte by byte, whole lanes at once in between.
@@ -43,7 +43,7 @@ fn xor_bytes(a: &mut [u64; 25], pos: usize, data: &[u8]) {
 }
 
 /// Copies bytes pos.. of the state into `out` (pos + out.len() ≤ 200).
-#[inline]
+#[inline(never)]
 fn read_bytes(a: &[u64; 25], pos: usize, out: &mut [u8]) {
     let (mut pos, mut out) = (pos, out);
     while pos % 8 != 0 && !out.is_empty() {
@@ -60,6 +60,42 @@ fn read_bytes(a: &[u64; 25], pos: usize, out: &mut [u8]) {
         *b = (a[pos / 8] >> (8 * (pos % 8))) as u8;
         pos += 1;
     }
+}
+
+/// The absorbing step of the sponge (FIPS 202 Algorithm 8, steps 5–6) from
+/// byte position pos < rate of the current block; returns the new position.
+/// Shared by every rate, and not inlined, to keep the .wasm small.
+#[inline(never)]
+fn absorb(a: &mut [u64; 25], mut pos: usize, rate: usize, mut data: &[u8]) -> usize {
+    while !data.is_empty() {
+        let take = data.len().min(rate - pos);
+        xor_bytes(a, pos, &data[..take]);
+        pos += take;
+        data = &data[take..];
+        if pos == rate {
+            f1600(a);
+            pos = 0;
+        }
+    }
+    pos
+}
+
+/// The squeezing steps of the sponge (FIPS 202 Algorithm 8, steps 8–10) from
+/// byte position 0 < pos ≤ rate of the current output block; returns the new
+/// position.
+#[inline(never)]
+fn squeeze(a: &mut [u64; 25], mut pos: usize, rate: usize, mut out: &mut [u8]) -> usize {
+    while !out.is_empty() {
+        if pos == rate {
+            f1600(a);
+            pos = 0;
+        }
+        let take = out.len().min(rate - pos);
+        read_bytes(a, pos, &mut out[..take]);
+        pos += take;
+        out = &mut out[take..];
+    }
+    pos
 }
 
 /// A Keccak[c] sponge with rate RATE bytes in its absorbing phase.
@@ -94,17 +130,8 @@ impl<const RATE: usize> Sponge<RATE> {
         self.update(data);
         self
     }
-    pub fn update(&mut self, mut data: &[u8]) {
-        while !data.is_empty() {
-            let take = data.len().min(RATE - self.pos);
-            xor_bytes(&mut self.a, self.pos, &data[..take]);
-            self.pos += take;
-            data = &data[take..];
-            if self.pos == RATE {
-                f1600(&mut self.a);
-                self.pos = 0;
-            }
-        }
+    pub fn update(&mut self, data: &[u8]) {
+        self.pos = absorb(&mut self.a, self.pos, RATE, data);
     }
     /// Pads with SHAKE's suffix and switches to squeezing.
     pub fn finalize(self) -> Squeeze<RATE> {
@@ -121,17 +148,8 @@ impl<const RATE: usize> Sponge<RATE> {
 }
 
 impl<const RATE: usize> Squeeze<RATE> {
-    pub fn squeeze(&mut self, mut out: &mut [u8]) {
-        while !out.is_empty() {
-            if self.pos == RATE {
-                f1600(&mut self.a);
-                self.pos = 0;
-            }
-            let take = out.len().min(RATE - self.pos);
-            read_bytes(&self.a, self.pos, &mut out[..take]);
-            self.pos += take;
-            out = &mut out[take..];
-        }
+    pub fn squeeze(&mut self, out: &mut [u8]) {
+        self.pos = squeeze(&mut self.a, self.pos, RATE, out);
     }
 }
 
@@ -174,52 +192,65 @@ impl<const RATE: usize> ShakeX2<RATE> {
     /// index bytes), ready to squeeze. Panics unless both seeds have the same
     /// length and fit one block with its padding.
     pub fn new(seed0: [&[u8]; 2], seed1: [&[u8]; 2]) -> Self {
-        let len = seed0[0].len() + seed0[1].len();
-        assert!(len == seed1[0].len() + seed1[1].len() && len < RATE);
-        let mut b0 = [[0u64; 25]; 2];
-        for (lane, seed) in b0.iter_mut().zip([seed0, seed1]) {
-            xor_bytes(lane, 0, seed[0]);
-            xor_bytes(lane, seed[0].len(), seed[1]);
-            xor_bytes(lane, len, &[SHAKE_PAD]);
-            xor_bytes(lane, RATE - 1, &[0x80]);
-        }
-        let mut s = StateX2::default();
-        for i in 0..RATE / 8 {
-            s.xor_lane(i, b0[0][i], b0[1][i]);
-        }
-        b0.zeroize();
-        ShakeX2 { s, pos: RATE }
+        ShakeX2 { s: absorb_x2(RATE, seed0, seed1), pos: RATE }
     }
 
     /// Fills out0 from the first sponge and out1 from the second; both the
     /// same length, any length.
     pub fn squeeze(&mut self, out0: &mut [u8], out1: &mut [u8]) {
-        assert_eq!(out0.len(), out1.len());
-        let mut done = 0;
-        while done < out0.len() {
-            if self.pos == RATE {
-                f1600_x2(&mut self.s);
-                self.pos = 0;
-            }
-            let take = (out0.len() - done).min(RATE - self.pos);
-            if self.pos % 8 == 0 && take % 8 == 0 {
-                for k in 0..take / 8 {
-                    let (v0, v1) = self.s.lane(self.pos / 8 + k);
-                    out0[done + 8 * k..done + 8 * k + 8].copy_from_slice(&v0.to_le_bytes());
-                    out1[done + 8 * k..done + 8 * k + 8].copy_from_slice(&v1.to_le_bytes());
-                }
-            } else {
-                for k in 0..take {
-                    let p = self.pos + k;
-                    let (v0, v1) = self.s.lane(p / 8);
-                    out0[done + k] = (v0 >> (8 * (p % 8))) as u8;
-                    out1[done + k] = (v1 >> (8 * (p % 8))) as u8;
-                }
-            }
-            self.pos += take;
-            done += take;
-        }
+        self.pos = squeeze_x2(&mut self.s, self.pos, RATE, out0, out1);
     }
+}
+
+/// The padded single block of each seed XORed into a zero state pair.
+#[inline(never)]
+fn absorb_x2(rate: usize, seed0: [&[u8]; 2], seed1: [&[u8]; 2]) -> StateX2 {
+    let len = seed0[0].len() + seed0[1].len();
+    assert!(len == seed1[0].len() + seed1[1].len() && len < rate);
+    let mut b0 = [[0u64; 25]; 2];
+    for (lane, seed) in b0.iter_mut().zip([seed0, seed1]) {
+        xor_bytes(lane, 0, seed[0]);
+        xor_bytes(lane, seed[0].len(), seed[1]);
+        xor_bytes(lane, len, &[SHAKE_PAD]);
+        xor_bytes(lane, rate - 1, &[0x80]);
+    }
+    let mut s = StateX2::default();
+    for i in 0..rate / 8 {
+        s.xor_lane(i, b0[0][i], b0[1][i]);
+    }
+    b0.zeroize();
+    s
+}
+
+/// `squeeze` for both states at once; 0 < pos ≤ rate as in `Squeeze`.
+#[inline(never)]
+fn squeeze_x2(s: &mut StateX2, mut pos: usize, rate: usize, out0: &mut [u8], out1: &mut [u8]) -> usize {
+    assert_eq!(out0.len(), out1.len());
+    let mut done = 0;
+    while done < out0.len() {
+        if pos == rate {
+            f1600_x2(s);
+            pos = 0;
+        }
+        let take = (out0.len() - done).min(rate - pos);
+        if pos % 8 == 0 && take % 8 == 0 {
+            for k in 0..take / 8 {
+                let (v0, v1) = s.lane(pos / 8 + k);
+                out0[done + 8 * k..done + 8 * k + 8].copy_from_slice(&v0.to_le_bytes());
+                out1[done + 8 * k..done + 8 * k + 8].copy_from_slice(&v1.to_le_bytes());
+            }
+        } else {
+            for k in 0..take {
+                let p = pos + k;
+                let (v0, v1) = s.lane(p / 8);
+                out0[done + k] = (v0 >> (8 * (p % 8))) as u8;
+                out1[done + k] = (v1 >> (8 * (p % 8))) as u8;
+            }
+        }
+        pos += take;
+        done += take;
+    }
+    pos
 }
 
 impl<const RATE: usize> Drop for ShakeX2<RATE> {
