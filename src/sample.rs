@@ -55,10 +55,10 @@ fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
             return;
         }
         let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
-        if z < Q {
-            a.0[*n] = z;
-            *n += 1;
-        }
+        // Written always, kept only if accepted (the next write overwrites a
+        // rejected z): no unpredictable branch per candidate.
+        a.0[*n] = z;
+        *n += (z < Q) as usize;
     }
 }
 
@@ -102,28 +102,20 @@ pub fn rej_ntt_poly_x2(rho: &[u8], (s0, r0): (u8, u8), (s1, r1): (u8, u8), a0: &
 /// coefficients in [−η, η].
 ///
 /// Which half-bytes are rejected depends on the secret stream; FIPS 204
-/// allows that (rejected values are discarded). The accepted value is mapped
-/// without division: for z < 15, z mod 5 = z − 5·⌊205·z / 1024⌋.
+/// allows that (rejected values are discarded), but the loop does not even
+/// branch on it: each value is written at index *n and kept by advancing *n
+/// only if accepted. The map needs no division: for z < 15,
+/// z mod 5 = z − 5·⌊205·z / 1024⌋ (z = 15 is rejected).
 #[inline(never)]
 fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
+    let bound = if eta == 2 { 15 } else { 9 };
     for &b in buf.iter() {
         for z in [(b & 15) as i32, (b >> 4) as i32] {
             if *n == N {
                 return;
             }
-            let coeff = if eta == 2 {
-                if z >= 15 {
-                    continue;
-                }
-                2 - (z - 5 * ((205 * z) >> 10))
-            } else {
-                if z >= 9 {
-                    continue;
-                }
-                4 - z
-            };
-            a.0[*n] = coeff;
-            *n += 1;
+            a.0[*n] = if eta == 2 { 2 - (z - 5 * ((205 * z) >> 10)) } else { 4 - z };
+            *n += (z < bound) as usize;
         }
     }
 }

@@ -270,6 +270,40 @@ mod bench {
             }
             t4.push((now() - t) * 1e6 / iters as f64);
         }
+        // One polynomial alone against a pair (what a dummy lane would cost).
+        use crate::poly::Poly;
+        use crate::sample::{rej_bounded_poly, rej_bounded_poly_x2, rej_ntt_poly, rej_ntt_poly_x2};
+        let seed = [7u8; 64];
+        let (mut p0, mut p1) = (Poly::zero(), Poly::zero());
+        let mut tp = [vec![], vec![], vec![], vec![]];
+        let reps = 200;
+        for r in 0..41u16 {
+            let s0 = now();
+            for i in 0..reps {
+                p0 = rej_ntt_poly(&seed[..32], i as u8, r as u8);
+            }
+            let s1 = now();
+            for i in 0..reps {
+                rej_ntt_poly_x2(&seed[..32], (i as u8, r as u8), (i as u8, 1), &mut p0, &mut p1);
+            }
+            let s2 = now();
+            for i in 0..reps {
+                p1 = rej_bounded_poly(&seed, i + r, 4);
+            }
+            let s3 = now();
+            for i in 0..reps {
+                rej_bounded_poly_x2(&seed, [i, r], 4, &mut p0, &mut p1);
+            }
+            let s4 = now();
+            for (k, d) in [s1 - s0, s2 - s1, s3 - s2, s4 - s3].into_iter().enumerate() {
+                tp[k].push(d * 1e6 / reps as f64);
+            }
+        }
+        let [n1, n2, b1, b2] = tp;
+        console_log!(
+            "RejNTTPoly: one {:.0} ns, two at once {:.0} ns; RejBoundedPoly(η = 4): one {:.0} ns, two at once {:.0} ns ({})",
+            med(n1), med(n2), med(b1), med(b2), p0.0[0] ^ p1.0[1]
+        );
         console_log!("f1600 {:.0} ns; f1600_x2 {:.0} ns per pair; SHAKE128 per block: ours {:.0} ns, sha3 crate {:.0} ns ({})", med(t1), med(t2), med(t3), med(t4), a[3] ^ x2.lane(3).0);
     }
 }
