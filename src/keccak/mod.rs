@@ -220,10 +220,11 @@ mod tests {
 }
 
 /// Timing of the permutations and of SHAKE128 (ours and the `sha3` crate's)
-/// in wasm, run by hand:
-/// `cargo test --release --target wasm32-unknown-unknown --lib -- bench_keccak --include-ignored --nocapture`.
+/// in wasm; compiled only on request, as it measures rather than tests:
+/// `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128 --cfg keccak_bench"
+///  cargo test --release --target wasm32-unknown-unknown --lib -- bench_keccak --nocapture`.
 /// The permutations are not inlined, so V8 tiers them up while the loop runs.
-#[cfg(all(test, target_arch = "wasm32"))]
+#[cfg(all(test, target_arch = "wasm32", keccak_bench))]
 mod bench {
     use super::*;
     use wasm_bindgen::prelude::*;
@@ -238,7 +239,6 @@ mod bench {
         v[v.len() / 2]
     }
     #[test]
-    #[ignore]
     fn bench_keccak() {
         use sha3::digest::{ExtendableOutput, Update, XofReader};
         let iters = 2000;
