@@ -279,6 +279,40 @@ mod tests {
         }
     }
 
+    /// The branch-free parsers on extreme input: all-rejected candidates
+    /// advance nothing, accepted ones land in order, and a buffer parsed in
+    /// pieces (as when more blocks are squeezed) gives what it gives at once.
+    #[test]
+    fn parsers_keep_exactly_the_accepted_values() {
+        let mut a = Poly::zero();
+        let mut n = 0;
+        rej_ntt_parse(&[0xff; 168], &mut a, &mut n); // z = 2^23 − 1 ≥ q
+        assert_eq!(n, 0);
+        // q − 1 is accepted, q rejected, 0 accepted.
+        let (qm1, q) = ((Q - 1).to_le_bytes(), Q.to_le_bytes());
+        rej_ntt_parse(&[qm1[0], qm1[1], qm1[2], q[0], q[1], q[2], 0, 0, 0x80], &mut a, &mut n);
+        assert_eq!((n, a.0[0], a.0[1]), (2, Q - 1, 0));
+        for eta in [2, 4] {
+            let mut n = 0;
+            rej_bounded_parse(&[0xff; 136], eta, &mut a, &mut n); // z = 15 is rejected for both η
+            assert_eq!(n, 0);
+            // Half-bytes 0, 15, 8, 14, 9, 0: η = 2 keeps 0, 8, 14, 9, 0; η = 4 keeps 0, 8, 0.
+            rej_bounded_parse(&[0xf0, 0xe8, 0x09], eta, &mut a, &mut n);
+            let want: &[i32] = if eta == 2 { &[2, -1, -2, -2, 2] } else { &[4, -4, 4] };
+            assert_eq!(&a.0[..n], want, "eta {eta}");
+        }
+        // Top bytes 0xFF: z = 0x7F‖b1‖b0 is rejected when b1‖b0 ≥ 0xE001 (about 1 in 8).
+        let buf: Vec<u8> = (0..5 * 168).map(|i| if i % 3 == 2 { 0xff } else { (i * 97 + 13) as u8 }).collect();
+        let (mut whole, mut parts) = (Poly::zero(), Poly::zero());
+        let (mut n1, mut n2) = (0, 0);
+        rej_ntt_parse(&buf, &mut whole, &mut n1);
+        for block in buf.chunks(168) {
+            rej_ntt_parse(block, &mut parts, &mut n2);
+        }
+        assert_eq!((n1, whole), (n2, parts));
+        assert!(n1 > 0 && n1 < N, "the buffer is meant to reject many candidates");
+    }
+
     /// The two-lane samplers against the one-lane ones, for every parameter
     /// set (odd and even counts) and a few seeds, including all-zero and
     /// all-0xFF seeds.

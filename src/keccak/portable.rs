@@ -123,8 +123,9 @@ impl StateX2 {
         self.0[0][i] ^= v0;
         self.0[1][i] ^= v1;
     }
+    /// Wipes both states.
     pub fn clear(&mut self) {
-        self.0 = [[0; 25]; 2];
+        zeroize::Zeroize::zeroize(&mut self.0);
     }
 }
 

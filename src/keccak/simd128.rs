@@ -118,8 +118,13 @@ impl StateX2 {
     pub fn xor_lane(&mut self, i: usize, v0: u64, v1: u64) {
         self.0[i] = v128_xor(self.0[i], u64x2(v0, v1));
     }
+    /// Wipes both states (zeroize has no v128 impl, hence the volatile writes:
+    /// a plain store before a drop could be optimised away).
     pub fn clear(&mut self) {
-        self.0 = [i64x2_splat(0); 25];
+        for v in self.0.iter_mut() {
+            // SAFETY: `v` is a valid, aligned, exclusive reference.
+            unsafe { core::ptr::write_volatile(v, i64x2_splat(0)) };
+        }
     }
 }
 
