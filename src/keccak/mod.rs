@@ -304,6 +304,56 @@ mod bench {
             "RejNTTPoly: one {:.0} ns, two at once {:.0} ns; RejBoundedPoly(η = 4): one {:.0} ns, two at once {:.0} ns ({})",
             med(n1), med(n2), med(b1), med(b2), p0.0[0] ^ p1.0[1]
         );
+        // ExpandA of ML-DSA-44/65/87: one entry at a time on the `sha3` crate
+        // (the code before this module), one at a time on our scalar Keccak, and
+        // `expand_a` (two entries at a time).
+        for ps in [crate::params::ParamSet::MlDsa44, crate::params::ParamSet::MlDsa65, crate::params::ParamSet::MlDsa87] {
+            let p = ps.params();
+            let mut m = vec![Poly::zero(); p.k * p.l];
+            let mut te = [vec![], vec![], vec![]];
+            let old = |rho: &[u8], s: u8, r: u8| {
+                let mut x = sha3::Shake128::default();
+                x.update(rho);
+                x.update(&[s, r]);
+                let mut rd = x.finalize_xof();
+                let mut a = Poly::zero();
+                let mut n = 0;
+                let mut buf = [0u8; 168];
+                while n < crate::params::N {
+                    rd.read(&mut buf);
+                    for b in buf.chunks_exact(3) {
+                        let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
+                        if z < crate::params::Q && n < crate::params::N {
+                            a.0[n] = z;
+                            n += 1;
+                        }
+                    }
+                }
+                a
+            };
+            for r in 0..21u8 {
+                let rho = [r; 32];
+                let s0 = now();
+                for i in 0..p.k * p.l {
+                    m[i] = old(&rho, (i % p.l) as u8, (i / p.l) as u8);
+                }
+                let s1 = now();
+                for i in 0..p.k * p.l {
+                    m[i] = rej_ntt_poly(&rho, (i % p.l) as u8, (i / p.l) as u8);
+                }
+                let s2 = now();
+                crate::sample::expand_a(p, &rho, &mut m);
+                let s3 = now();
+                for (k, d) in [s1 - s0, s2 - s1, s3 - s2].into_iter().enumerate() {
+                    te[k].push(d * 1e3);
+                }
+            }
+            let [e0, e1, e2] = te;
+            console_log!(
+                "ExpandA {}: sha3 crate one at a time {:.1} µs, ours one at a time {:.1} µs, two at a time {:.1} µs",
+                ps.name(), med(e0), med(e1), med(e2)
+            );
+        }
         console_log!("f1600 {:.0} ns; f1600_x2 {:.0} ns per pair; SHAKE128 per block: ours {:.0} ns, sha3 crate {:.0} ns ({})", med(t1), med(t2), med(t3), med(t4), a[3] ^ x2.lane(3).0);
     }
 }
