@@ -31,13 +31,13 @@ pub static RC: [u64; ROUNDS] = round_constants();
 // The ρ and π tables below are what the written-out rounds of `portable.rs`
 // and `simd128.rs` were derived from; the tests check the rounds against them.
 
-#[cfg(test)]
 /// ρ offsets (FIPS 202 Algorithm 2) by lane index x + 5·y, reduced mod 64.
+#[cfg(test)]
 pub const RHO: [u32; 25] = rho_offsets();
 
-#[cfg(test)]
 /// π (FIPS 202 Algorithm 3): lane x + 5·y of the output is lane
 /// PI_SRC[x + 5·y] = ((x + 3y) mod 5) + 5·x of the input.
+#[cfg(test)]
 pub const PI_SRC: [usize; 25] = pi_sources();
 
 /// rc(t) of FIPS 202 Algorithm 5: the output bit of an 8-bit LFSR.
