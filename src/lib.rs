@@ -24,6 +24,7 @@
 
 mod encode;
 mod field;
+mod keccak;
 mod mldsa;
 mod ntt;
 mod params;

@@ -9,7 +9,7 @@ use crate::encode::{pk_decode, pk_encode, sig_decode, sig_encode, sk_decode, sk_
 use crate::ntt::{inv_ntt_tomont, ntt, pointwise, pointwise_acc};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{make_hints, use_hints, Poly};
-use crate::sample::{expand_a, expand_mask, expand_s, rej_ntt_poly, sample_in_ball};
+use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball, MatrixRows};
 use crate::xof::{h, Shake256};
 use zeroize::Zeroizing;
 
@@ -18,15 +18,19 @@ fn polys(n: usize) -> Zeroizing<Vec<Poly>> {
 }
 
 /// t = NTT^−1(Â ∘ NTT(s1)) + s2 split by Power2Round into (t1, t0)
-/// (FIPS 204 Algorithm 6, steps 5–6).
-fn power2round_t(p: &Params, a_hat: &[Poly], s1: &[Poly], s2: &[Poly], t1: &mut [Poly], t0: &mut [Poly]) {
+/// (FIPS 204 Algorithm 6, steps 3–6). Â is used once, so it is generated as
+/// it is used (steps 3 and 5 interleaved) and never held whole in memory.
+fn power2round_t(p: &Params, rho: &[u8], s1: &[Poly], s2: &[Poly], t1: &mut [Poly], t0: &mut [Poly]) {
+    let mut a_rows = MatrixRows::new(p, rho);
+    let mut a_ij = Poly::zero();
     let mut s1_hat = Zeroizing::new(s1.to_vec());
     s1_hat.iter_mut().for_each(ntt);
     let mut t = Zeroizing::new(Poly::zero());
     for i in 0..p.k {
         *t = Poly::zero();
         for j in 0..p.l {
-            pointwise_acc(&mut t, &a_hat[i * p.l + j], &s1_hat[j]);
+            a_rows.next_entry(&mut a_ij); // Â[i][j]
+            pointwise_acc(&mut t, &a_ij, &s1_hat[j]);
         }
         // |t| < ℓq before the reduction, < q after it and after the inverse NTT;
         // adding s2 (|s2| ≤ η) keeps it within the range `freeze` accepts.
@@ -43,14 +47,12 @@ pub fn keygen_internal(p: &Params, xi: &[u8; SEED_BYTES]) -> (Vec<u8>, Vec<u8>) 
     let mut seeds = Zeroizing::new([0u8; 128]);
     h(&[xi, &[p.k as u8, p.l as u8]], &mut seeds[..]);
     let (rho, rho_prime, key) = (&seeds[..32], &seeds[32..96], &seeds[96..]);
-    // Steps 3–4.
-    let mut a_hat = vec![Poly::zero(); p.k * p.l];
-    expand_a(p, rho, &mut a_hat);
+    // Step 4.
     let (mut s1, mut s2) = (polys(p.l), polys(p.k));
     expand_s(p, rho_prime, &mut s1, &mut s2);
-    // Steps 5–6.
+    // Steps 3, 5–6.
     let (mut t1, mut t0) = (vec![Poly::zero(); p.k], polys(p.k));
-    power2round_t(p, &a_hat, &s1, &s2, &mut t1, &mut t0);
+    power2round_t(p, rho, &s1, &s2, &mut t1, &mut t0);
     // Steps 8–10.
     let mut pk = vec![0u8; p.public_key_len()];
     pk_encode(p, rho, &t1, &mut pk);
@@ -68,10 +70,8 @@ pub fn keygen_internal(p: &Params, xi: &[u8; SEED_BYTES]) -> (Vec<u8>, Vec<u8>) 
 pub fn public_key(p: &Params, sk: &[u8]) -> Option<Vec<u8>> {
     let (mut s1, mut s2, mut t0) = (polys(p.l), polys(p.k), polys(p.k));
     let parts = sk_decode(p, sk, &mut s1, &mut s2, &mut t0)?;
-    let mut a_hat = vec![Poly::zero(); p.k * p.l];
-    expand_a(p, parts.rho, &mut a_hat);
     let (mut t1, mut t0_again) = (vec![Poly::zero(); p.k], polys(p.k));
-    power2round_t(p, &a_hat, &s1, &s2, &mut t1, &mut t0_again);
+    power2round_t(p, parts.rho, &s1, &s2, &mut t1, &mut t0_again);
     let mut pk = vec![0u8; p.public_key_len()];
     pk_encode(p, parts.rho, &t1, &mut pk);
     let mut tr = [0u8; TR_BYTES];
@@ -241,12 +241,12 @@ impl ExpandedSecretKey {
     }
 }
 
-/// Where verification takes Â from: a cached copy, or generated from ρ one
-/// entry at a time as it is used (the pqm4 lesson: a few polynomials of memory
+/// Where verification takes Â from: a cached copy, or generated from ρ as it
+/// is used, two entries at a time (the pqm4 lesson: a few polynomials of memory
 /// instead of k·ℓ).
 enum Matrix<'a> {
     Cached(&'a [Poly]),
-    FromSeed(&'a [u8]),
+    FromSeed(MatrixRows<'a>),
 }
 
 /// NTT(t1·2^d) for every row (FIPS 204 Algorithm 8, step 9's right-hand factor).
@@ -263,7 +263,7 @@ fn t1_hat(p: &Params, pk: &[u8]) -> Vec<Poly> {
 /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) given μ; `pk` and `sig` must
 /// have their exact lengths. Â is generated as it is used.
 pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
-    verify_core(p, Matrix::FromSeed(&pk[..SEED_BYTES]), &t1_hat(p, pk), mu, sig)
+    verify_core(p, Matrix::FromSeed(MatrixRows::new(p, &pk[..SEED_BYTES])), &t1_hat(p, pk), mu, sig)
 }
 
 /// A public key expanded for verifying: Â and NTT(t1·2^d) (FIPS 204 Algorithm 8
@@ -295,7 +295,7 @@ impl ExpandedPublicKey {
 }
 
 /// FIPS 204 Algorithm 8 from step 2, given Â (or ρ), NTT(t1·2^d) and μ.
-fn verify_core(p: &Params, a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
+fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
     let (k, l) = (p.k, p.l);
     let (mut z, mut hint) = (vec![Poly::zero(); l], vec![Poly::zero(); k]);
     let Some(c_tilde) = sig_decode(p, sig, &mut z, &mut hint) else {
@@ -309,15 +309,15 @@ fn verify_core(p: &Params, a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], sig:
     ntt(&mut c_hat);
     z.iter_mut().for_each(ntt);
     let mut w1 = vec![Poly::zero(); k];
-    let mut a_ij: Poly;
+    let mut a_ij = Poly::zero();
     for i in 0..k {
         // Step 9: w′ ← NTT^−1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)).
         let mut acc = Poly::zero();
         for (j, zj) in z.iter().enumerate() {
-            let entry = match a {
+            let entry = match &mut a {
                 Matrix::Cached(a_hat) => &a_hat[i * l + j],
-                Matrix::FromSeed(rho) => {
-                    a_ij = rej_ntt_poly(rho, j as u8, i as u8);
+                Matrix::FromSeed(rows) => {
+                    rows.next_entry(&mut a_ij); // Â[i][j]
                     &a_ij
                 }
             };

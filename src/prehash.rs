@@ -1,8 +1,8 @@
 //! The pre-hash functions of HashML-DSA (FIPS 204 §5.4) and their DER-encoded
 //! object identifiers (NIST hashAlgs arc 2.16.840.1.101.3.4.2).
 
+use crate::xof::{Shake128, Shake256, Sponge, SHA3_PAD};
 use sha2::Digest;
-use sha3::digest::{ExtendableOutput, Update, XofReader};
 
 /// A pre-hash function PH of HashML-DSA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,12 +124,13 @@ enum State {
     Sha512(sha2::Sha512),
     Sha512_224(sha2::Sha512_224),
     Sha512_256(sha2::Sha512_256),
-    Sha3_224(sha3::Sha3_224),
-    Sha3_256(sha3::Sha3_256),
-    Sha3_384(sha3::Sha3_384),
-    Sha3_512(sha3::Sha3_512),
-    Shake128(sha3::Shake128),
-    Shake256(sha3::Shake256),
+    // SHA3-d is Keccak[2d] with rate 200 − d/4 bytes (FIPS 202 §6.1).
+    Sha3_224(Sponge<144>),
+    Sha3_256(Sponge<136>),
+    Sha3_384(Sponge<104>),
+    Sha3_512(Sponge<72>),
+    Shake128(Shake128),
+    Shake256(Shake256),
 }
 
 /// PH computed over a message given in pieces; see [`HashAlg::hasher`].
@@ -144,22 +145,22 @@ impl Prehasher {
             State::Sha512(h) => Digest::update(h, data),
             State::Sha512_224(h) => Digest::update(h, data),
             State::Sha512_256(h) => Digest::update(h, data),
-            State::Sha3_224(h) => Digest::update(h, data),
-            State::Sha3_256(h) => Digest::update(h, data),
-            State::Sha3_384(h) => Digest::update(h, data),
-            State::Sha3_512(h) => Digest::update(h, data),
-            State::Shake128(h) => Update::update(h, data),
-            State::Shake256(h) => Update::update(h, data),
+            State::Sha3_224(h) => h.update(data),
+            State::Sha3_256(h) => h.update(data),
+            State::Sha3_384(h) => h.update(data),
+            State::Sha3_512(h) => h.update(data),
+            State::Shake128(h) => h.update(data),
+            State::Shake256(h) => h.update(data),
         }
     }
 
     pub fn finalize(self) -> Vec<u8> {
-        fn xof(r: impl XofReader, n: usize) -> Vec<u8> {
-            let mut r = r;
+        fn keccak<const RATE: usize>(h: Sponge<RATE>, suffix: u8, n: usize) -> Vec<u8> {
             let mut out = vec![0u8; n];
-            r.read(&mut out);
+            h.finalize_with(suffix).squeeze(&mut out);
             out
         }
+        const SHAKE: u8 = crate::xof::SHAKE_PAD;
         match self.0 {
             State::Sha224(h) => h.finalize().to_vec(),
             State::Sha256(h) => h.finalize().to_vec(),
@@ -167,12 +168,12 @@ impl Prehasher {
             State::Sha512(h) => h.finalize().to_vec(),
             State::Sha512_224(h) => h.finalize().to_vec(),
             State::Sha512_256(h) => h.finalize().to_vec(),
-            State::Sha3_224(h) => h.finalize().to_vec(),
-            State::Sha3_256(h) => h.finalize().to_vec(),
-            State::Sha3_384(h) => h.finalize().to_vec(),
-            State::Sha3_512(h) => h.finalize().to_vec(),
-            State::Shake128(h) => xof(h.finalize_xof(), 32),
-            State::Shake256(h) => xof(h.finalize_xof(), 64),
+            State::Sha3_224(h) => keccak(h, SHA3_PAD, 28),
+            State::Sha3_256(h) => keccak(h, SHA3_PAD, 32),
+            State::Sha3_384(h) => keccak(h, SHA3_PAD, 48),
+            State::Sha3_512(h) => keccak(h, SHA3_PAD, 64),
+            State::Shake128(h) => keccak(h, SHAKE, 32),
+            State::Shake256(h) => keccak(h, SHAKE, 64),
         }
     }
 }
@@ -204,7 +205,32 @@ mod tests {
             inc.update(b"c");
             assert_eq!(inc.finalize(), h.digest(b"abc"), "{}", h.name());
         }
+        // SHA3-256("abc") from FIPS 202's examples.
+        assert_eq!(&HashAlg::Sha3_256.digest(b"abc")[..4], &[0x3a, 0x98, 0x5d, 0xa7]);
         // SHA-256("abc") from FIPS 180-4's examples.
         assert_eq!(&HashAlg::Sha256.digest(b"abc")[..4], &[0xba, 0x78, 0x16, 0xbf]);
+    }
+
+    /// The SHA-3 and SHAKE pre-hashes (on our Keccak) against the `sha3`
+    /// crate, at lengths around each rate (72, 104, 136, 144, 168 bytes).
+    #[test]
+    fn sha3_prehashes_equal_sha3_crate() {
+        use sha3::digest::{ExtendableOutput, Update, XofReader};
+        for len in [0usize, 1, 71, 72, 73, 103, 104, 105, 135, 136, 137, 143, 144, 145, 167, 168, 169, 1000] {
+            let m: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
+            assert_eq!(HashAlg::Sha3_224.digest(&m), sha3::Sha3_224::digest(&m).to_vec(), "len {len}");
+            assert_eq!(HashAlg::Sha3_256.digest(&m), sha3::Sha3_256::digest(&m).to_vec(), "len {len}");
+            assert_eq!(HashAlg::Sha3_384.digest(&m), sha3::Sha3_384::digest(&m).to_vec(), "len {len}");
+            assert_eq!(HashAlg::Sha3_512.digest(&m), sha3::Sha3_512::digest(&m).to_vec(), "len {len}");
+            let mut want = [0u8; 64];
+            let mut x = sha3::Shake128::default();
+            x.update(&m);
+            x.finalize_xof().read(&mut want[..32]);
+            assert_eq!(HashAlg::Shake128.digest(&m), want[..32].to_vec(), "len {len}");
+            let mut x = sha3::Shake256::default();
+            x.update(&m);
+            x.finalize_xof().read(&mut want);
+            assert_eq!(HashAlg::Shake256.digest(&m), want.to_vec(), "len {len}");
+        }
     }
 }

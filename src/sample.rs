@@ -4,7 +4,7 @@
 use crate::encode::unpack_bits;
 use crate::params::{Params, N, Q};
 use crate::poly::Poly;
-use crate::xof::{Shake128, Shake256, SHAKE128_RATE, SHAKE256_RATE};
+use crate::xof::{Shake128, Shake128x2, Shake256, Shake256x2, SHAKE128_RATE, SHAKE256_RATE};
 use zeroize::Zeroize;
 
 /// SampleInBall (FIPS 204 Algorithm 29): c with τ coefficients ±1, the rest 0.
@@ -38,101 +38,210 @@ pub fn sample_in_ball(c_tilde: &[u8], tau: usize) -> Poly {
     c
 }
 
-/// RejNTTPoly (FIPS 204 Algorithm 30) with seed ρ‖s‖r: a uniform element of T_q.
+/// Bytes squeezed up front for one RejNTTPoly: five SHAKE128 blocks give 280
+/// candidates, and 256 of them are accepted with probability about 1 − 2^−100
+/// (each is accepted with probability q/2^23 ≈ 0.999); more blocks follow
+/// only when needed.
+const REJ_NTT_FIRST: usize = 5 * SHAKE128_RATE;
+
+/// Parses CoeffFromThreeBytes candidates (Algorithm 14) from `buf` into a
+/// from index *n on (RejNTTPoly, Algorithm 30, steps 4–10), stopping at N.
 /// Coefficients are in [0, q). The input is public, so rejection may branch.
+/// Not inlined: one copy serves the one- and two-lane samplers.
+#[inline(never)]
+fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
+    for b in buf.chunks_exact(3) {
+        if *n == N {
+            return;
+        }
+        let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
+        // Written always, kept only if accepted (the next write overwrites a
+        // rejected z): no unpredictable branch per candidate.
+        a.0[*n] = z;
+        *n += (z < Q) as usize;
+    }
+}
+
+/// RejNTTPoly (FIPS 204 Algorithm 30) with seed ρ‖s‖r: a uniform element of T_q.
+/// Coefficients are in [0, q).
 pub fn rej_ntt_poly(rho: &[u8], s: u8, r: u8) -> Poly {
     let mut xof = Shake128::new().absorb(rho).absorb(&[s, r]).finalize();
-    let mut buf = [0u8; SHAKE128_RATE];
+    let mut buf = [0u8; REJ_NTT_FIRST];
+    xof.squeeze(&mut buf);
     let mut a = Poly::zero();
     let mut n = 0;
+    rej_ntt_parse(&buf, &mut a, &mut n);
     while n < N {
-        xof.squeeze(&mut buf);
-        for b in buf.chunks_exact(3) {
-            // CoeffFromThreeBytes (Algorithm 14).
-            let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
-            if z < Q {
-                a.0[n] = z;
-                n += 1;
-                if n == N {
-                    break;
-                }
-            }
-        }
+        let block = &mut buf[..SHAKE128_RATE];
+        xof.squeeze(block);
+        rej_ntt_parse(block, &mut a, &mut n);
     }
     a
 }
 
-/// RejBoundedPoly (FIPS 204 Algorithm 31) with seed ρ′‖IntegerToBytes(nonce, 2):
+/// Two RejNTTPoly at once on a two-lane SHAKE128: a0 from ρ‖s0‖r0 and a1 from
+/// ρ‖s1‖r1. The same outputs as two `rej_ntt_poly` calls.
+pub fn rej_ntt_poly_x2(rho: &[u8], (s0, r0): (u8, u8), (s1, r1): (u8, u8), a0: &mut Poly, a1: &mut Poly) {
+    let mut xof = Shake128x2::new([rho, &[s0, r0]], [rho, &[s1, r1]]);
+    let mut buf0 = [0u8; REJ_NTT_FIRST];
+    let mut buf1 = [0u8; REJ_NTT_FIRST];
+    xof.squeeze(&mut buf0, &mut buf1);
+    let (mut n0, mut n1) = (0, 0);
+    rej_ntt_parse(&buf0, a0, &mut n0);
+    rej_ntt_parse(&buf1, a1, &mut n1);
+    while n0 < N || n1 < N {
+        let (b0, b1) = (&mut buf0[..SHAKE128_RATE], &mut buf1[..SHAKE128_RATE]);
+        xof.squeeze(b0, b1);
+        rej_ntt_parse(b0, a0, &mut n0);
+        rej_ntt_parse(b1, a1, &mut n1);
+    }
+}
+
+/// Parses CoeffFromHalfByte values (Algorithm 15) from `buf` into a from
+/// index *n on (RejBoundedPoly, Algorithm 31, steps 4–12), stopping at N;
 /// coefficients in [−η, η].
 ///
 /// Which half-bytes are rejected depends on the secret stream; FIPS 204
-/// allows that (rejected values are discarded). The accepted value is mapped
-/// without division: for z < 15, z mod 5 = z − 5·⌊205·z / 1024⌋.
+/// allows that (rejected values are discarded), but the loop does not even
+/// branch on it: each value is written at index *n and kept by advancing *n
+/// only if accepted. The map needs no division: for z < 15,
+/// z mod 5 = z − 5·⌊205·z / 1024⌋ (z = 15 is rejected).
+#[inline(never)]
+fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
+    let bound = if eta == 2 { 15 } else { 9 };
+    for &b in buf.iter() {
+        for z in [(b & 15) as i32, (b >> 4) as i32] {
+            if *n == N {
+                return;
+            }
+            a.0[*n] = if eta == 2 { 2 - (z - 5 * ((205 * z) >> 10)) } else { 4 - z };
+            *n += (z < bound) as usize;
+        }
+    }
+}
+
+/// RejBoundedPoly (FIPS 204 Algorithm 31) with seed ρ′‖IntegerToBytes(nonce, 2):
+/// coefficients in [−η, η].
 pub fn rej_bounded_poly(rho_prime: &[u8], nonce: u16, eta: i32) -> Poly {
     let mut xof = Shake256::new().absorb(rho_prime).absorb(&nonce.to_le_bytes()).finalize();
     let mut buf = [0u8; SHAKE256_RATE];
     let mut a = Poly::zero();
     let mut n = 0;
-    'outer: loop {
+    while n < N {
         xof.squeeze(&mut buf);
-        for &b in buf.iter() {
-            for z in [(b & 15) as i32, (b >> 4) as i32] {
-                // CoeffFromHalfByte (Algorithm 15).
-                let coeff = if eta == 2 {
-                    if z >= 15 {
-                        continue;
-                    }
-                    2 - (z - 5 * ((205 * z) >> 10))
-                } else {
-                    if z >= 9 {
-                        continue;
-                    }
-                    4 - z
-                };
-                a.0[n] = coeff;
-                n += 1;
-                if n == N {
-                    break 'outer;
-                }
-            }
-        }
+        rej_bounded_parse(&buf, eta, &mut a, &mut n);
     }
     buf.zeroize();
     a
 }
 
-/// ExpandS (FIPS 204 Algorithm 33): s1 ∈ S_η^ℓ and s2 ∈ S_η^k from ρ′.
-pub fn expand_s(p: &Params, rho_prime: &[u8], s1: &mut [Poly], s2: &mut [Poly]) {
-    for (r, s) in s1.iter_mut().enumerate() {
-        *s = rej_bounded_poly(rho_prime, r as u16, p.eta);
+/// Two RejBoundedPoly at once on a two-lane SHAKE256, with nonces n0 and n1.
+/// The same outputs as two `rej_bounded_poly` calls.
+pub fn rej_bounded_poly_x2(rho_prime: &[u8], nonces: [u16; 2], eta: i32, a0: &mut Poly, a1: &mut Poly) {
+    let (k0, k1) = (nonces[0].to_le_bytes(), nonces[1].to_le_bytes());
+    let mut xof = Shake256x2::new([rho_prime, &k0], [rho_prime, &k1]);
+    let mut buf0 = [0u8; SHAKE256_RATE];
+    let mut buf1 = [0u8; SHAKE256_RATE];
+    let (mut n0, mut n1) = (0, 0);
+    while n0 < N || n1 < N {
+        xof.squeeze(&mut buf0, &mut buf1);
+        rej_bounded_parse(&buf0, eta, a0, &mut n0);
+        rej_bounded_parse(&buf1, eta, a1, &mut n1);
     }
-    for (r, s) in s2.iter_mut().enumerate() {
-        *s = rej_bounded_poly(rho_prime, (p.l + r) as u16, p.eta);
+    buf0.zeroize();
+    buf1.zeroize();
+}
+
+/// ExpandS (FIPS 204 Algorithm 33): s1 ∈ S_η^ℓ and s2 ∈ S_η^k from ρ′.
+/// The ℓ + k polynomials (nonces 0, 1, …, ℓ + k − 1) are drawn two at a
+/// time; when ℓ + k is odd the last one is drawn alone.
+pub fn expand_s(p: &Params, rho_prime: &[u8], s1: &mut [Poly], s2: &mut [Poly]) {
+    let mut all: Vec<&mut Poly> = s1.iter_mut().chain(s2.iter_mut()).collect();
+    let mut nonce = 0u16;
+    let mut pairs = all.chunks_exact_mut(2);
+    for pair in &mut pairs {
+        let [a0, a1] = pair else { unreachable!() };
+        rej_bounded_poly_x2(rho_prime, [nonce, nonce + 1], p.eta, a0, a1);
+        nonce += 2;
+    }
+    if let [last] = pairs.into_remainder() {
+        **last = rej_bounded_poly(rho_prime, nonce, p.eta);
     }
 }
 
-/// ExpandA (FIPS 204 Algorithm 32), row-major: a_hat[r·ℓ + s] = Â[r][s].
+/// ExpandA (FIPS 204 Algorithm 32), row-major: a_hat[r·ℓ + s] = Â[r][s],
+/// generated two entries at a time in that order.
 pub fn expand_a(p: &Params, rho: &[u8], a_hat: &mut [Poly]) {
-    for r in 0..p.k {
-        for s in 0..p.l {
-            a_hat[r * p.l + s] = rej_ntt_poly(rho, s as u8, r as u8);
+    let mut rows = MatrixRows::new(p, rho);
+    for a in a_hat[..p.k * p.l].iter_mut() {
+        rows.next_entry(a);
+    }
+}
+
+/// Â entry by entry in row-major order (Â[0][0], Â[0][1], …), generated two at
+/// a time, holding one entry in reserve: verification uses it to build Â just
+/// in time with a few polynomials of memory instead of k·ℓ.
+pub struct MatrixRows<'a> {
+    rho: &'a [u8],
+    l: usize,
+    len: usize,
+    /// Index r·ℓ + s of the next entry handed out.
+    next: usize,
+    spare: Poly,
+}
+
+impl<'a> MatrixRows<'a> {
+    pub fn new(p: &Params, rho: &'a [u8]) -> Self {
+        MatrixRows { rho, l: p.l, len: p.k * p.l, next: 0, spare: Poly::zero() }
+    }
+
+    /// Writes the next entry of Â to `out`. Entries at even indices are
+    /// generated together with their successor, which waits in `spare`.
+    pub fn next_entry(&mut self, out: &mut Poly) {
+        let (i, l) = (self.next, self.l);
+        assert!(i < self.len);
+        if i % 2 == 1 {
+            *out = self.spare.clone();
+        } else if i + 1 < self.len {
+            let j = i + 1;
+            rej_ntt_poly_x2(self.rho, ((i % l) as u8, (i / l) as u8), ((j % l) as u8, (j / l) as u8), out, &mut self.spare);
+        } else {
+            *out = rej_ntt_poly(self.rho, (i % l) as u8, (i / l) as u8);
         }
+        self.next += 1;
     }
 }
 
 /// ExpandMask (FIPS 204 Algorithm 34): y with coefficients in (−γ1, γ1].
+/// Two polynomials at a time; when ℓ is odd the last one is drawn alone.
 pub fn expand_mask(p: &Params, rho_pp: &[u8], kappa: u16, y: &mut [Poly]) {
     let bits = p.z_bits();
-    let mut buf = [0u8; 32 * 20];
-    let v = &mut buf[..32 * bits];
-    for (r, yr) in y.iter_mut().enumerate() {
-        let nonce = kappa.wrapping_add(r as u16);
-        let mut xof = Shake256::new().absorb(rho_pp).absorb(&nonce.to_le_bytes()).finalize();
-        xof.squeeze(v);
+    let mut buf = [[0u8; 32 * 20]; 2];
+    let finish = |v: &[u8], yr: &mut Poly| {
         unpack_bits(v, bits, yr);
         for c in yr.0.iter_mut() {
             *c = p.gamma1 - *c;
         }
+    };
+    let mut pairs = y.chunks_exact_mut(2);
+    let mut r = 0u16;
+    for pair in &mut pairs {
+        let (k0, k1) = (kappa.wrapping_add(r).to_le_bytes(), kappa.wrapping_add(r + 1).to_le_bytes());
+        let mut xof = Shake256x2::new([rho_pp, &k0], [rho_pp, &k1]);
+        let [b0, b1] = &mut buf;
+        let (v0, v1) = (&mut b0[..32 * bits], &mut b1[..32 * bits]);
+        xof.squeeze(v0, v1);
+        let [y0, y1] = pair else { unreachable!() };
+        finish(v0, y0);
+        finish(v1, y1);
+        r += 2;
+    }
+    if let [last] = pairs.into_remainder() {
+        let nonce = kappa.wrapping_add(r);
+        let mut xof = Shake256::new().absorb(rho_pp).absorb(&nonce.to_le_bytes()).finalize();
+        let v = &mut buf[0][..32 * bits];
+        xof.squeeze(v);
+        finish(v, last);
     }
     buf.zeroize();
 }
@@ -165,6 +274,80 @@ mod tests {
                 assert!(s.0.iter().all(|&x| (-eta..=eta).contains(&x)));
                 for v in -eta..=eta {
                     assert!(s.0.contains(&v), "value {v} never drawn (eta {eta})");
+                }
+            }
+        }
+    }
+
+    /// The branch-free parsers on extreme input: all-rejected candidates
+    /// advance nothing, accepted ones land in order, and a buffer parsed in
+    /// pieces (as when more blocks are squeezed) gives what it gives at once.
+    #[test]
+    fn parsers_keep_exactly_the_accepted_values() {
+        let mut a = Poly::zero();
+        let mut n = 0;
+        rej_ntt_parse(&[0xff; 168], &mut a, &mut n); // z = 2^23 − 1 ≥ q
+        assert_eq!(n, 0);
+        // q − 1 is accepted, q rejected, 0 accepted.
+        let (qm1, q) = ((Q - 1).to_le_bytes(), Q.to_le_bytes());
+        rej_ntt_parse(&[qm1[0], qm1[1], qm1[2], q[0], q[1], q[2], 0, 0, 0x80], &mut a, &mut n);
+        assert_eq!((n, a.0[0], a.0[1]), (2, Q - 1, 0));
+        for eta in [2, 4] {
+            let mut n = 0;
+            rej_bounded_parse(&[0xff; 136], eta, &mut a, &mut n); // z = 15 is rejected for both η
+            assert_eq!(n, 0);
+            // Half-bytes 0, 15, 8, 14, 9, 0: η = 2 keeps 0, 8, 14, 9, 0; η = 4 keeps 0, 8, 0.
+            rej_bounded_parse(&[0xf0, 0xe8, 0x09], eta, &mut a, &mut n);
+            let want: &[i32] = if eta == 2 { &[2, -1, -2, -2, 2] } else { &[4, -4, 4] };
+            assert_eq!(&a.0[..n], want, "eta {eta}");
+        }
+        // Top bytes 0xFF: z = 0x7F‖b1‖b0 is rejected when b1‖b0 ≥ 0xE001 (about 1 in 8).
+        let buf: Vec<u8> = (0..5 * 168).map(|i| if i % 3 == 2 { 0xff } else { (i * 97 + 13) as u8 }).collect();
+        let (mut whole, mut parts) = (Poly::zero(), Poly::zero());
+        let (mut n1, mut n2) = (0, 0);
+        rej_ntt_parse(&buf, &mut whole, &mut n1);
+        for block in buf.chunks(168) {
+            rej_ntt_parse(block, &mut parts, &mut n2);
+        }
+        assert_eq!((n1, whole), (n2, parts));
+        assert!(n1 > 0 && n1 < N, "the buffer is meant to reject many candidates");
+    }
+
+    /// The two-lane samplers against the one-lane ones, for every parameter
+    /// set (odd and even counts) and a few seeds, including all-zero and
+    /// all-0xFF seeds.
+    #[test]
+    fn two_lane_samplers_equal_one_lane() {
+        for ps in [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87] {
+            let p = ps.params();
+            for seed in [0u8, 0xff, 0x5a] {
+                let rho: Vec<u8> = (0..64u8).map(|i| seed ^ i.wrapping_mul(seed | 1)).collect();
+                let mut a_hat = vec![Poly::zero(); p.k * p.l];
+                expand_a(p, &rho[..32], &mut a_hat);
+                for r in 0..p.k {
+                    for s in 0..p.l {
+                        assert_eq!(a_hat[r * p.l + s], rej_ntt_poly(&rho[..32], s as u8, r as u8), "Â[{r}][{s}]");
+                    }
+                }
+                let (mut s1, mut s2) = (vec![Poly::zero(); p.l], vec![Poly::zero(); p.k]);
+                expand_s(p, &rho, &mut s1, &mut s2);
+                for (r, s) in s1.iter().chain(s2.iter()).enumerate() {
+                    assert_eq!(*s, rej_bounded_poly(&rho, r as u16, p.eta), "s[{r}]");
+                }
+                // κ near 2^16 checks the wrap of IntegerToBytes(κ + r, 2).
+                for kappa in [0u16, 65533] {
+                    let mut y = vec![Poly::zero(); p.l];
+                    expand_mask(p, &rho, kappa, &mut y);
+                    for (r, yr) in y.iter().enumerate() {
+                        let nonce = kappa.wrapping_add(r as u16);
+                        let mut v = [0u8; 640];
+                        let v = &mut v[..32 * p.z_bits()];
+                        Shake256::new().absorb(&rho).absorb(&nonce.to_le_bytes()).finalize().squeeze(v);
+                        let mut want = Poly::zero();
+                        unpack_bits(v, p.z_bits(), &mut want);
+                        want.0.iter_mut().for_each(|c| *c = p.gamma1 - *c);
+                        assert_eq!(*yr, want, "y[{r}] κ {kappa}");
+                    }
                 }
             }
         }

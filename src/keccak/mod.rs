@@ -1,0 +1,359 @@
+//! Keccak-f[1600] (FIPS 202 §3.3–3.4, Algorithm 7 with 24 rounds), one state
+//! at a time and two states at a time.
+//!
+//! `portable` is the reference. `simd128` keeps two independent states in the
+//! two 64-bit lanes of each v128 and is chosen at compile time
+//! (`target_feature = "simd128"`), never from input data; elsewhere the
+//! two-state permutation runs the portable one twice, so callers are written
+//! once.
+//!
+//! Lane (x, y) of FIPS 202's state array is `a[x + 5·y]`; a lane holds the
+//! 64 bits of a column of z in little-endian order (FIPS 202 §3.1.2 and B.1),
+//! so byte i of the sponge's string is byte i % 8 of lane i / 8.
+
+mod portable;
+#[cfg(target_feature = "simd128")]
+mod simd128;
+
+pub use portable::f1600;
+#[cfg(target_feature = "simd128")]
+pub use simd128::{f1600_x2, StateX2};
+#[cfg(not(target_feature = "simd128"))]
+pub use portable::{f1600_x2, StateX2};
+
+/// Number of rounds of Keccak-f[1600] (FIPS 202 §3.4: 12 + 2ℓ with ℓ = 6).
+pub const ROUNDS: usize = 24;
+
+/// ι round constants RC[i_r] (FIPS 202 Algorithm 6), built from rc(t)
+/// (Algorithm 5): bit 2^j − 1 of RC[i_r] is rc(j + 7·i_r), j = 0..6.
+pub static RC: [u64; ROUNDS] = round_constants();
+
+// The ρ and π tables below are what the written-out rounds of `portable.rs`
+// and `simd128.rs` were derived from; the tests check the rounds against them.
+
+/// ρ offsets (FIPS 202 Algorithm 2) by lane index x + 5·y, reduced mod 64.
+#[cfg(test)]
+pub const RHO: [u32; 25] = rho_offsets();
+
+/// π (FIPS 202 Algorithm 3): lane x + 5·y of the output is lane
+/// PI_SRC[x + 5·y] = ((x + 3y) mod 5) + 5·x of the input.
+#[cfg(test)]
+pub const PI_SRC: [usize; 25] = pi_sources();
+
+/// rc(t) of FIPS 202 Algorithm 5: the output bit of an 8-bit LFSR.
+const fn rc_bit(t: usize) -> u64 {
+    if t % 255 == 0 {
+        return 1;
+    }
+    // R = 10000000 with R[0] first; held as bit i = R[i].
+    let mut r: u32 = 1;
+    let mut i = 1;
+    while i <= t % 255 {
+        // R ← 0 ‖ R, then R[0], R[4], R[5], R[6] ^= R[8]; R ← Trunc8(R).
+        r <<= 1;
+        let r8 = (r >> 8) & 1;
+        r ^= r8 | r8 << 4 | r8 << 5 | r8 << 6;
+        r &= 0xff;
+        i += 1;
+    }
+    (r & 1) as u64
+}
+
+const fn round_constants() -> [u64; ROUNDS] {
+    let mut rc = [0u64; ROUNDS];
+    let mut ir = 0;
+    while ir < ROUNDS {
+        let mut j = 0;
+        while j <= 6 {
+            rc[ir] |= rc_bit(j + 7 * ir) << ((1u32 << j) - 1);
+            j += 1;
+        }
+        ir += 1;
+    }
+    rc
+}
+
+#[cfg(test)]
+const fn rho_offsets() -> [u32; 25] {
+    let mut rho = [0u32; 25];
+    let (mut x, mut y) = (1, 0);
+    let mut t = 0;
+    while t < 24 {
+        rho[x + 5 * y] = (((t + 1) * (t + 2) / 2) % 64) as u32;
+        let nx = y;
+        y = (2 * x + 3 * y) % 5;
+        x = nx;
+        t += 1;
+    }
+    rho
+}
+
+#[cfg(test)]
+const fn pi_sources() -> [usize; 25] {
+    let mut src = [0usize; 25];
+    let mut i = 0;
+    while i < 25 {
+        let (x, y) = (i % 5, i / 5);
+        src[i] = (x + 3 * y) % 5 + 5 * x;
+        i += 1;
+    }
+    src
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn constants_match_fips_202() {
+        // Spot values of the tables printed in the Keccak reference (and used
+        // by every implementation): first, last and a middle round constant,
+        // and the ρ offsets of lanes (1,0), (0,1), (4,4).
+        assert_eq!(RC[0], 0x0000000000000001);
+        assert_eq!(RC[1], 0x0000000000008082);
+        assert_eq!(RC[12], 0x000000008000808b);
+        assert_eq!(RC[23], 0x8000000080008008);
+        assert_eq!((RHO[0], RHO[1], RHO[5], RHO[24]), (0, 1, 36, 14));
+        // π is a permutation fixing lane 0.
+        let mut seen = [false; 25];
+        PI_SRC.iter().for_each(|&s| seen[s] = true);
+        assert!(seen.iter().all(|&b| b) && PI_SRC[0] == 0);
+    }
+
+    /// A round driven by the tables, loop by loop as FIPS 202 §3.2 writes it:
+    /// the reference for the written-out round of `portable.rs`.
+    fn spec_f1600(a: &mut [u64; 25]) {
+        for &rc in RC.iter() {
+            let mut c = [0u64; 5];
+            for x in 0..5 {
+                c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
+            }
+            for x in 0..5 {
+                let d = c[(x + 4) % 5] ^ c[(x + 1) % 5].rotate_left(1);
+                for y in 0..5 {
+                    a[x + 5 * y] ^= d;
+                }
+            }
+            let mut b = [0u64; 25];
+            for i in 0..25 {
+                b[i] = a[PI_SRC[i]].rotate_left(RHO[PI_SRC[i]]);
+            }
+            for i in 0..25 {
+                let (x, y) = (i % 5, i / 5);
+                a[i] = b[i] ^ (!b[(x + 1) % 5 + 5 * y] & b[(x + 2) % 5 + 5 * y]);
+            }
+            a[0] ^= rc;
+        }
+    }
+
+    #[test]
+    fn written_out_round_equals_table_driven_round() {
+        let mut a = [0u64; 25];
+        let mut b = [0u64; 25];
+        for i in 0..25 {
+            a[i] = (i as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15);
+            b[i] = a[i];
+        }
+        for _ in 0..4 {
+            f1600(&mut a);
+            spec_f1600(&mut b);
+            assert_eq!(a, b);
+        }
+    }
+
+    #[test]
+    fn permutation_of_zero_state() {
+        // Keccak-f[1600] applied once and twice to the all-zero state (the
+        // Keccak team's KeccakF-1600 intermediate values).
+        let mut a = [0u64; 25];
+        f1600(&mut a);
+        assert_eq!(a[0], 0xF1258F7940E1DDE7);
+        assert_eq!(a[1], 0x84D5CCF933C0478A);
+        assert_eq!(a[24], 0xEAF1FF7B5CECA249);
+        f1600(&mut a);
+        assert_eq!(a[0], 0x2D5C954DF96ECB3C);
+        assert_eq!(a[24], 0x20D06CD26A8FBF5C);
+    }
+
+    #[test]
+    fn two_states_equal_two_single_permutations() {
+        // Random and extreme inputs: all-zero, all-one, single bits, and a
+        // simple generator; each lane of the pair must equal the portable one.
+        let mut seed = 0x9E3779B97F4A7C15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut cases: Vec<[[u64; 25]; 2]> = vec![[[0; 25], [u64::MAX; 25]], [[u64::MAX; 25], [0; 25]]];
+        for bit in [0u32, 1, 31, 63] {
+            let mut a = [0u64; 25];
+            a[(bit as usize * 7) % 25] = 1 << bit;
+            cases.push([a, [1u64 << bit; 25]]);
+        }
+        for _ in 0..20 {
+            let mut a = [[0u64; 25]; 2];
+            a.iter_mut().flatten().for_each(|w| *w = next());
+            cases.push(a);
+        }
+        for [a, b] in cases {
+            let mut x2 = StateX2::default();
+            for i in 0..25 {
+                x2.xor_lane(i, a[i], b[i]);
+            }
+            for _ in 0..3 {
+                f1600_x2(&mut x2);
+            }
+            let (mut ea, mut eb) = (a, b);
+            for _ in 0..3 {
+                f1600(&mut ea);
+                f1600(&mut eb);
+            }
+            for i in 0..25 {
+                assert_eq!(x2.lane(i), (ea[i], eb[i]), "lane {i}");
+            }
+        }
+    }
+}
+
+/// Timing of the permutations and of SHAKE128 (ours and the `sha3` crate's)
+/// in wasm; compiled only on request, as it measures rather than tests:
+/// `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128 --cfg keccak_bench"
+///  cargo test --release --target wasm32-unknown-unknown --lib -- bench_keccak --nocapture`.
+/// The permutations are not inlined, so V8 tiers them up while the loop runs.
+#[cfg(all(test, target_arch = "wasm32", keccak_bench))]
+mod bench {
+    use super::*;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_namespace = performance)]
+        fn now() -> f64;
+    }
+    fn med(mut v: Vec<f64>) -> f64 {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v[v.len() / 2]
+    }
+    #[test]
+    fn bench_keccak() {
+        use sha3::digest::{ExtendableOutput, Update, XofReader};
+        let iters = 2000;
+        let (mut t1, mut t2, mut t3, mut t4) = (vec![], vec![], vec![], vec![]);
+        let mut a = [1u64; 25];
+        let mut x2 = StateX2::default();
+        let mut out = [0u8; 168 * 20];
+        for _ in 0..41 {
+            let t = now();
+            for _ in 0..iters {
+                f1600(&mut a);
+            }
+            t1.push((now() - t) * 1e6 / iters as f64);
+            let t = now();
+            for _ in 0..iters {
+                f1600_x2(&mut x2);
+            }
+            t2.push((now() - t) * 1e6 / iters as f64);
+            let t = now();
+            for _ in 0..iters / 20 {
+                crate::xof::Shake128::new().absorb(&a[0].to_le_bytes()).finalize().squeeze(&mut out);
+            }
+            t3.push((now() - t) * 1e6 / iters as f64);
+            let t = now();
+            for _ in 0..iters / 20 {
+                let mut r = sha3::Shake128::default();
+                r.update(&a[0].to_le_bytes());
+                r.finalize_xof().read(&mut out);
+            }
+            t4.push((now() - t) * 1e6 / iters as f64);
+        }
+        // One polynomial alone against a pair (what a dummy lane would cost).
+        use crate::poly::Poly;
+        use crate::sample::{rej_bounded_poly, rej_bounded_poly_x2, rej_ntt_poly, rej_ntt_poly_x2};
+        let seed = [7u8; 64];
+        let (mut p0, mut p1) = (Poly::zero(), Poly::zero());
+        let mut tp = [vec![], vec![], vec![], vec![]];
+        let reps = 200;
+        for r in 0..41u16 {
+            let s0 = now();
+            for i in 0..reps {
+                p0 = rej_ntt_poly(&seed[..32], i as u8, r as u8);
+            }
+            let s1 = now();
+            for i in 0..reps {
+                rej_ntt_poly_x2(&seed[..32], (i as u8, r as u8), (i as u8, 1), &mut p0, &mut p1);
+            }
+            let s2 = now();
+            for i in 0..reps {
+                p1 = rej_bounded_poly(&seed, i + r, 4);
+            }
+            let s3 = now();
+            for i in 0..reps {
+                rej_bounded_poly_x2(&seed, [i, r], 4, &mut p0, &mut p1);
+            }
+            let s4 = now();
+            for (k, d) in [s1 - s0, s2 - s1, s3 - s2, s4 - s3].into_iter().enumerate() {
+                tp[k].push(d * 1e6 / reps as f64);
+            }
+        }
+        let [n1, n2, b1, b2] = tp;
+        console_log!(
+            "RejNTTPoly: one {:.0} ns, two at once {:.0} ns; RejBoundedPoly(η = 4): one {:.0} ns, two at once {:.0} ns ({})",
+            med(n1), med(n2), med(b1), med(b2), p0.0[0] ^ p1.0[1]
+        );
+        // ExpandA of ML-DSA-44/65/87: one entry at a time on the `sha3` crate
+        // (the code before this module), one at a time on our scalar Keccak, and
+        // `expand_a` (two entries at a time).
+        for ps in [crate::params::ParamSet::MlDsa44, crate::params::ParamSet::MlDsa65, crate::params::ParamSet::MlDsa87] {
+            let p = ps.params();
+            let mut m = vec![Poly::zero(); p.k * p.l];
+            let mut te = [vec![], vec![], vec![]];
+            let old = |rho: &[u8], s: u8, r: u8| {
+                let mut x = sha3::Shake128::default();
+                x.update(rho);
+                x.update(&[s, r]);
+                let mut rd = x.finalize_xof();
+                let mut a = Poly::zero();
+                let mut n = 0;
+                let mut buf = [0u8; 168];
+                while n < crate::params::N {
+                    rd.read(&mut buf);
+                    for b in buf.chunks_exact(3) {
+                        let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
+                        if z < crate::params::Q && n < crate::params::N {
+                            a.0[n] = z;
+                            n += 1;
+                        }
+                    }
+                }
+                a
+            };
+            for r in 0..21u8 {
+                let rho = [r; 32];
+                let s0 = now();
+                for i in 0..p.k * p.l {
+                    m[i] = old(&rho, (i % p.l) as u8, (i / p.l) as u8);
+                }
+                let s1 = now();
+                for i in 0..p.k * p.l {
+                    m[i] = rej_ntt_poly(&rho, (i % p.l) as u8, (i / p.l) as u8);
+                }
+                let s2 = now();
+                crate::sample::expand_a(p, &rho, &mut m);
+                let s3 = now();
+                for (k, d) in [s1 - s0, s2 - s1, s3 - s2].into_iter().enumerate() {
+                    te[k].push(d * 1e3);
+                }
+            }
+            let [e0, e1, e2] = te;
+            console_log!(
+                "ExpandA {}: sha3 crate one at a time {:.1} µs, ours one at a time {:.1} µs, two at a time {:.1} µs",
+                ps.name(), med(e0), med(e1), med(e2)
+            );
+        }
+        console_log!("f1600 {:.0} ns; f1600_x2 {:.0} ns per pair; SHAKE128 per block: ours {:.0} ns, sha3 crate {:.0} ns ({})", med(t1), med(t2), med(t3), med(t4), a[3] ^ x2.lane(3).0);
+    }
+}

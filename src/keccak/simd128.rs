@@ -1,0 +1,139 @@
+//! Two Keccak-f[1600] states at once, state 0 in lane 0 and state 1 in lane 1
+//! of each v128. Same functions in the same order, and the same round body,
+//! as `portable.rs`, which is the reference (see the differential test in
+//! `mod.rs`).
+
+use super::{RC, ROUNDS};
+use core::arch::wasm32::*;
+
+type W = v128;
+
+#[inline(always)]
+fn xor(a: W, b: W) -> W {
+    v128_xor(a, b)
+}
+
+/// ¬a ∧ b.
+#[inline(always)]
+fn andn(a: W, b: W) -> W {
+    v128_andnot(b, a)
+}
+
+/// wasm has no 64-bit lane rotation: rotl(x, n) = (x << n) | (x >> (64 − n)).
+#[inline(always)]
+fn rotl(x: W, n: u32) -> W {
+    if n == 0 {
+        x
+    } else {
+        v128_or(i64x2_shl(x, n), u64x2_shr(x, 64 - n))
+    }
+}
+
+/// One round, as `portable::round`.
+#[inline(always)]
+fn round(s: &mut [W; 25], rc: W) {
+    // θ (Algorithm 1): column parities c and the column terms d.
+    let c0 = xor(xor(xor(s[0], s[5]), xor(s[10], s[15])), s[20]);
+    let c1 = xor(xor(xor(s[1], s[6]), xor(s[11], s[16])), s[21]);
+    let c2 = xor(xor(xor(s[2], s[7]), xor(s[12], s[17])), s[22]);
+    let c3 = xor(xor(xor(s[3], s[8]), xor(s[13], s[18])), s[23]);
+    let c4 = xor(xor(xor(s[4], s[9]), xor(s[14], s[19])), s[24]);
+    let d0 = xor(c4, rotl(c1, 1));
+    let d1 = xor(c0, rotl(c2, 1));
+    let d2 = xor(c1, rotl(c3, 1));
+    let d3 = xor(c2, rotl(c4, 1));
+    let d4 = xor(c3, rotl(c0, 1));
+    // The rest of θ, then ρ and π (Algorithms 2 and 3): b[i] = ρ(θ(A))[PI_SRC[i]].
+    let b0 = rotl(xor(s[0], d0), 0);
+    let b1 = rotl(xor(s[6], d1), 44);
+    let b2 = rotl(xor(s[12], d2), 43);
+    let b3 = rotl(xor(s[18], d3), 21);
+    let b4 = rotl(xor(s[24], d4), 14);
+    let b5 = rotl(xor(s[3], d3), 28);
+    let b6 = rotl(xor(s[9], d4), 20);
+    let b7 = rotl(xor(s[10], d0), 3);
+    let b8 = rotl(xor(s[16], d1), 45);
+    let b9 = rotl(xor(s[22], d2), 61);
+    let b10 = rotl(xor(s[1], d1), 1);
+    let b11 = rotl(xor(s[7], d2), 6);
+    let b12 = rotl(xor(s[13], d3), 25);
+    let b13 = rotl(xor(s[19], d4), 8);
+    let b14 = rotl(xor(s[20], d0), 18);
+    let b15 = rotl(xor(s[4], d4), 27);
+    let b16 = rotl(xor(s[5], d0), 36);
+    let b17 = rotl(xor(s[11], d1), 10);
+    let b18 = rotl(xor(s[17], d2), 15);
+    let b19 = rotl(xor(s[23], d3), 56);
+    let b20 = rotl(xor(s[2], d2), 62);
+    let b21 = rotl(xor(s[8], d3), 55);
+    let b22 = rotl(xor(s[14], d4), 39);
+    let b23 = rotl(xor(s[15], d0), 41);
+    let b24 = rotl(xor(s[21], d1), 2);
+    // χ (Algorithm 4): A′[x, y] = B[x, y] ⊕ (¬B[x + 1, y] ∧ B[x + 2, y]); then ι.
+    s[0] = xor(b0, andn(b1, b2));
+    s[1] = xor(b1, andn(b2, b3));
+    s[2] = xor(b2, andn(b3, b4));
+    s[3] = xor(b3, andn(b4, b0));
+    s[4] = xor(b4, andn(b0, b1));
+    s[5] = xor(b5, andn(b6, b7));
+    s[6] = xor(b6, andn(b7, b8));
+    s[7] = xor(b7, andn(b8, b9));
+    s[8] = xor(b8, andn(b9, b5));
+    s[9] = xor(b9, andn(b5, b6));
+    s[10] = xor(b10, andn(b11, b12));
+    s[11] = xor(b11, andn(b12, b13));
+    s[12] = xor(b12, andn(b13, b14));
+    s[13] = xor(b13, andn(b14, b10));
+    s[14] = xor(b14, andn(b10, b11));
+    s[15] = xor(b15, andn(b16, b17));
+    s[16] = xor(b16, andn(b17, b18));
+    s[17] = xor(b17, andn(b18, b19));
+    s[18] = xor(b18, andn(b19, b15));
+    s[19] = xor(b19, andn(b15, b16));
+    s[20] = xor(b20, andn(b21, b22));
+    s[21] = xor(b21, andn(b22, b23));
+    s[22] = xor(b22, andn(b23, b24));
+    s[23] = xor(b23, andn(b24, b20));
+    s[24] = xor(b24, andn(b20, b21));
+    s[0] = xor(s[0], rc);
+}
+
+/// Two states, lane i of both in one v128.
+#[derive(Clone)]
+pub struct StateX2([v128; 25]);
+
+impl Default for StateX2 {
+    fn default() -> Self {
+        StateX2([i64x2_splat(0); 25])
+    }
+}
+
+impl StateX2 {
+    /// Lane i of state 0 and of state 1.
+    #[inline(always)]
+    pub fn lane(&self, i: usize) -> (u64, u64) {
+        (u64x2_extract_lane::<0>(self.0[i]), u64x2_extract_lane::<1>(self.0[i]))
+    }
+    #[inline(always)]
+    pub fn xor_lane(&mut self, i: usize, v0: u64, v1: u64) {
+        self.0[i] = v128_xor(self.0[i], u64x2(v0, v1));
+    }
+    /// Wipes both states (zeroize has no v128 impl, hence the volatile writes:
+    /// a plain store before a drop could be optimised away).
+    pub fn clear(&mut self) {
+        for v in self.0.iter_mut() {
+            // SAFETY: `v` is a valid, aligned, exclusive reference.
+            unsafe { core::ptr::write_volatile(v, i64x2_splat(0)) };
+        }
+    }
+}
+
+/// Keccak-f[1600] on both states. Not inlined, as `portable::f1600`.
+#[inline(never)]
+pub fn f1600_x2(st: &mut StateX2) {
+    let mut s = st.0;
+    for rc in RC.iter().take(ROUNDS) {
+        round(&mut s, u64x2_splat(*rc));
+    }
+    st.0 = s;
+}
