@@ -133,10 +133,11 @@ impl ExpandedSecretKey {
     /// skDecode and steps 2–5 of Algorithm 7. None for a malformed key.
     pub fn new(p: &'static Params, sk: &[u8]) -> Option<ExpandedSecretKey> {
         let (k, l) = (p.k, p.l);
+        // The largest block first: fewer holes in the allocator's memory.
+        let mut a_hat = vec![Poly::zero(); k * l];
         let (mut s1, mut s2, mut t0) = (polys(l), polys(k), polys(k));
         let parts = sk_decode(p, sk, &mut s1, &mut s2, &mut t0)?;
         s1.iter_mut().chain(s2.iter_mut()).chain(t0.iter_mut()).for_each(ntt);
-        let mut a_hat = vec![Poly::zero(); k * l];
         expand_a(p, parts.rho, &mut a_hat);
         let mut key = Zeroizing::new([0u8; 32]);
         key.copy_from_slice(parts.key);
@@ -160,7 +161,8 @@ impl ExpandedSecretKey {
         h(&[&self.key[..], rnd, mu], &mut rho_pp[..]);
 
         let (gamma1, gamma2, beta) = (p.gamma1, p.gamma2, p.beta());
-        let (mut y, mut y_hat, mut z) = (polys(l), polys(l), polys(l));
+        // NTT(y) is no longer needed once w is known, so z takes its place.
+        let (mut y, mut y_hat_then_z) = (polys(l), polys(l));
         let (mut w0, mut w1, mut hint) = (polys(k), polys(k), polys(k));
         let mut tmp = polys(1);
         let tmp = &mut tmp[0];
@@ -175,6 +177,7 @@ impl ExpandedSecretKey {
             // Step 11: y ← ExpandMask(ρ″, κ); |y| ≤ γ1.
             expand_mask(p, &rho_pp[..], kappa as u16, &mut y);
             kappa += l;
+            let y_hat = &mut y_hat_then_z;
             y_hat.copy_from_slice(&y);
             y_hat.iter_mut().for_each(ntt);
             // Steps 12–13: w ← NTT^−1(Â ∘ NTT(y)), (w1, w0) by Decompose.
@@ -196,6 +199,7 @@ impl ExpandedSecretKey {
             ntt(&mut c_hat);
             // Steps 18, 20, 23: z ← y + NTT^−1(ĉ ∘ ŝ1); reject if ‖z‖∞ ≥ γ1 − β.
             for j in 0..l {
+                let z = &mut y_hat_then_z;
                 pointwise(&mut z[j], &c_hat, &s1[j]);
                 inv_ntt_tomont(&mut z[j]); // < q
                 z[j].add_assign(&y[j]); // < q + γ1
@@ -235,7 +239,7 @@ impl ExpandedSecretKey {
             }
             // Step 33.
             let mut sig = vec![0u8; p.signature_len()];
-            sig_encode(p, c_tilde, &z, &hint, &mut sig);
+            sig_encode(p, c_tilde, &y_hat_then_z, &hint, &mut sig);
             return Ok(sig);
         }
     }
@@ -246,7 +250,7 @@ impl ExpandedSecretKey {
 /// instead of k·ℓ).
 enum Matrix<'a> {
     Cached(&'a [Poly]),
-    FromSeed(MatrixRows<'a>),
+    FromSeed(Box<MatrixRows<'a>>),
 }
 
 /// NTT(t1·2^d) for every row (FIPS 204 Algorithm 8, step 9's right-hand factor).
@@ -263,7 +267,7 @@ fn t1_hat(p: &Params, pk: &[u8]) -> Vec<Poly> {
 /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) given μ; `pk` and `sig` must
 /// have their exact lengths. Â is generated as it is used.
 pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
-    verify_core(p, Matrix::FromSeed(MatrixRows::new(p, &pk[..SEED_BYTES])), &t1_hat(p, pk), mu, sig)
+    verify_core(p, Matrix::FromSeed(Box::new(MatrixRows::new(p, &pk[..SEED_BYTES]))), &t1_hat(p, pk), mu, sig)
 }
 
 /// A public key expanded for verifying: Â and NTT(t1·2^d) (FIPS 204 Algorithm 8

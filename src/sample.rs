@@ -201,7 +201,7 @@ impl<'a> MatrixRows<'a> {
         let (i, l) = (self.next, self.l);
         assert!(i < self.len);
         if i % 2 == 1 {
-            *out = self.spare.clone();
+            *out = self.spare;
         } else if i + 1 < self.len {
             let j = i + 1;
             rej_ntt_poly_x2(self.rho, ((i % l) as u8, (i / l) as u8), ((j % l) as u8, (j / l) as u8), out, &mut self.spare);
