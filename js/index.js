@@ -33,6 +33,8 @@ const RND_BYTES = 32;
 const MU_BYTES = 64;
 const MAX_CONTEXT = 255;
 const EMPTY = new Uint8Array(0);
+// Stands for "the key is inside the prepared signer" where a secret key goes.
+const PREPARED = Symbol('prepared key');
 // Messages longer than this never travel to wasm in one piece: μ (or PH(M))
 // is computed over pieces of this size, so any message that fits in a JS
 // Uint8Array can be signed and verified without growing wasm memory.
@@ -204,7 +206,7 @@ function makeMlDsa(ps) {
     const rnd = readEntropy(options.extraEntropy);
     const ownRnd = options.extraEntropy === false;
     try {
-      if (secretKey !== undefined) checkLength(secretKey, skLen, 'secretKey');
+      if (secretKey !== PREPARED) checkLength(secretKey, skLen, 'secretKey');
       return call(rnd);
     } finally {
       if (ownRnd) rnd.fill(0);
@@ -305,7 +307,7 @@ function makeMlDsa(ps) {
         checkBytes(msg, 'msg');
         const ctx = readContext(options.context);
         const inner = live();
-        return withSigningInputs(options, undefined, (rnd) => {
+        return withSigningInputs(options, PREPARED, (rnd) => {
           if (msg.length <= CHUNK) return inner.sign(msg, ctx, rnd);
           inner.stream_mu();
           return inner.sign_mu(streamed([Uint8Array.of(0, ctx.length), ctx, msg]), rnd);
