@@ -7,43 +7,23 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { IMPL, artifactsDir, installedPackageDir, repoRoot } from './lib/load.mjs';
 import { startServer } from '../www/serve.mjs';
+import { openPage } from './lib/chromium.mjs';
 
-const CHROMIUM = process.env.MLDSA_CHROMIUM || '/usr/bin/chromium';
 const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
 const PEERS = ['ours', 'liboqs', 'noble'];
 const OPS = ['keygen', 'sign', 'verify'];
 const SETS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 
 test('bench page: a quick run in headless Chromium fills every cell', { skip, timeout: 90_000 }, async (t) => {
-  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing (scripts/setup.sh installs Debian chromium)`);
   const server = await startServer({ root: repoRoot, pkgDir: installedPackageDir() });
   const base = `http://127.0.0.1:${server.address().port}`;
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mldsa-bench-chromium-'));
-  const { chromium } = await import('playwright-core');
-  let context;
+  let browser;
   try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 1000, height: 900 },
-    });
-    const problems = [];
-    const offsite = [];
-    await context.route('**/*', (route) => {
-      const u = new URL(route.request().url());
-      if (u.hostname === '127.0.0.1') return route.continue();
-      offsite.push(u.href);
-      return route.abort();
-    });
-    const pg = context.pages()[0] || (await context.newPage());
-    pg.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    pg.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
-    pg.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+    browser = await openPage({ viewport: { width: 1000, height: 900 }, profilePrefix: 'mldsa-bench-chromium-' });
+    const { page: pg, problems, offsite } = browser;
 
     const t0 = Date.now();
     await pg.goto(`${base}/www/bench.html?quick`, { waitUntil: 'load' });
@@ -83,8 +63,7 @@ test('bench page: a quick run in headless Chromium fills every cell', { skip, ti
     const chartBars = await pg.$$eval('#chart svg rect', (rs) => rs.length);
     assert.equal(chartBars, OPS.length * SETS.length * PEERS.length, 'one chart bar per cell');
   } finally {
-    await context?.close().catch(() => {});
+    await browser?.close();
     await new Promise((r) => server.close(r));
-    fs.rmSync(userDataDir, { recursive: true, force: true });
   }
 });

@@ -5,14 +5,13 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
 import * as noble from '@noble/post-quantum/ml-dsa.js';
 import { IMPL, PKG_NAME, consumerDir, installedPackageDir, artifactsDir } from './lib/load.mjs';
 import { toHex } from './lib/util.mjs';
+import { openPage } from './lib/chromium.mjs';
 
-const CHROMIUM = process.env.MLDSA_CHROMIUM || '/usr/bin/chromium';
 const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
 
 const MIME = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.cjs': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm', '.html': 'text/html', '.map': 'application/json', '.ts': 'text/plain' };
@@ -110,32 +109,13 @@ function serve(root, html) {
 }
 
 test('browser: the installed package round-trips in headless Chromium', { skip, timeout: 180_000 }, async (t) => {
-  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} is missing (scripts/setup.sh installs Debian chromium)`);
   const entry = browserEntry(installedPackageDir());
   const server = await serve(consumerDir, page(entry));
   const base = `http://127.0.0.1:${server.address().port}`;
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mldsa-chromium-'));
-  const { chromium } = await import('playwright-core');
-  let context;
+  let browser;
   try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      viewport: { width: 900, height: 360 },
-    });
-    const problems = [];
-    const offsite = [];
-    await context.route('**/*', (route) => {
-      const u = new URL(route.request().url());
-      if (u.hostname === '127.0.0.1') return route.continue();
-      offsite.push(u.href);
-      return route.abort();
-    });
-    const pg = context.pages()[0] || (await context.newPage());
-    pg.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    pg.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
-    pg.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+    browser = await openPage({ viewport: { width: 900, height: 360 } });
+    const { page: pg, problems, offsite } = browser;
     await pg.goto(`${base}/`, { waitUntil: 'load' });
     await pg.waitForFunction(() => window.__mldsaResult !== undefined, null, { timeout: 120_000 });
     const result = await pg.evaluate(() => window.__mldsaResult);
@@ -160,8 +140,7 @@ test('browser: the installed package round-trips in headless Chromium', { skip, 
       t.diagnostic(`browser: ${key} keygen+sign×2+verify×4 in ${r.ms.toFixed(1)} ms`);
     }
   } finally {
-    await context?.close().catch(() => {});
+    await browser?.close();
     await new Promise((r) => server.close(r));
-    fs.rmSync(userDataDir, { recursive: true, force: true });
   }
 });
