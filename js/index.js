@@ -176,6 +176,21 @@ function resolveHash(hash) {
   return { oid: oidCopy, digest };
 }
 
+// The argument checks shared by every sign and verify of the pure and
+// pre-hash interfaces, in noble's order; they return the context.
+function signArgs(msg, opts) {
+  const options = readOptions(opts, SIGN_KEYS);
+  checkBytes(msg, 'msg');
+  return { options, ctx: readContext(options.context) };
+}
+
+function verifyArgs(sig, msg, opts) {
+  const options = readOptions(opts, VERIFY_KEYS);
+  checkBytes(sig, 'signature');
+  checkBytes(msg, 'msg');
+  return readContext(options.context);
+}
+
 // ---------------------------------------------------------------- API
 
 function makeMlDsa(ps) {
@@ -214,9 +229,7 @@ function makeMlDsa(ps) {
   };
 
   const sign = (msg, secretKey, opts) => {
-    const options = readOptions(opts, SIGN_KEYS);
-    checkBytes(msg, 'msg');
-    const ctx = readContext(options.context);
+    const { options, ctx } = signArgs(msg, opts);
     return withSigningInputs(options, secretKey, (rnd) => {
       if (msg.length <= CHUNK) return wasm.sign(ps, secretKey, msg, ctx, rnd);
       wasm.stream_mu_secret(ps, secretKey);
@@ -225,10 +238,7 @@ function makeMlDsa(ps) {
   };
 
   const verify = (sig, msg, publicKey, opts) => {
-    const options = readOptions(opts, VERIFY_KEYS);
-    checkBytes(sig, 'signature');
-    checkBytes(msg, 'msg');
-    const ctx = readContext(options.context);
+    const ctx = verifyArgs(sig, msg, opts);
     checkLength(publicKey, pkLen, 'publicKey');
     if (sig.length !== sigLen) return false;
     if (msg.length <= CHUNK) return wasm.verify(ps, publicKey, sig, msg, ctx);
@@ -277,18 +287,13 @@ function makeMlDsa(ps) {
       keygen,
       getPublicKey,
       sign: (msg, secretKey, opts) => {
-        const options = readOptions(opts, SIGN_KEYS);
-        checkBytes(msg, 'msg');
-        const ctx = readContext(options.context);
+        const { options, ctx } = signArgs(msg, opts);
         return withSigningInputs(options, secretKey, (rnd) =>
           wasm.sign_prehashed(ps, secretKey, oid, digest(msg), ctx, rnd),
         );
       },
       verify: (sig, msg, publicKey, opts) => {
-        const options = readOptions(opts, VERIFY_KEYS);
-        checkBytes(sig, 'signature');
-        checkBytes(msg, 'msg');
-        const ctx = readContext(options.context);
+        const ctx = verifyArgs(sig, msg, opts);
         checkLength(publicKey, pkLen, 'publicKey');
         if (sig.length !== sigLen) return false;
         return wasm.verify_prehashed(ps, publicKey, sig, oid, digest(msg), ctx);
@@ -303,9 +308,7 @@ function makeMlDsa(ps) {
     const live = prepared(new wasm.Signer(ps, secretKey), 'signer');
     return live.wrap({
       sign(msg, opts) {
-        const options = readOptions(opts, SIGN_KEYS);
-        checkBytes(msg, 'msg');
-        const ctx = readContext(options.context);
+        const { options, ctx } = signArgs(msg, opts);
         const inner = live();
         return withSigningInputs(options, PREPARED, (rnd) => {
           if (msg.length <= CHUNK) return inner.sign(msg, ctx, rnd);
@@ -321,10 +324,7 @@ function makeMlDsa(ps) {
     const live = prepared(new wasm.Verifier(ps, publicKey), 'verifier');
     return live.wrap({
       verify(sig, msg, opts) {
-        const options = readOptions(opts, VERIFY_KEYS);
-        checkBytes(sig, 'signature');
-        checkBytes(msg, 'msg');
-        const ctx = readContext(options.context);
+        const ctx = verifyArgs(sig, msg, opts);
         const inner = live();
         if (sig.length !== sigLen) return false;
         if (msg.length <= CHUNK) return inner.verify(sig, msg, ctx);
