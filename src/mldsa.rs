@@ -161,10 +161,14 @@ impl ExpandedSecretKey {
         h(&[&self.key[..], rnd, mu], &mut rho_pp[..]);
 
         let (gamma1, gamma2, beta) = (p.gamma1, p.gamma2, p.beta());
-        // NTT(y) is no longer needed once w is known, so z takes its place.
-        let (mut y, mut y_hat_then_z) = (polys(l), polys(l));
-        let (mut w0, mut w1, mut hint) = (polys(k), polys(k), polys(k));
-        let mut tmp = polys(1);
+        // Every temporary in one heap block, wiped when dropped. NTT(y) is no
+        // longer needed once w is known, so z takes its place.
+        let mut scratch = polys(2 * l + 3 * k + 1);
+        let (y, rest) = scratch.split_at_mut(l);
+        let (y_hat_then_z, rest) = rest.split_at_mut(l);
+        let (w0, rest) = rest.split_at_mut(k);
+        let (w1, rest) = rest.split_at_mut(k);
+        let (hint, tmp) = rest.split_at_mut(k);
         let tmp = &mut tmp[0];
         let mut w1_bytes = Zeroizing::new(vec![0u8; 32 * k * p.w1_bits()]);
         let mut c_tilde = Zeroizing::new([0u8; 64]);
@@ -175,10 +179,10 @@ impl ExpandedSecretKey {
                 return Err(SignError::TooManyAttempts);
             }
             // Step 11: y ← ExpandMask(ρ″, κ); |y| ≤ γ1.
-            expand_mask(p, &rho_pp[..], kappa as u16, &mut y);
+            expand_mask(p, &rho_pp[..], kappa as u16, y);
             kappa += l;
-            let y_hat = &mut y_hat_then_z;
-            y_hat.copy_from_slice(&y);
+            let y_hat = &mut *y_hat_then_z;
+            y_hat.copy_from_slice(y);
             y_hat.iter_mut().for_each(ntt);
             // Steps 12–13: w ← NTT^−1(Â ∘ NTT(y)), (w1, w0) by Decompose.
             for i in 0..k {
@@ -192,14 +196,14 @@ impl ExpandedSecretKey {
                 tmp.decompose_into(&mut w1[i], &mut w0[i], gamma2);
             }
             // Step 15: c̃ ← H(μ ‖ w1Encode(w1), λ/4).
-            w1_encode(p, &w1, &mut w1_bytes);
+            w1_encode(p, w1, &mut w1_bytes);
             h(&[mu, &w1_bytes], c_tilde);
             // Steps 16–17.
             let mut c_hat = sample_in_ball(c_tilde, p.tau);
             ntt(&mut c_hat);
             // Steps 18, 20, 23: z ← y + NTT^−1(ĉ ∘ ŝ1); reject if ‖z‖∞ ≥ γ1 − β.
             for j in 0..l {
-                let z = &mut y_hat_then_z;
+                let z = &mut *y_hat_then_z;
                 pointwise(&mut z[j], &c_hat, &s1[j]);
                 inv_ntt_tomont(&mut z[j]); // < q
                 z[j].add_assign(&y[j]); // < q + γ1
@@ -239,7 +243,7 @@ impl ExpandedSecretKey {
             }
             // Step 33.
             let mut sig = vec![0u8; p.signature_len()];
-            sig_encode(p, c_tilde, &y_hat_then_z, &hint, &mut sig);
+            sig_encode(p, c_tilde, y_hat_then_z, hint, &mut sig);
             return Ok(sig);
         }
     }
