@@ -21,11 +21,11 @@
 //! twiddle for all lanes are stored already splatted (4 × 63 entries per
 //! direction), and q likewise.
 //!
-//! Layout: the forward NTT runs layers 1–3 (distances 32, 16, 8 vectors) in one
-//! pass over groups of 8 vectors, then layers 4–8 in a second pass over blocks
-//! of 8 consecutive vectors, where layers 7 and 8 (distances 2 and 1
-//! coefficients) are in-register shuffles. The inverse runs the same passes in
-//! reverse and merges the final scaling into its last layer.
+//! Layout: the forward NTT runs three passes over groups of 4 vectors: layers
+//! 1–2 (distances 32 and 16 vectors), layers 3–4 (8 and 4), and layers 5–8,
+//! where layers 7 and 8 (distances 2 and 1 coefficients) are in-register
+//! shuffles. The inverse runs the same passes in reverse and merges the final
+//! scaling into its last layer.
 
 use super::{brv8, pow_mod};
 use crate::params::{N, Q};
@@ -358,83 +358,81 @@ fn inv12(v0: &mut v128, v1: &mut v128, p: usize) {
 /// Bound: input |a_i| < q gives output |a_i| < q + 8·0.51q < 5.1q (tighter
 /// than the portable 9q): each layer adds a Shoup product, |t| < 0.51q while
 /// |a| < 6q.
+///
+/// Three passes of two, two and four layers, each over groups of only four
+/// vectors: with at most four data registers and two twiddles live, V8 keeps
+/// everything in its 16 xmm registers (three passes of eight vectors spilled).
 pub fn ntt(a: &mut Poly) {
-    // Layers 1–3: vectors j, j+8, …, j+56; twiddles k = 1, 2–3, 4–7.
-    for j in 0..8 {
-        let mut r = [i32x4_splat(0); 8];
-        for (i, v) in r.iter_mut().enumerate() {
-            *v = load(a, j + 8 * i);
-        }
+    // Layers 1–2: vectors j, j+16, j+32, j+48; twiddles k = 1, then 2 and 3.
+    for j in 0..16 {
+        let mut r = load4(a, j, 16);
         let w = splat(&FWD, &FWD_PS, 1);
-        for i in 0..4 {
-            let (lo, hi) = r.split_at_mut(4);
-            ct(&mut lo[i], &mut hi[i], w);
-        }
-        radix4_fwd(&mut r, 2, 4);
-        stage_bound(&r, 100 + 3 * 51); // after layer L: q + L·0.51q
-        for (i, v) in r.iter().enumerate() {
-            store(a, j + 8 * i, *v);
+        ct2(&mut r, 0, 2, 1, 3, w, w);
+        ct2(&mut r, 0, 1, 2, 3, splat(&FWD, &FWD_PS, 2), splat(&FWD, &FWD_PS, 3));
+        stage_bound(&r, 100 + 2 * 51); // after layer L: q + L·0.51q
+        store4(a, j, 16, &r);
+    }
+    // Layers 3–4 in blocks of 16 vectors c: vectors 16c + j + {0, 4, 8, 12};
+    // twiddles k = 4 + c, then 8 + 2c and 9 + 2c.
+    for c in 0..4 {
+        for j in 0..4 {
+            let mut r = load4(a, 16 * c + j, 4);
+            let w = splat(&FWD, &FWD_PS, 4 + c);
+            ct2(&mut r, 0, 2, 1, 3, w, w);
+            ct2(&mut r, 0, 1, 2, 3, splat(&FWD, &FWD_PS, 8 + 2 * c), splat(&FWD, &FWD_PS, 9 + 2 * c));
+            stage_bound(&r, 100 + 4 * 51);
+            store4(a, 16 * c + j, 4, &r);
         }
     }
-    // Layers 4–8 on blocks of 32 coefficients (8 vectors); twiddles
-    // k = 8 + b, 16 + 2b + {0,1}, 32 + 4b + {0..3}, then layers 7–8 in registers.
-    for b in 0..8 {
-        let mut r = [i32x4_splat(0); 8];
-        for (i, v) in r.iter_mut().enumerate() {
-            *v = load(a, 8 * b + i);
-        }
-        let w = splat(&FWD, &FWD_PS, 8 + b);
-        for i in 0..4 {
-            let (lo, hi) = r.split_at_mut(4);
-            ct(&mut lo[i], &mut hi[i], w);
-        }
-        radix4_fwd(&mut r, 16 + 2 * b, 32 + 4 * b);
+    // Layers 5–8 on blocks of 16 coefficients m (4 consecutive vectors):
+    // k = 16 + m, then 32 + 2m and 33 + 2m, then layers 7–8 in registers.
+    for m in 0..16 {
+        let mut r = load4(a, 4 * m, 1);
+        let w = splat(&FWD, &FWD_PS, 16 + m);
+        ct2(&mut r, 0, 2, 1, 3, w, w);
+        ct2(&mut r, 0, 1, 2, 3, splat(&FWD, &FWD_PS, 32 + 2 * m), splat(&FWD, &FWD_PS, 33 + 2 * m));
         stage_bound(&r, 100 + 6 * 51);
-        for p in 0..4 {
-            let (lo, hi) = r.split_at_mut(2 * p + 1);
-            fwd78(&mut lo[2 * p], &mut hi[0], 4 * b + p);
-        }
+        let [r0, r1, r2, r3] = &mut r;
+        fwd78(r0, r1, 2 * m);
+        fwd78(r2, r3, 2 * m + 1);
         stage_bound(&r, 100 + 8 * 51);
-        for (i, v) in r.iter().enumerate() {
-            store(a, 8 * b + i, *v);
-        }
+        store4(a, 4 * m, 1, &r);
     }
 }
 
-/// The two layers after the first on 8 registers: distance 2 with twiddles
-/// k2, k2 + 1, then distance 1 with k3 .. k3 + 3.
+/// Vectors i, i + s, i + 2s, i + 3s.
 #[inline(always)]
-fn radix4_fwd(r: &mut [v128; 8], k2: usize, k3: usize) {
-    for h in 0..2 {
-        let w = splat(&FWD, &FWD_PS, k2 + h);
-        let g = &mut r[4 * h..4 * h + 4];
-        let (lo, hi) = g.split_at_mut(2);
-        ct(&mut lo[0], &mut hi[0], w);
-        ct(&mut lo[1], &mut hi[1], w);
-    }
-    for p in 0..4 {
-        let w = splat(&FWD, &FWD_PS, k3 + p);
-        let (lo, hi) = r.split_at_mut(2 * p + 1);
-        ct(&mut lo[2 * p], &mut hi[0], w);
+fn load4(a: &Poly, i: usize, s: usize) -> [v128; 4] {
+    [load(a, i), load(a, i + s), load(a, i + 2 * s), load(a, i + 3 * s)]
+}
+
+#[inline(always)]
+fn store4(a: &mut Poly, i: usize, s: usize, r: &[v128; 4]) {
+    for (n, v) in r.iter().enumerate() {
+        store(a, i + n * s, *v);
     }
 }
 
-/// Inverse counterpart of `radix4_fwd`: distance 1 with twiddles k1 .. k1 − 3,
-/// then distance 2 with k2, k2 − 1 (inverse twiddles run downwards).
+/// Two Cooley–Tukey butterflies: (r[a], r[b]) by w, (r[c], r[d]) by x.
 #[inline(always)]
-fn radix4_inv(r: &mut [v128; 8], k1: usize, k2: usize) {
-    for p in 0..4 {
-        let w = splat(&INV, &INV_PS, k1 - p);
-        let (lo, hi) = r.split_at_mut(2 * p + 1);
-        gs(&mut lo[2 * p], &mut hi[0], w);
-    }
-    for h in 0..2 {
-        let w = splat(&INV, &INV_PS, k2 - h);
-        let g = &mut r[4 * h..4 * h + 4];
-        let (lo, hi) = g.split_at_mut(2);
-        gs(&mut lo[0], &mut hi[0], w);
-        gs(&mut lo[1], &mut hi[1], w);
-    }
+fn ct2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw) {
+    let (mut p, mut q) = (r[a], r[b]);
+    ct(&mut p, &mut q, w);
+    (r[a], r[b]) = (p, q);
+    let (mut p, mut q) = (r[c], r[d]);
+    ct(&mut p, &mut q, x);
+    (r[c], r[d]) = (p, q);
+}
+
+/// Two Gentleman–Sande butterflies: (r[a], r[b]) by w, (r[c], r[d]) by x.
+#[inline(always)]
+fn gs2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw) {
+    let (mut p, mut q) = (r[a], r[b]);
+    gs(&mut p, &mut q, w);
+    (r[a], r[b]) = (p, q);
+    let (mut p, mut q) = (r[c], r[d]);
+    gs(&mut p, &mut q, x);
+    (r[c], r[d]) = (p, q);
 }
 
 /// Inverse NTT in place (FIPS 204 Algorithm 42), multiplied by 2^32 so that it
@@ -444,33 +442,41 @@ fn radix4_inv(r: &mut [v128; 8], k1: usize, k2: usize) {
 /// double per layer (< 2^i·q after layer i; the differences are Shoup products,
 /// < 0.63q while |a| < 128q); the last layer's sum, < 256q < 2^31, and
 /// difference are both multiplied by the final factor, giving < 0.75q.
+///
+/// The passes of `ntt` in reverse: four, two and two layers on four vectors.
+/// Block m of the layer of distance len uses k = 256/len − 1 − m.
 pub fn inv_ntt_tomont(a: &mut Poly) {
-    // Layers 1–5 on blocks of 8 vectors: block m of the layer of distance len
-    // uses k = 256/len − 1 − m.
-    for b in 0..8 {
-        let mut r = [i32x4_splat(0); 8];
-        for (i, v) in r.iter_mut().enumerate() {
-            *v = load(a, 8 * b + i);
-        }
-        for p in 0..4 {
-            let (lo, hi) = r.split_at_mut(2 * p + 1);
-            inv12(&mut lo[2 * p], &mut hi[0], 4 * b + p);
+    // Layers 1–4 on blocks of 16 coefficients m: layers 1–2 in registers,
+    // then k = 63 − 2m and 62 − 2m (distance 1 vector), then 31 − m.
+    for m in 0..16 {
+        let mut r = load4(a, 4 * m, 1);
+        {
+            let [r0, r1, r2, r3] = &mut r;
+            inv12(r0, r1, 2 * m);
+            inv12(r2, r3, 2 * m + 1);
         }
         stage_bound(&r, 400); // after layer L: 2^L·q
-        radix4_inv(&mut r, 63 - 4 * b, 31 - 2 * b);
-        let w = splat(&INV, &INV_PS, 15 - b);
-        for i in 0..4 {
-            let (lo, hi) = r.split_at_mut(4);
-            gs(&mut lo[i], &mut hi[i], w);
-        }
-        stage_bound(&r, 3200);
-        for (i, v) in r.iter().enumerate() {
-            store(a, 8 * b + i, *v);
+        gs2(&mut r, 0, 1, 2, 3, splat(&INV, &INV_PS, 63 - 2 * m), splat(&INV, &INV_PS, 62 - 2 * m));
+        let w = splat(&INV, &INV_PS, 31 - m);
+        gs2(&mut r, 0, 2, 1, 3, w, w);
+        stage_bound(&r, 1600);
+        store4(a, 4 * m, 1, &r);
+    }
+    // Layers 5–6 in blocks of 16 vectors c: vectors 16c + j + {0, 4, 8, 12};
+    // k = 15 − 2c and 14 − 2c, then 7 − c.
+    for c in 0..4 {
+        for j in 0..4 {
+            let mut r = load4(a, 16 * c + j, 4);
+            gs2(&mut r, 0, 1, 2, 3, splat(&INV, &INV_PS, 15 - 2 * c), splat(&INV, &INV_PS, 14 - 2 * c));
+            let w = splat(&INV, &INV_PS, 7 - c);
+            gs2(&mut r, 0, 2, 1, 3, w, w);
+            stage_bound(&r, 6400);
+            store4(a, 16 * c + j, 4, &r);
         }
     }
-    // Layers 6–8 over vectors j, j+8, …, j+56: k = 7..4, 3..2, then 1 merged
+    // Layers 7–8 over vectors j, j+16, j+32, j+48: k = 3 and 2, then 1 merged
     // with the final factor 2^24.
-    for j in 0..8 {
+    for j in 0..16 {
         // Read in the loop: a value hoisted out of it gets its sign extension
         // hoisted too, and the extmul becomes an i64x2.mul.
         // SAFETY: SCALE_P has 8 entries, 16-byte aligned.
@@ -481,21 +487,16 @@ pub fn inv_ntt_tomont(a: &mut Poly) {
                 Tw { z: i32x4_splat(F_LAST), zp: read_volatile(s.add(4) as *const v128) },
             )
         };
-        let mut r = [i32x4_splat(0); 8];
-        for (i, v) in r.iter_mut().enumerate() {
-            *v = load(a, j + 8 * i);
-        }
-        radix4_inv(&mut r, 7, 3);
+        let mut r = load4(a, j, 16);
+        gs2(&mut r, 0, 1, 2, 3, splat(&INV, &INV_PS, 3), splat(&INV, &INV_PS, 2));
         stage_bound(&r, 12800);
-        for i in 0..4 {
-            let (s, d) = (i32x4_add(r[i], r[i + 4]), i32x4_sub(r[i], r[i + 4]));
+        for i in 0..2 {
+            let (s, d) = (i32x4_add(r[i], r[i + 2]), i32x4_sub(r[i], r[i + 2]));
             r[i] = mul(s, f);
-            r[i + 4] = mul(d, f_last);
+            r[i + 2] = mul(d, f_last);
         }
         stage_bound(&r, 75);
-        for (i, v) in r.iter().enumerate() {
-            store(a, j + 8 * i, *v);
-        }
+        store4(a, j, 16, &r);
     }
 }
 
