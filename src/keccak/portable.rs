@@ -1,5 +1,7 @@
 //! Portable Keccak-f[1600]: the reference for `simd128.rs`, which has the same
-//! functions in the same order and the same round body over v128 lanes.
+//! functions in the same order and the same θ, ρ, π over v128 lanes. Only χ
+//! differs: here it runs on a lane-complemented state (scalar wasm has no
+//! and-not), there on the plain state (v128.andnot is one instruction).
 //!
 //! The round is written out lane by lane (indices and ρ offsets from FIPS 202
 //! Algorithms 2 and 3, the tables `RHO` and `PI_SRC`; a test checks it
@@ -15,10 +17,31 @@ fn xor(a: W, b: W) -> W {
     a ^ b
 }
 
+#[inline(always)]
+fn and(a: W, b: W) -> W {
+    a & b
+}
+
+#[inline(always)]
+fn or(a: W, b: W) -> W {
+    a | b
+}
+
+#[inline(always)]
+fn not(a: W) -> W {
+    !a
+}
+
 /// ¬a ∧ b.
 #[inline(always)]
 fn andn(a: W, b: W) -> W {
     !a & b
+}
+
+/// ¬a ∨ b.
+#[inline(always)]
+fn orn(a: W, b: W) -> W {
+    !a | b
 }
 
 #[inline(always)]
@@ -26,7 +49,19 @@ fn rotl(x: W, n: u32) -> W {
     x.rotate_left(n)
 }
 
-/// One round Rnd(A, i_r) = ι(χ(π(ρ(θ(A)))), i_r) (FIPS 202 §3.3).
+/// Lanes held complemented between rounds ("lane complementing", from the
+/// Keccak team's implementation overview, §2.2): scalar wasm has no and-not,
+/// so χ's 25 negations cost an instruction each; holding these six lanes
+/// complemented turns all but 8 of them into plain ∧ / ∨. θ, ρ, π are linear,
+/// so a complemented input lane gives a complemented b; which b are
+/// complemented follows from this set (columns 0–3 have odd counts, so c0–c3,
+/// hence d0 and d3, are complemented), and the χ formulas below were chosen so
+/// that the output again has exactly these lanes complemented (the test
+/// `written_out_round_equals_table_driven_round` checks the whole permutation).
+const COMPLEMENTED: [usize; 6] = [1, 2, 8, 12, 17, 20];
+
+/// One round Rnd(A, i_r) = ι(χ(π(ρ(θ(A)))), i_r) (FIPS 202 §3.3), on a state
+/// whose `COMPLEMENTED` lanes are held negated, in and out.
 #[inline(always)]
 fn round(s: &mut [W; 25], rc: W) {
     // θ (Algorithm 1): column parities c and the column terms d.
@@ -66,32 +101,35 @@ fn round(s: &mut [W; 25], rc: W) {
     let b22 = rotl(xor(s[14], d4), 39);
     let b23 = rotl(xor(s[15], d0), 41);
     let b24 = rotl(xor(s[21], d1), 2);
-    // χ (Algorithm 4): A′[x, y] = B[x, y] ⊕ (¬B[x + 1, y] ∧ B[x + 2, y]); then ι.
-    s[0] = xor(b0, andn(b1, b2));
-    s[1] = xor(b1, andn(b2, b3));
-    s[2] = xor(b2, andn(b3, b4));
-    s[3] = xor(b3, andn(b4, b0));
-    s[4] = xor(b4, andn(b0, b1));
-    s[5] = xor(b5, andn(b6, b7));
-    s[6] = xor(b6, andn(b7, b8));
-    s[7] = xor(b7, andn(b8, b9));
-    s[8] = xor(b8, andn(b9, b5));
-    s[9] = xor(b9, andn(b5, b6));
-    s[10] = xor(b10, andn(b11, b12));
-    s[11] = xor(b11, andn(b12, b13));
+    // χ (Algorithm 4): A′[x, y] = B[x, y] ⊕ (¬B[x + 1, y] ∧ B[x + 2, y]), on
+    // the complemented lanes (see `COMPLEMENTED`): with some inputs and the
+    // output held complemented, ¬u ∧ v becomes u ∨ v, u ∧ v, ¬u ∨ v, … and only
+    // 8 of the 25 negations remain. Then ι (lane 0 is held uncomplemented).
+    s[0] = xor(b0, or(b1, b2));
+    s[1] = xor(b1, orn(b2, b3));
+    s[2] = xor(b2, and(b3, b4));
+    s[3] = xor(b3, or(b4, b0));
+    s[4] = xor(b4, and(b0, b1));
+    s[5] = xor(b5, or(b6, b7));
+    s[6] = xor(b6, and(b7, b8));
+    s[7] = xor(b7, orn(b9, b8));
+    s[8] = xor(b8, or(b9, b5));
+    s[9] = xor(b9, and(b5, b6));
+    s[10] = xor(b10, or(b11, b12));
+    s[11] = xor(b11, and(b12, b13));
     s[12] = xor(b12, andn(b13, b14));
-    s[13] = xor(b13, andn(b14, b10));
-    s[14] = xor(b14, andn(b10, b11));
-    s[15] = xor(b15, andn(b16, b17));
-    s[16] = xor(b16, andn(b17, b18));
-    s[17] = xor(b17, andn(b18, b19));
-    s[18] = xor(b18, andn(b19, b15));
-    s[19] = xor(b19, andn(b15, b16));
+    s[13] = not(xor(b13, or(b14, b10)));
+    s[14] = xor(b14, and(b10, b11));
+    s[15] = xor(b15, and(b16, b17));
+    s[16] = xor(b16, or(b17, b18));
+    s[17] = xor(b17, orn(b18, b19));
+    s[18] = not(xor(b18, and(b19, b15)));
+    s[19] = xor(b19, or(b15, b16));
     s[20] = xor(b20, andn(b21, b22));
-    s[21] = xor(b21, andn(b22, b23));
-    s[22] = xor(b22, andn(b23, b24));
-    s[23] = xor(b23, andn(b24, b20));
-    s[24] = xor(b24, andn(b20, b21));
+    s[21] = not(xor(b21, or(b22, b23)));
+    s[22] = xor(b22, and(b23, b24));
+    s[23] = xor(b23, or(b24, b20));
+    s[24] = xor(b24, and(b20, b21));
     s[0] = xor(s[0], rc);
 }
 
@@ -100,8 +138,14 @@ fn round(s: &mut [W; 25], rc: W) {
 #[inline(never)]
 pub fn f1600(a: &mut [u64; 25]) {
     let mut s = *a;
+    for &i in COMPLEMENTED.iter() {
+        s[i] = !s[i];
+    }
     for rc in RC.iter().take(ROUNDS) {
         round(&mut s, *rc);
+    }
+    for &i in COMPLEMENTED.iter() {
+        s[i] = !s[i];
     }
     *a = s;
 }

@@ -1,7 +1,8 @@
 //! Two Keccak-f[1600] states at once, state 0 in lane 0 and state 1 in lane 1
-//! of each v128. Same functions in the same order, and the same round body,
-//! as `portable.rs`, which is the reference (see the differential test in
-//! `mod.rs`).
+//! of each v128. Same functions in the same order, and the same θ, ρ, π, as
+//! `portable.rs`, which is the reference (see the differential test in
+//! `mod.rs`); χ uses v128.andnot on the plain state instead of portable's
+//! lane complementing, which would cost more than it saves here.
 
 use super::{RC, ROUNDS};
 use core::arch::wasm32::*;
