@@ -215,8 +215,8 @@ fn absorb_x2(rate: usize, seed0: [&[u8]; 2], seed1: [&[u8]; 2]) -> StateX2 {
         xor_bytes(lane, rate - 1, &[0x80]);
     }
     let mut s = StateX2::default();
-    for i in 0..rate / 8 {
-        s.xor_lane(i, b0[0][i], b0[1][i]);
+    for (i, (&a, &b)) in b0[0].iter().zip(&b0[1]).enumerate().take(rate / 8) {
+        s.xor_lane(i, a, b);
     }
     b0.zeroize();
     s
