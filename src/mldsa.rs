@@ -161,15 +161,17 @@ impl ExpandedSecretKey {
         h(&[&self.key[..], rnd, mu], &mut rho_pp[..]);
 
         let (gamma1, gamma2, beta) = (p.gamma1, p.gamma2, p.beta());
-        // Every temporary in one heap block, wiped when dropped. NTT(y) is no
-        // longer needed once w is known, so z takes its place.
-        let mut scratch = polys(2 * l + 3 * k + 1);
+        // Every temporary in one heap block, wiped when dropped. Two take turns:
+        // NTT(y) is no longer needed once w is known, so z takes its place; w1
+        // is no longer needed once c̃ is hashed and its row's hint is made, so
+        // the hint takes its place.
+        let mut scratch = polys(2 * l + 2 * k + 2);
         let (y, rest) = scratch.split_at_mut(l);
         let (y_hat_then_z, rest) = rest.split_at_mut(l);
         let (w0, rest) = rest.split_at_mut(k);
-        let (w1, rest) = rest.split_at_mut(k);
-        let (hint, tmp) = rest.split_at_mut(k);
-        let tmp = &mut tmp[0];
+        let (w1_then_hint, rest) = rest.split_at_mut(k);
+        let (tmp, hint_row) = rest.split_at_mut(1);
+        let (tmp, hint_row) = (&mut tmp[0], &mut hint_row[0]);
         let mut w1_bytes = Zeroizing::new(vec![0u8; 32 * k * p.w1_bits()]);
         let mut c_tilde = Zeroizing::new([0u8; 64]);
         let c_tilde = &mut c_tilde[..p.c_tilde_bytes()];
@@ -193,10 +195,10 @@ impl ExpandedSecretKey {
                 tmp.reduce(); // < ℓq → < q
                 inv_ntt_tomont(tmp); // < q
                 tmp.caddq(); // [0, q)
-                tmp.decompose_into(&mut w1[i], &mut w0[i], gamma2);
+                tmp.decompose_into(&mut w1_then_hint[i], &mut w0[i], gamma2);
             }
             // Step 15: c̃ ← H(μ ‖ w1Encode(w1), λ/4).
-            w1_encode(p, w1, &mut w1_bytes);
+            w1_encode(p, w1_then_hint, &mut w1_bytes);
             h(&[mu, &w1_bytes], c_tilde);
             // Steps 16–17.
             let mut c_hat = sample_in_ball(c_tilde, p.tau);
@@ -235,7 +237,8 @@ impl ExpandedSecretKey {
                     count_rejection(2);
                     continue 'attempt;
                 }
-                hints += make_hints(&mut hint[i], r0, tmp, &w1[i], gamma2);
+                hints += make_hints(hint_row, r0, tmp, &w1_then_hint[i], gamma2);
+                w1_then_hint[i] = *hint_row;
             }
             if hints > p.omega {
                 count_rejection(3);
@@ -243,7 +246,7 @@ impl ExpandedSecretKey {
             }
             // Step 33.
             let mut sig = vec![0u8; p.signature_len()];
-            sig_encode(p, c_tilde, y_hat_then_z, hint, &mut sig);
+            sig_encode(p, c_tilde, y_hat_then_z, w1_then_hint, &mut sig);
             return Ok(sig);
         }
     }
