@@ -34,7 +34,7 @@ fn param_set(ps: u32) -> Result<ParamSet, JsError> {
 }
 
 fn hash(name: &str) -> Result<HashAlg, JsError> {
-    HashAlg::from_name(name).ok_or_else(|| JsError::new(&format!("hash: unknown pre-hash function {name:?}")))
+    HashAlg::from_name(name).ok_or_else(|| JsError::new("hash: unknown pre-hash function name"))
 }
 
 fn secret(v: Option<Vec<u8>>) -> Option<Zeroizing<Vec<u8>>> {
@@ -42,7 +42,20 @@ fn secret(v: Option<Vec<u8>>) -> Option<Zeroizing<Vec<u8>>> {
 }
 
 fn js(e: Error) -> JsError {
-    JsError::new(&e.to_string())
+    // Fixed texts (no formatting code in the .wasm); the JS layer has already
+    // checked every length, so only these can reach it.
+    JsError::new(match e {
+        Error::Length { what: "secretKey", .. } => "secretKey: wrong length",
+        Error::Length { what: "publicKey", .. } => "publicKey: wrong length",
+        Error::Length { what: "seed", .. } => "seed: expected 32 bytes",
+        Error::Length { what: "mu", .. } => "mu: expected 64 bytes",
+        Error::Length { what: "rnd", .. } => "extraEntropy: expected 32 bytes",
+        Error::Length { .. } => "wrong input length",
+        Error::ContextTooLong { .. } => "context: expected at most 255 bytes",
+        Error::MalformedSecretKey => "secretKey: malformed (not an ML-DSA secret key of this parameter set)",
+        Error::Randomness => "no random bytes available from the system",
+        Error::SigningFailed => "signing failed after the maximum number of attempts",
+    })
 }
 
 /// pk ‖ sk for the 32-byte seed ξ, or for fresh randomness when `seed` is undefined.
