@@ -361,4 +361,6 @@ impl MuBuilder {
 }
 
 #[cfg(test)]
+mod test_rng;
+#[cfg(test)]
 mod tests;

@@ -12,7 +12,7 @@ use zeroize::DefaultIsZeroes;
 #[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
 mod portable;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod simd128;
+pub(crate) mod simd128;
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 use portable as backend;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]

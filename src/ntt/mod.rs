@@ -68,27 +68,12 @@ mod tests {
     use crate::poly::Poly;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+    use crate::test_rng::Rng;
 
     fn modq(a: i64) -> i32 {
         a.rem_euclid(Q as i64) as i32
     }
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn poly(&mut self, bound: i32) -> Poly {
-            let mut p = Poly::zero();
-            for c in p.0.iter_mut() {
-                *c = (self.next() % (2 * bound as u64 + 1)) as i32 - bound;
-            }
-            p
-        }
-    }
 
     /// Schoolbook product in Z_q[X]/(X^256 + 1).
     fn negacyclic(a: &Poly, b: &Poly) -> [i32; N] {

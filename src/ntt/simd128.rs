@@ -29,6 +29,7 @@
 
 use super::{brv8, pow_mod};
 use crate::params::{N, Q};
+use crate::poly::simd128::{load, store};
 use crate::poly::Poly;
 use core::arch::wasm32::*;
 use core::ptr::read_volatile;
@@ -272,20 +273,6 @@ fn gs(a: &mut v128, b: &mut v128, w: Tw) {
     let t = *a;
     *a = i32x4_add(t, *b);
     *b = mul(i32x4_sub(t, *b), w);
-}
-
-#[inline(always)]
-fn load(a: &Poly, i: usize) -> v128 {
-    debug_assert!(i < N / 4);
-    // SAFETY: i < 64 vectors of 4 coefficients; v128.load needs no alignment.
-    unsafe { v128_load(a.0.as_ptr().add(4 * i) as *const v128) }
-}
-
-#[inline(always)]
-fn store(a: &mut Poly, i: usize, v: v128) {
-    debug_assert!(i < N / 4);
-    // SAFETY: as in `load`.
-    unsafe { v128_store(a.0.as_mut_ptr().add(4 * i) as *mut v128, v) }
 }
 
 /// Checks the stated bound of a stage, |a_i| < hundredths·q/100, in test
@@ -534,27 +521,12 @@ mod tests {
     use super::super::portable;
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test as test;
+    use crate::test_rng::Rng;
 
     fn modq(a: i32) -> i32 {
         a.rem_euclid(Q)
     }
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn poly(&mut self, bound: i32) -> Poly {
-            let mut p = Poly::zero();
-            for c in p.0.iter_mut() {
-                *c = (self.next() % (2 * bound as u64 + 1)) as i32 - bound;
-            }
-            p
-        }
-    }
 
     /// Inputs with |a_i| ≤ bound: random, all ±bound, zero, alternating signs,
     /// one spike, and the values ±bound in every other block.

@@ -9,15 +9,16 @@ use super::Poly;
 use crate::params::{D, N, Q};
 use core::arch::wasm32::*;
 
+/// Vector i (coefficients 4i..4i+3) of a polynomial; shared with the NTT.
 #[inline(always)]
-fn load(a: &Poly, i: usize) -> v128 {
+pub(crate) fn load(a: &Poly, i: usize) -> v128 {
     debug_assert!(i < N / 4);
     // SAFETY: i < 64 vectors of 4 coefficients; v128.load needs no alignment.
     unsafe { v128_load(a.0.as_ptr().add(4 * i) as *const v128) }
 }
 
 #[inline(always)]
-fn store(a: &mut Poly, i: usize, v: v128) {
+pub(crate) fn store(a: &mut Poly, i: usize, v: v128) {
     debug_assert!(i < N / 4);
     // SAFETY: as in `load`.
     unsafe { v128_store(a.0.as_mut_ptr().add(4 * i) as *mut v128, v) }
@@ -152,32 +153,13 @@ mod tests {
     use super::super::portable;
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test as test;
+    use crate::test_rng::Rng;
 
     /// The largest input `field::reduce32` accepts.
     const TOP: i32 = i32::MAX - (1 << 22);
     const G32: i32 = (Q - 1) / 32;
     const G88: i32 = (Q - 1) / 88;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        /// Uniform in [lo, hi].
-        fn range(&mut self, lo: i32, hi: i32) -> i32 {
-            (lo as i64 + (self.next() % ((hi as i64 - lo as i64 + 1) as u64)) as i64) as i32
-        }
-        fn poly(&mut self, lo: i32, hi: i32) -> Poly {
-            let mut p = Poly::zero();
-            for c in p.0.iter_mut() {
-                *c = self.range(lo, hi);
-            }
-            p
-        }
-    }
 
     /// Random polynomials in [lo, hi], the constants lo, hi, 0 (if inside),
     /// and lo/hi alternating and in blocks of four lanes.
@@ -194,7 +176,7 @@ mod tests {
         }
         v.extend([alt, blocks]);
         for _ in 0..300 {
-            v.push(rng.poly(lo, hi));
+            v.push(rng.poly_in(lo, hi));
         }
         v
     }
