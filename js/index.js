@@ -246,11 +246,12 @@ function makeMlDsa(ps) {
     return wasm.verify_mu(ps, publicKey, sig, streamed([Uint8Array.of(0, ctx.length), ctx, msg]));
   };
 
+  // What the ML-DSA, HashML-DSA and internal objects share, as in noble.
+  const keyOps = { lengths, keygen, getPublicKey };
+
   const internal = Object.freeze({
     info: Object.freeze({ type: 'internal-ml-dsa' }),
-    lengths,
-    keygen,
-    getPublicKey,
+    ...keyOps,
     sign: (mOrMu, secretKey, opts) => {
       const options = readOptions(opts, INTERNAL_SIGN_KEYS);
       const externalMu = readFlag(options.externalMu, 'externalMu');
@@ -283,9 +284,7 @@ function makeMlDsa(ps) {
     return Object.freeze({
       info: Object.freeze({ type: 'hashml-dsa' }),
       securityLevel,
-      lengths,
-      keygen,
-      getPublicKey,
+      ...keyOps,
       sign: (msg, secretKey, opts) => {
         const { options, ctx } = signArgs(msg, opts);
         return withSigningInputs(options, secretKey, (rnd) =>
@@ -338,9 +337,7 @@ function makeMlDsa(ps) {
     info: Object.freeze({ type: 'ml-dsa' }),
     internal,
     securityLevel,
-    lengths,
-    keygen,
-    getPublicKey,
+    ...keyOps,
     sign,
     verify,
     prehash,
