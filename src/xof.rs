@@ -31,11 +31,13 @@ fn xor_bytes(a: &mut [u64; 25], pos: usize, data: &[u8]) {
         pos += 1;
         data = &data[1..];
     }
+    // One bounds check for all whole lanes instead of one a lane.
     let mut lanes = data.chunks_exact(8);
-    for w in &mut lanes {
-        a[pos / 8] ^= u64::from_le_bytes(w.try_into().unwrap());
-        pos += 8;
+    let whole = lanes.len();
+    for (l, w) in a[pos / 8..pos / 8 + whole].iter_mut().zip(&mut lanes) {
+        *l ^= u64::from_le_bytes(w.try_into().unwrap());
     }
+    pos += 8 * whole;
     for &b in lanes.remainder() {
         a[pos / 8] ^= (b as u64) << (8 * (pos % 8));
         pos += 1;
@@ -52,10 +54,11 @@ fn read_bytes(a: &[u64; 25], pos: usize, out: &mut [u8]) {
         out = &mut out[1..];
     }
     let mut lanes = out.chunks_exact_mut(8);
-    for w in &mut lanes {
-        w.copy_from_slice(&a[pos / 8].to_le_bytes());
-        pos += 8;
+    let whole = lanes.len();
+    for (w, l) in (&mut lanes).zip(&a[pos / 8..pos / 8 + whole]) {
+        w.copy_from_slice(&l.to_le_bytes());
     }
+    pos += 8 * whole;
     for b in lanes.into_remainder() {
         *b = (a[pos / 8] >> (8 * (pos % 8))) as u8;
         pos += 1;
@@ -234,11 +237,7 @@ fn squeeze_x2(s: &mut StateX2, mut pos: usize, rate: usize, out0: &mut [u8], out
         }
         let take = (out0.len() - done).min(rate - pos);
         if pos % 8 == 0 && take % 8 == 0 {
-            for k in 0..take / 8 {
-                let (v0, v1) = s.lane(pos / 8 + k);
-                out0[done + 8 * k..done + 8 * k + 8].copy_from_slice(&v0.to_le_bytes());
-                out1[done + 8 * k..done + 8 * k + 8].copy_from_slice(&v1.to_le_bytes());
-            }
+            s.read_lanes(pos / 8, &mut out0[done..done + take], &mut out1[done..done + take]);
         } else {
             for k in 0..take {
                 let p = pos + k;

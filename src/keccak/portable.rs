@@ -167,6 +167,19 @@ impl StateX2 {
         self.0[0][i] ^= v0;
         self.0[1][i] ^= v1;
     }
+    /// Writes lanes first.. of state 0 to out0 and of state 1 to out1, eight
+    /// little-endian bytes a lane; both outputs the same length, a multiple of
+    /// 8, and first + out0.len() / 8 ≤ 25.
+    #[inline(always)]
+    pub fn read_lanes(&self, first: usize, out0: &mut [u8], out1: &mut [u8]) {
+        assert!(out0.len() == out1.len() && out0.len() % 8 == 0);
+        for (out, st) in [out0, out1].into_iter().zip(&self.0) {
+            let n = out.len() / 8;
+            for (c, v) in out.chunks_exact_mut(8).zip(&st[first..first + n]) {
+                c.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+    }
     /// Wipes both states.
     pub fn clear(&mut self) {
         zeroize::Zeroize::zeroize(&mut self.0);

@@ -119,6 +119,31 @@ impl StateX2 {
     pub fn xor_lane(&mut self, i: usize, v0: u64, v1: u64) {
         self.0[i] = v128_xor(self.0[i], u64x2(v0, v1));
     }
+    /// Writes lanes first.. of state 0 to out0 and of state 1 to out1, eight
+    /// little-endian bytes a lane (the squeeze of whole lanes); both outputs
+    /// the same length, a multiple of 8, and first + out0.len() / 8 ≤ 25.
+    /// Two lanes at a time: one i64x2 shuffle gathers lane i and i + 1 of one
+    /// state into a v128, stored as 16 output bytes.
+    #[inline(always)]
+    pub fn read_lanes(&self, first: usize, out0: &mut [u8], out1: &mut [u8]) {
+        assert!(out0.len() == out1.len() && out0.len() % 8 == 0);
+        let lanes = &self.0[first..first + out0.len() / 8];
+        let (mut o0, mut o1) = (out0.chunks_exact_mut(16), out1.chunks_exact_mut(16));
+        let mut pairs = lanes.chunks_exact(2);
+        for ((p, c0), c1) in (&mut pairs).zip(&mut o0).zip(&mut o1) {
+            let v0 = i64x2_shuffle::<0, 2>(p[0], p[1]);
+            let v1 = i64x2_shuffle::<1, 3>(p[0], p[1]);
+            // SAFETY: c0 and c1 are 16 writable bytes; v128_store is unaligned.
+            unsafe {
+                v128_store(c0.as_mut_ptr() as *mut v128, v0);
+                v128_store(c1.as_mut_ptr() as *mut v128, v1);
+            }
+        }
+        if let [v] = pairs.remainder() {
+            o0.into_remainder().copy_from_slice(&u64x2_extract_lane::<0>(*v).to_le_bytes());
+            o1.into_remainder().copy_from_slice(&u64x2_extract_lane::<1>(*v).to_le_bytes());
+        }
+    }
     /// Wipes both states (zeroize has no v128 impl, hence the volatile writes:
     /// a plain store before a drop could be optimised away).
     pub fn clear(&mut self) {
