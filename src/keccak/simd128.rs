@@ -3,6 +3,15 @@
 //! `portable.rs`, which is the reference (see the differential test in
 //! `mod.rs`); χ uses v128.andnot on the plain state instead of portable's
 //! lane complementing, which would cost more than it saves here.
+//!
+//! Measured in Node 20 (V8 TurboFan, x64 with AVX): a round costs about 66
+//! cycles for its 188 v128 operations, i.e. the three vector ALU ports are
+//! full, and removing the ρ rotations cuts the time in the same proportion
+//! as the operation count. The ~150 register spills and moves V8 adds per round
+//! run beside them for free: a plane-by-plane round through a state array in
+//! memory (no spills, 11% fewer instructions) was not faster, rotations by 8
+//! and 56 as an i8x16.shuffle (V8 builds the mask each time) gained nothing,
+//! and 2-, 4- and 24-round loop bodies were 15%, 35% and 150% slower.
 
 use super::{RC, ROUNDS};
 use core::arch::wasm32::*;
