@@ -210,18 +210,18 @@ impl<const RATE: usize> ShakeX2<RATE> {
 fn absorb_x2(rate: usize, seed0: [&[u8]; 2], seed1: [&[u8]; 2]) -> StateX2 {
     let len = seed0[0].len() + seed0[1].len();
     assert!(len == seed1[0].len() + seed1[1].len() && len < rate);
-    let mut b0 = [[0u64; 25]; 2];
-    for (lane, seed) in b0.iter_mut().zip([seed0, seed1]) {
+    let mut b = [[0u64; 25]; 2];
+    for (lane, seed) in b.iter_mut().zip([seed0, seed1]) {
         xor_bytes(lane, 0, seed[0]);
         xor_bytes(lane, seed[0].len(), seed[1]);
-        xor_bytes(lane, len, &[SHAKE_PAD]);
-        xor_bytes(lane, rate - 1, &[0x80]);
+        // SHAKE's padding (see the module comment): 0x1F at byte len, 0x80 at
+        // byte rate − 1, the last byte of lane rate / 8 − 1 (both rates are
+        // multiples of 8).
+        lane[len / 8] ^= (SHAKE_PAD as u64) << (8 * (len % 8));
+        lane[rate / 8 - 1] ^= 0x80 << 56;
     }
-    let mut s = StateX2::default();
-    for (i, (&a, &b)) in b0[0].iter().zip(&b0[1]).enumerate().take(rate / 8) {
-        s.xor_lane(i, a, b);
-    }
-    b0.zeroize();
+    let s = StateX2::from_lanes(&b);
+    b.zeroize();
     s
 }
 

@@ -177,15 +177,26 @@ mod tests {
         assert_eq!(a[24], 0x20D06CD26A8FBF5C);
     }
 
+    /// Two distinct states with every lane different.
+    fn two_states() -> [[u64; 25]; 2] {
+        let a0: [u64; 25] = core::array::from_fn(|i| (i as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15));
+        [a0, a0.map(|v| !v.rotate_left(17))]
+    }
+
+    #[test]
+    fn from_lanes_equals_lane_by_lane() {
+        let a = two_states();
+        let x2 = StateX2::from_lanes(&a);
+        for (i, (&v0, &v1)) in a[0].iter().zip(&a[1]).enumerate() {
+            assert_eq!(x2.lane(i), (v0, v1), "lane {i}");
+        }
+    }
+
     #[test]
     fn read_lanes_equals_lane_by_lane() {
         // Every start lane and every count, odd and even (the v128 path writes
         // two lanes at a time and the last one alone).
-        let mut x2 = StateX2::default();
-        for i in 0..25 {
-            let v = (i as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15);
-            x2.xor_lane(i, v, !v.rotate_left(17));
-        }
+        let x2 = StateX2::from_lanes(&two_states());
         for first in 0..25 {
             for n in 0..=25 - first {
                 let (mut o0, mut o1) = (vec![0xAAu8; 8 * n], vec![0x55u8; 8 * n]);
@@ -222,10 +233,7 @@ mod tests {
             cases.push(a);
         }
         for [a, b] in cases {
-            let mut x2 = StateX2::default();
-            for i in 0..25 {
-                x2.xor_lane(i, a[i], b[i]);
-            }
+            let mut x2 = StateX2::from_lanes(&[a, b]);
             for _ in 0..3 {
                 f1600_x2(&mut x2);
             }

@@ -167,10 +167,10 @@ impl StateX2 {
     pub fn lane(&self, i: usize) -> (u64, u64) {
         (self.0[0][i], self.0[1][i])
     }
+    /// The pair of states a[0] and a[1].
     #[inline(always)]
-    pub fn xor_lane(&mut self, i: usize, v0: u64, v1: u64) {
-        self.0[0][i] ^= v0;
-        self.0[1][i] ^= v1;
+    pub fn from_lanes(a: &[[u64; 25]; 2]) -> Self {
+        StateX2(*a)
     }
     /// Writes lanes first.. of state 0 to out0 and of state 1 to out1, eight
     /// little-endian bytes a lane; both outputs the same length, a multiple of

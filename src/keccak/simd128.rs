@@ -124,9 +124,20 @@ impl StateX2 {
     pub fn lane(&self, i: usize) -> (u64, u64) {
         (u64x2_extract_lane::<0>(self.0[i]), u64x2_extract_lane::<1>(self.0[i]))
     }
+    /// The pair of states a[0] and a[1]. Two lanes at a time: lanes i and
+    /// i + 1 of each state in one v128, then one i64x2 shuffle per output
+    /// lane (instead of building each v128 from two scalars).
     #[inline(always)]
-    pub fn xor_lane(&mut self, i: usize, v0: u64, v1: u64) {
-        self.0[i] = v128_xor(self.0[i], u64x2(v0, v1));
+    pub fn from_lanes(a: &[[u64; 25]; 2]) -> Self {
+        let mut s = Self::default();
+        for i in (0..24).step_by(2) {
+            let v0 = u64x2(a[0][i], a[0][i + 1]);
+            let v1 = u64x2(a[1][i], a[1][i + 1]);
+            s.0[i] = i64x2_shuffle::<0, 2>(v0, v1);
+            s.0[i + 1] = i64x2_shuffle::<1, 3>(v0, v1);
+        }
+        s.0[24] = u64x2(a[0][24], a[1][24]);
+        s
     }
     /// Writes lanes first.. of state 0 to out0 and of state 1 to out1, eight
     /// little-endian bytes a lane (the squeeze of whole lanes); both outputs
