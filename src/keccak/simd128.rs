@@ -11,7 +11,7 @@
 //! run beside them for free: a plane-by-plane round through a state array in
 //! memory (no spills, 11% fewer instructions) was not faster, rotations by 8
 //! and 56 as an i8x16.shuffle (V8 builds the mask each time) gained nothing,
-//! and 2-, 4- and 24-round loop bodies were 15%, 35% and 150% slower.
+//! and 2-, 4- and 24-round loop bodies were 15%, 35–50% and 150–190% slower.
 
 use super::{RC, ROUNDS};
 use core::arch::wasm32::*;
