@@ -206,14 +206,14 @@ pub fn w1_encode(p: &Params, w1: &[Poly], out: &mut [u8]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::params::{ParamSet, N};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// The reference: the original one-byte-at-a-time packer, for any width.
-    fn ref_pack(p: &Poly, bits: usize, out: &mut [u8]) {
+    pub(super) fn ref_pack(p: &Poly, bits: usize, out: &mut [u8]) {
         let mask = (1u64 << bits) - 1;
         let (mut acc, mut have, mut o) = (0u64, 0usize, 0usize);
         for &c in p.0.iter() {
@@ -228,7 +228,7 @@ mod tests {
         }
     }
 
-    fn ref_unpack(inp: &[u8], bits: usize, p: &mut Poly) {
+    pub(super) fn ref_unpack(inp: &[u8], bits: usize, p: &mut Poly) {
         let mask = (1u64 << bits) - 1;
         let (mut acc, mut have, mut i) = (0u64, 0usize, 0usize);
         for c in p.0.iter_mut() {
@@ -410,5 +410,86 @@ mod tests {
             y[80 + 1] = 3;
         })
         .is_some());
+    }
+}
+
+/// Timing of the packers per width in wasm (old generic code, portable,
+/// simd128), interleaved; compiled only on request:
+/// `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128 -C link-arg=-zstack-size=65536 --cfg pack_bench"
+///  cargo test --release --target wasm32-unknown-unknown --lib -- bench_pack --nocapture`.
+#[cfg(all(test, target_arch = "wasm32", pack_bench))]
+mod bench {
+    use super::tests::{ref_pack, ref_unpack};
+    use super::*;
+    use core::hint::black_box;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_namespace = performance)]
+        fn now() -> f64;
+    }
+    fn med(mut v: Vec<f64>) -> f64 {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v[v.len() / 2]
+    }
+    fn width<const B: usize>() {
+        let reps = 400;
+        let p = crate::test_rng::Rng(B as u64).poly_in(0, (1 << B) - 1);
+        let mut buf = vec![0u8; 32 * B];
+        let mut q = Poly::zero();
+        let mut t: [Vec<f64>; 6] = Default::default();
+        for _ in 0..31 {
+            let mut s = [0.0; 7];
+            s[0] = now();
+            for _ in 0..reps {
+                ref_pack(black_box(&p), B, &mut buf);
+                black_box(&mut buf);
+            }
+            s[1] = now();
+            for _ in 0..reps {
+                portable::pack::<B>(black_box(&p), 0, 0, &mut buf);
+                black_box(&mut buf);
+            }
+            s[2] = now();
+            for _ in 0..reps {
+                backend::pack::<B>(black_box(&p), 0, 0, &mut buf);
+                black_box(&mut buf);
+            }
+            s[3] = now();
+            for _ in 0..reps {
+                ref_unpack(black_box(&buf), B, &mut q);
+                black_box(&mut q);
+            }
+            s[4] = now();
+            for _ in 0..reps {
+                portable::unpack::<B>(black_box(&buf), -1, 5, &mut q);
+                black_box(&mut q);
+            }
+            s[5] = now();
+            for _ in 0..reps {
+                backend::unpack::<B>(black_box(&buf), -1, 5, &mut q);
+                black_box(&mut q);
+            }
+            s[6] = now();
+            for k in 0..6 {
+                t[k].push((s[k + 1] - s[k]) * 1e6 / reps as f64);
+            }
+        }
+        let m: Vec<f64> = t.into_iter().map(med).collect();
+        console_log!(
+            "B {B:2}: pack ref {:6.0} ns portable {:6.0} simd {:6.0} | unpack ref {:6.0} portable {:6.0} simd {:6.0}",
+            m[0], m[1], m[2], m[3], m[4], m[5]
+        );
+    }
+    #[test]
+    fn bench_pack() {
+        width::<3>();
+        width::<4>();
+        width::<6>();
+        width::<10>();
+        width::<13>();
+        width::<18>();
+        width::<20>();
     }
 }

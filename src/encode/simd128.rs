@@ -3,86 +3,83 @@
 //! B bytes. Every shuffle pattern and multiplier is a constant of B; nothing
 //! depends on the coefficient values.
 //!
-//! Unpacking moves each field's bytes into its own lane with one constant
-//! swizzle, then shifts it per lane: multiplying by 2^(L−B−s) (L the lane
-//! width, s the field's bit offset in its first byte) puts the field at the
-//! top of the lane and drops the bits above it, and a uniform shift right by
-//! L − B brings it down. Widths whose fields all fit in two bytes
-//! (s + B ≤ 16: B = 3, 4, 6, 10) use 16-bit lanes, eight fields per vector;
-//! the others (13, 18, 20) use 32-bit lanes, four per vector.
+//! Lanes: widths whose fields all lie within two bytes (s + B ≤ 16, s the
+//! field's bit offset in its first byte: B = 3, 4, 6, 10) put a group's eight
+//! fields in the 16-bit lanes of one vector; the others (13, 18, 20) put them
+//! in the 32-bit lanes of two vectors (fields 0–3 and 4–7).
 //!
-//! Packing is done here only for the 16-bit widths (a per-lane shift left by
-//! s, then two (four for B = 3) swizzles OR-ed together gather the bytes); the others
-//! use the portable code, as they run once per key or signature.
+//! Unpacking moves each field's bytes into its lane with a constant swizzle,
+//! multiplies by 2^(L−B−s) (L the lane width), which puts the field at the
+//! top of the lane and drops the bits above it, and shifts right by L − B.
+//! Packing multiplies each field by 2^s and ORs two to four swizzles that
+//! gather the lanes' bytes into place; B = 13 is packed by the portable
+//! code, which is faster there. (The multipliers pass through
+//! `black_box`: LLVM would otherwise turn the multiplies into per-lane
+//! shifts, which wasm lacks, and scalarise them.)
 //!
-//! Loads and stores are 16 bytes wide, and never touch memory outside the
-//! slices: the groups near the end go through a zero-padded buffer.
+//! Each group's bytes are read and written exactly, with lane loads and
+//! stores of 8, 4, 2 and 1 bytes: nothing outside the slices is touched and
+//! no copy of the data is made.
 
-use super::portable;
 use crate::poly::simd128::{load, store};
 use crate::poly::Poly;
 use core::arch::wasm32::*;
-use zeroize::Zeroize;
+use core::hint::black_box;
 
 /// Constants of width B.
 struct W<const B: usize>;
 
 impl<const B: usize> W<B> {
-    /// Bit offset of field j within its first byte.
-    const fn s(j: usize) -> usize {
-        j * B % 8
-    }
     /// Every field lies within two bytes: 16-bit lanes suffice.
     const NARROW: bool = {
         let mut j = 0;
         let mut ok = true;
         while j < 8 {
-            ok &= Self::s(j) + B <= 16;
+            ok &= j * B % 8 + B <= 16;
             j += 1;
         }
         ok
     };
-    /// Bytes read from a group's start: one 16-byte load, or for B > 16 a
-    /// second one for fields 4..8 at byte B/2 (B is even there).
+    /// Bytes per lane, and fields per vector.
+    const LANE: usize = if Self::NARROW { 2 } else { 4 };
+    const PER: usize = 16 / Self::LANE;
+    /// Byte of the group where the second vector's fields begin, when they
+    /// begin on a byte boundary (B even) and the group exceeds 16 bytes;
+    /// otherwise 0 and both vectors use one load or store of B bytes.
     const HALF: usize = if B <= 16 { 0 } else { B / 2 };
-    const SPAN: usize = Self::HALF + 16;
-    /// Groups whose loads stay inside the 32·B input bytes.
-    const FULL: usize = (32 * B - Self::SPAN) / B + 1;
+    /// Bytes per load or store.
+    const IO: usize = if Self::HALF == 0 { B } else { Self::HALF };
 
-    /// 16-bit lanes: lane j gets bytes ⌊jB/8⌋ and ⌊jB/8⌋ + 1.
-    const U16_PAT: v128 = {
+    /// Unpacking, vector v: lane j gets the LANE bytes from the first byte
+    /// of field i = PER·v + j, counted from byte v·HALF. Bytes past the
+    /// field are dropped by the multiply, so any byte may stand in for those
+    /// past the vector: every index is below 16, and the swizzle is a plain
+    /// one-input byte shuffle.
+    const fn scatter(v: usize) -> v128 {
         let mut t = [0u8; 16];
         let mut j = 0;
-        while j < 8 {
-            t[2 * j] = (j * B / 8) as u8;
-            t[2 * j + 1] = (j * B / 8 + 1) as u8;
+        while j < Self::PER {
+            let f = (Self::PER * v + j) * B / 8 - v * Self::HALF;
+            let mut k = 0;
+            while k < Self::LANE {
+                t[Self::LANE * j + k] = if f + k < 16 { f + k } else { 15 } as u8;
+                k += 1;
+            }
             j += 1;
         }
         // SAFETY: v128 is 16 plain bytes.
         unsafe { core::mem::transmute::<[u8; 16], v128>(t) }
-    };
-    const U16_MUL: v128 = {
-        let mut t = [0u16; 8];
+    }
+    /// Multipliers per lane: 2^(8·LANE − B − s) to unpack, 2^s to pack.
+    const fn mul(v: usize, pack: bool) -> v128 {
+        let mut t = [0u8; 16];
         let mut j = 0;
-        while j < 8 {
-            if Self::NARROW {
-                t[j] = 1 << (16 - B - Self::s(j));
-            }
-            j += 1;
-        }
-        // SAFETY: as above.
-        unsafe { core::mem::transmute::<[u16; 8], v128>(t) }
-    };
-    /// 32-bit lanes, fields 4q..4q+4 of a group, read from byte q·HALF: lane
-    /// j gets the four bytes from the field's first.
-    const fn u32_pat(q: usize) -> v128 {
-        let mut t = [0x80u8; 16];
-        let mut j = 0;
-        while j < 4 {
-            let at = (4 * q + j) * B / 8 - q * Self::HALF;
+        while j < Self::PER {
+            let s = (Self::PER * v + j) * B % 8;
+            let m: u32 = if pack { 1 << s } else { 1 << (8 * Self::LANE - B - s) };
             let mut k = 0;
-            while k < 4 {
-                t[4 * j + k] = (at + k) as u8;
+            while k < Self::LANE {
+                t[Self::LANE * j + k] = (m >> (8 * k)) as u8;
                 k += 1;
             }
             j += 1;
@@ -90,45 +87,24 @@ impl<const B: usize> W<B> {
         // SAFETY: as above.
         unsafe { core::mem::transmute::<[u8; 16], v128>(t) }
     }
-    const fn u32_mul(q: usize) -> v128 {
-        let mut t = [0u32; 4];
-        let mut j = 0;
-        while j < 4 {
-            t[j] = 1 << (32 - B - Self::s(4 * q + j));
-            j += 1;
-        }
-        // SAFETY: as above.
-        unsafe { core::mem::transmute::<[u32; 4], v128>(t) }
-    }
-    const U32_PAT: [v128; 2] = [Self::u32_pat(0), Self::u32_pat(1)];
-    const U32_MUL: [v128; 2] = [Self::u32_mul(0), Self::u32_mul(1)];
-
-    /// Packing (16-bit widths): lane j shifted left by s_j.
-    const P16_MUL: v128 = {
-        let mut t = [0u16; 8];
-        let mut j = 0;
-        while j < 8 {
-            t[j] = 1 << Self::s(j);
-            j += 1;
-        }
-        // SAFETY: as above.
-        unsafe { core::mem::transmute::<[u16; 8], v128>(t) }
-    };
-    /// Output byte k is the OR of the low bytes of the lanes whose field
-    /// starts in byte k and the high byte of the lane whose field starts in
-    /// byte k − 1 if it reaches into byte k. Pattern r picks the r-th of
-    /// those sources (0x80: none).
-    const fn p16_pat(r: usize) -> v128 {
+    /// Packing, vector v: output byte k (counted from byte v·HALF) is the OR
+    /// of the lane bytes of the vector's fields that cover it; pattern r
+    /// picks the r-th of them, or the first again when there are fewer (OR
+    /// is idempotent), or 0x80 (zero) when none of the vector's fields
+    /// covers byte k.
+    const fn gather(v: usize, r: usize) -> v128 {
         let mut t = [0x80u8; 16];
         let mut k = 0;
-        while Self::NARROW && k < B {
+        while k < Self::IO {
+            let at = k + v * Self::HALF;
             let mut n = 0;
             let mut j = 0;
-            while j < 8 {
-                let first = j * B / 8;
-                if first == k || (first + 1 == k && Self::s(j) + B > 8) {
-                    if n == r {
-                        t[k] = (2 * j + (k - first)) as u8;
+            while j < Self::PER {
+                let i = Self::PER * v + j;
+                let (f, bytes) = (i * B / 8, (i * B % 8 + B + 7) / 8);
+                if f <= at && at < f + bytes {
+                    if n == r || n == 0 {
+                        t[k] = (Self::LANE * j + at - f) as u8;
                     }
                     n += 1;
                 }
@@ -136,110 +112,199 @@ impl<const B: usize> W<B> {
             }
             k += 1;
         }
+        // Bytes past IO are not stored: any in-range index will do.
+        while k < 16 {
+            t[k] = 0;
+            k += 1;
+        }
         // SAFETY: as above.
         unsafe { core::mem::transmute::<[u8; 16], v128>(t) }
     }
-    /// How many sources the busiest output byte has (4 for B = 3, else 2).
-    const P16_SOURCES: usize = {
+    /// Most lane bytes that cover one output byte of a vector: 4 for B = 3,
+    /// else 2.
+    const SOURCES: usize = {
         let mut most = 0;
         let mut k = 0;
-        while Self::NARROW && k < B {
-            let mut n = 0;
-            let mut j = 0;
-            while j < 8 {
-                let first = j * B / 8;
-                if first == k || (first + 1 == k && Self::s(j) + B > 8) {
-                    n += 1;
+        while k < B {
+            let mut n = [0; 2];
+            let mut i = 0;
+            while i < 8 {
+                let (f, bytes) = (i * B / 8, (i * B % 8 + B + 7) / 8);
+                if f <= k && k < f + bytes {
+                    n[i / Self::PER] += 1;
                 }
-                j += 1;
+                i += 1;
             }
-            if n > most {
-                most = n;
+            if n[0] > most {
+                most = n[0];
+            }
+            if n[1] > most {
+                most = n[1];
             }
             k += 1;
         }
         most
     };
-    const P16_PAT: [v128; 4] = [Self::p16_pat(0), Self::p16_pat(1), Self::p16_pat(2), Self::p16_pat(3)];
+    const SCATTER: [v128; 2] = [Self::scatter(0), Self::scatter(1)];
+    const GATHER: [[v128; 4]; 2] = [
+        [Self::gather(0, 0), Self::gather(0, 1), Self::gather(0, 2), Self::gather(0, 3)],
+        [Self::gather(1, 0), Self::gather(1, 1), Self::gather(1, 2), Self::gather(1, 3)],
+    ];
+}
+
+/// Reads exactly n ≤ 16 bytes from src into the low bytes of a vector, the
+/// rest zero, with loads of 8, 4, 2 and 1 bytes (inlined with a constant n,
+/// the branches fold).
+#[inline(always)]
+fn load_exact(src: &[u8], n: usize) -> v128 {
+    let src = &src[..n];
+    let p = src.as_ptr();
+    let mut v = u64x2_splat(0);
+    // SAFETY: every lane load reads bytes below n; they need no alignment.
+    unsafe {
+        let mut at = 0;
+        if n - at >= 8 {
+            v = v128_load64_lane::<0>(v, p as *const u64);
+            at += 8;
+        }
+        if n - at >= 4 {
+            v = match at {
+                0 => v128_load32_lane::<0>(v, p as *const u32),
+                _ => v128_load32_lane::<2>(v, p.add(8) as *const u32),
+            };
+            at += 4;
+        }
+        if n - at >= 2 {
+            v = match at {
+                0 => v128_load16_lane::<0>(v, p as *const u16),
+                4 => v128_load16_lane::<2>(v, p.add(4) as *const u16),
+                8 => v128_load16_lane::<4>(v, p.add(8) as *const u16),
+                _ => v128_load16_lane::<6>(v, p.add(12) as *const u16),
+            };
+            at += 2;
+        }
+        if n - at >= 1 {
+            v = match at {
+                0 => v128_load8_lane::<0>(v, p),
+                2 => v128_load8_lane::<2>(v, p.add(2)),
+                4 => v128_load8_lane::<4>(v, p.add(4)),
+                6 => v128_load8_lane::<6>(v, p.add(6)),
+                8 => v128_load8_lane::<8>(v, p.add(8)),
+                10 => v128_load8_lane::<10>(v, p.add(10)),
+                12 => v128_load8_lane::<12>(v, p.add(12)),
+                _ => v128_load8_lane::<14>(v, p.add(14)),
+            };
+        }
+    }
+    v
+}
+
+/// Writes the low n ≤ 16 bytes of v to dst exactly (as `load_exact`).
+#[inline(always)]
+fn store_exact(dst: &mut [u8], n: usize, v: v128) {
+    let dst = &mut dst[..n];
+    let p = dst.as_mut_ptr();
+    // SAFETY: every lane store writes bytes below n; they need no alignment.
+    unsafe {
+        let mut at = 0;
+        if n - at >= 8 {
+            v128_store64_lane::<0>(v, p as *mut u64);
+            at += 8;
+        }
+        if n - at >= 4 {
+            match at {
+                0 => v128_store32_lane::<0>(v, p as *mut u32),
+                _ => v128_store32_lane::<2>(v, p.add(8) as *mut u32),
+            }
+            at += 4;
+        }
+        if n - at >= 2 {
+            match at {
+                0 => v128_store16_lane::<0>(v, p as *mut u16),
+                4 => v128_store16_lane::<2>(v, p.add(4) as *mut u16),
+                8 => v128_store16_lane::<4>(v, p.add(8) as *mut u16),
+                _ => v128_store16_lane::<6>(v, p.add(12) as *mut u16),
+            }
+            at += 2;
+        }
+        if n - at >= 1 {
+            match at {
+                0 => v128_store8_lane::<0>(v, p),
+                2 => v128_store8_lane::<2>(v, p.add(2)),
+                4 => v128_store8_lane::<4>(v, p.add(4)),
+                6 => v128_store8_lane::<6>(v, p.add(6)),
+                8 => v128_store8_lane::<8>(v, p.add(8)),
+                10 => v128_store8_lane::<10>(v, p.add(10)),
+                12 => v128_store8_lane::<12>(v, p.add(12)),
+                _ => v128_store8_lane::<14>(v, p.add(14)),
+            }
+        }
+    }
 }
 
 /// `portable::pack`.
 pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
-    if !W::<B>::NARROW {
-        return portable::pack::<B>(p, x, y, out);
+    const { assert!(B >= 3 && B <= 20 && W::<B>::SOURCES <= 4) };
+    if !W::<B>::NARROW && W::<B>::HALF == 0 {
+        // B = 13: both vectors feed the same 13 bytes (four swizzles, two of
+        // them two-input); the scalar code measured faster.
+        return super::portable::pack::<B>(p, x, y, out);
     }
-    const { assert!(W::<B>::P16_SOURCES <= 4 && (32 - W::<B>::FULL) * B + 16 <= 48) };
-    let out = &mut out[..32 * B];
-    let full = W::<B>::FULL;
-    for g in 0..full {
-        // The 16-byte store runs into the next groups' bytes, which are written later.
-        pack_group::<B>(p, g, x, y, &mut out[g * B..]);
-    }
-    let mut buf = [0u8; 48];
-    for g in full..32 {
-        pack_group::<B>(p, g, x, y, &mut buf[(g - full) * B..]);
-    }
-    out[full * B..].copy_from_slice(&buf[..(32 - full) * B]);
-    buf.zeroize();
-}
-
-/// Packs coefficients 8g..8g+8 into dst[..B]; writes dst[..16].
-#[inline(always)]
-fn pack_group<const B: usize>(p: &Poly, g: usize, x: i32, y: i32, dst: &mut [u8]) {
-    let dst = &mut dst[..16];
+    let mul = black_box([W::<B>::mul(0, true), W::<B>::mul(1, true)]);
     let (xv, yv, m) = (i32x4_splat(x), i32x4_splat(y), u32x4_splat((1 << B) - 1));
-    let a = v128_and(i32x4_add(v128_xor(load(p, 2 * g), xv), yv), m);
-    let b = v128_and(i32x4_add(v128_xor(load(p, 2 * g + 1), xv), yv), m);
-    // Fields below 2^B ≤ 2^10 narrow exactly; s_j + B ≤ 16 keeps the shift inside the lane.
-    let n = i16x8_mul(u16x8_narrow_i32x4(a, b), W::<B>::P16_MUL);
-    let pat = W::<B>::P16_PAT;
-    let mut r = v128_or(i8x16_swizzle(n, pat[0]), i8x16_swizzle(n, pat[1]));
-    if W::<B>::P16_SOURCES > 2 {
-        r = v128_or(r, i8x16_swizzle(n, pat[2]));
+    let field = |i: usize| v128_and(i32x4_add(v128_xor(load(p, i), xv), yv), m);
+    let gather = |v: usize, n: v128| {
+        let pat = &W::<B>::GATHER[v];
+        let mut r = v128_or(i8x16_swizzle(n, pat[0]), i8x16_swizzle(n, pat[1]));
+        if W::<B>::SOURCES > 2 {
+            r = v128_or(r, i8x16_swizzle(n, pat[2]));
+        }
+        if W::<B>::SOURCES > 3 {
+            r = v128_or(r, i8x16_swizzle(n, pat[3]));
+        }
+        r
+    };
+    for (g, o) in out[..32 * B].chunks_exact_mut(B).enumerate() {
+        let (a, b) = (field(2 * g), field(2 * g + 1));
+        if W::<B>::NARROW {
+            // Fields below 2^B ≤ 2^10 narrow exactly; s + B ≤ 16 keeps the
+            // shifted field inside its lane.
+            let n = i16x8_mul(u16x8_narrow_i32x4(a, b), mul[0]);
+            store_exact(o, W::<B>::IO, gather(0, n));
+        } else {
+            // s + B ≤ 7 + 20 bits.
+            let (a, b) = (gather(0, i32x4_mul(a, mul[0])), gather(1, i32x4_mul(b, mul[1])));
+            if W::<B>::HALF == 0 {
+                store_exact(o, W::<B>::IO, v128_or(a, b));
+            } else {
+                store_exact(o, W::<B>::IO, a);
+                store_exact(&mut o[W::<B>::HALF..], W::<B>::IO, b);
+            }
+        }
     }
-    if W::<B>::P16_SOURCES > 3 {
-        r = v128_or(r, i8x16_swizzle(n, pat[3]));
-    }
-    // SAFETY: dst has 16 bytes; v128.store needs no alignment.
-    unsafe { v128_store(dst.as_mut_ptr() as *mut v128, r) }
 }
 
 /// `portable::unpack`.
 pub fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
-    const { assert!(B >= 3 && B <= 20 && (32 - W::<B>::FULL) * B + W::<B>::SPAN <= 48) };
-    let inp = &inp[..32 * B];
-    let full = W::<B>::FULL;
-    for g in 0..full {
-        unpack_group::<B>(&inp[g * B..], g, x, y, p);
-    }
-    let mut buf = [0u8; 48];
-    buf[..(32 - full) * B].copy_from_slice(&inp[full * B..]);
-    for g in full..32 {
-        unpack_group::<B>(&buf[(g - full) * B..], g, x, y, p);
-    }
-    buf.zeroize();
-}
-
-/// Coefficients 8g..8g+8 from src[..B]; reads src[..SPAN].
-#[inline(always)]
-fn unpack_group<const B: usize>(src: &[u8], g: usize, x: i32, y: i32, p: &mut Poly) {
-    let src = &src[..W::<B>::SPAN];
-    // SAFETY: src has SPAN = HALF + 16 bytes; v128.load needs no alignment.
-    let ld = |at: usize| unsafe { v128_load(src.as_ptr().add(at) as *const v128) };
-    if W::<B>::NARROW {
-        // f < 2^10, x ∈ {0, −1} and |y| ≤ 2^14: (f ⊕ x) + y fits in i16, so
-        // it is computed before widening.
-        let v = i8x16_swizzle(ld(0), W::<B>::U16_PAT);
-        let v = u16x8_shr(i16x8_mul(v, W::<B>::U16_MUL), (16 - B) as u32);
-        let v = i16x8_add(v128_xor(v, i16x8_splat(x as i16)), i16x8_splat(y as i16));
-        store(p, 2 * g, i32x4_extend_low_i16x8(v));
-        store(p, 2 * g + 1, i32x4_extend_high_i16x8(v));
-    } else {
-        let (xv, yv) = (i32x4_splat(x), i32x4_splat(y));
-        for q in 0..2 {
-            let v = i8x16_swizzle(ld(q * W::<B>::HALF), W::<B>::U32_PAT[q]);
-            let v = u32x4_shr(i32x4_mul(v, W::<B>::U32_MUL[q]), (32 - B) as u32);
-            store(p, 2 * g + q, i32x4_add(v128_xor(v, xv), yv));
+    const { assert!(B >= 3 && B <= 20) };
+    let mul = black_box([W::<B>::mul(0, false), W::<B>::mul(1, false)]);
+    let (xv, yv) = (i32x4_splat(x), i32x4_splat(y));
+    let (x16, y16) = (i16x8_splat(x as i16), i16x8_splat(y as i16));
+    for (g, src) in inp[..32 * B].chunks_exact(B).enumerate() {
+        let v0 = load_exact(src, W::<B>::IO);
+        if W::<B>::NARROW {
+            let v = u16x8_shr(i16x8_mul(i8x16_swizzle(v0, W::<B>::SCATTER[0]), mul[0]), (16 - B) as u32);
+            // f < 2^10, x ∈ {0, −1} and |y| ≤ 2^14: (f ⊕ x) + y fits in
+            // i16, so it is computed before widening.
+            let v = i16x8_add(v128_xor(v, x16), y16);
+            store(p, 2 * g, i32x4_extend_low_i16x8(v));
+            store(p, 2 * g + 1, i32x4_extend_high_i16x8(v));
+        } else {
+            let v1 = if W::<B>::HALF == 0 { v0 } else { load_exact(&src[W::<B>::HALF..], W::<B>::IO) };
+            for (q, v) in [v0, v1].into_iter().enumerate() {
+                let v = u32x4_shr(i32x4_mul(i8x16_swizzle(v, W::<B>::SCATTER[q]), mul[q]), (32 - B) as u32);
+                store(p, 2 * g + q, i32x4_add(v128_xor(v, xv), yv));
+            }
         }
     }
 }
