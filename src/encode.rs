@@ -24,7 +24,8 @@ use simd128 as backend;
 
 /// The one place a run-time width picks a routine. The widths of FIPS 204:
 /// η (3, 4), t0 (13), t1 (10), z (18, 20), w1 (4, 6); w1 is never unpacked.
-/// Contract of both: x ∈ {0, −1}, |y| ≤ 2^20.
+/// Contract of both: x ∈ {0, −1}, |y| ≤ 2^20 (≤ 2^14 for widths up to 10,
+/// whose simd128 unpacking adds y in 16-bit lanes).
 fn pack_with(p: &Poly, bits: usize, x: i32, y: i32, out: &mut [u8]) {
     match bits {
         3 => backend::pack::<3>(p, x, y, out),

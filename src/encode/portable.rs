@@ -19,9 +19,9 @@ pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
     }
 }
 
-/// Eight coefficients into B bytes; shared with the simd128 tail.
+/// Eight coefficients into B bytes.
 #[inline(always)]
-pub(super) fn pack_group<const B: usize>(c: &[i32], x: i32, y: i32, o: &mut [u8]) {
+fn pack_group<const B: usize>(c: &[i32], x: i32, y: i32, o: &mut [u8]) {
     const { assert!(B >= 3 && B <= 25) };
     let mask = (1u32 << B) - 1;
     // acc holds fewer than 32 bits before each addition of B ≤ 25 bits.

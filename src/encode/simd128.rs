@@ -50,6 +50,11 @@ impl<const B: usize> W<B> {
     /// Bytes per load or store.
     const IO: usize = if Self::HALF == 0 { B } else { Self::HALF };
 
+    /// Field i of a group: its first byte and how many bytes it touches.
+    const fn bytes_of(i: usize) -> (usize, usize) {
+        (i * B / 8, (i * B % 8 + B).div_ceil(8))
+    }
+
     /// Unpacking, vector v: lane j gets the LANE bytes from the first byte
     /// of field i = PER·v + j, counted from byte v·HALF. Bytes past the
     /// field are dropped by the multiply, so any byte may stand in for those
@@ -101,7 +106,7 @@ impl<const B: usize> W<B> {
             let mut j = 0;
             while j < Self::PER {
                 let i = Self::PER * v + j;
-                let (f, bytes) = (i * B / 8, (i * B % 8 + B + 7) / 8);
+                let (f, bytes) = Self::bytes_of(i);
                 if f <= at && at < f + bytes {
                     if n == r || n == 0 {
                         t[k] = (Self::LANE * j + at - f) as u8;
@@ -129,7 +134,7 @@ impl<const B: usize> W<B> {
             let mut n = [0; 2];
             let mut i = 0;
             while i < 8 {
-                let (f, bytes) = (i * B / 8, (i * B % 8 + B + 7) / 8);
+                let (f, bytes) = Self::bytes_of(i);
                 if f <= k && k < f + bytes {
                     n[i / Self::PER] += 1;
                 }
@@ -287,6 +292,7 @@ pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
 /// `portable::unpack`.
 pub fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
     const { assert!(B >= 3 && B <= 20) };
+    debug_assert!((x == 0 || x == -1) && (y.abs() <= 1 << 14 || !W::<B>::NARROW));
     let mul = black_box([W::<B>::mul(0, false), W::<B>::mul(1, false)]);
     let (xv, yv) = (i32x4_splat(x), i32x4_splat(y));
     let (x16, y16) = (i16x8_splat(x as i16), i16x8_splat(y as i16));
