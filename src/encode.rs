@@ -1,64 +1,80 @@
 //! Bit packing of keys and signatures (FIPS 204 §7.1–7.2).
 //!
-//! One packer for every width: coefficient i occupies bits [i·b, (i+1)·b) of
-//! the output, least significant first (SimpleBitPack, Algorithm 16; BitPack,
-//! Algorithm 17, is SimpleBitPack of b − w). The loops depend only on the
-//! width, never on the values, so packing secrets is constant-time.
+//! Coefficient i occupies bits [i·b, (i+1)·b) of the output, least
+//! significant first (SimpleBitPack, Algorithm 16; BitPack, Algorithm 17, is
+//! SimpleBitPack of b − w). The routines are specialised per width and depend
+//! only on it, never on the values, so packing secrets is constant-time.
 
-use crate::params::{Params, D, N, SEED_BYTES, TR_BYTES};
+use crate::params::{Params, D, SEED_BYTES, TR_BYTES};
 use crate::poly::Poly;
 
-/// Writes the low `bits` bits of each coefficient into `out` (32·bits bytes).
-pub fn pack_bits(p: &Poly, bits: usize, out: &mut [u8]) {
-    debug_assert_eq!(out.len(), 32 * bits);
-    let mask = (1u64 << bits) - 1;
-    let (mut acc, mut have, mut o) = (0u64, 0usize, 0usize);
-    for &c in p.0.iter() {
-        acc |= (c as u32 as u64 & mask) << have;
-        have += bits;
-        while have >= 8 {
-            out[o] = acc as u8;
-            o += 1;
-            acc >>= 8;
-            have -= 8;
-        }
+// `portable` is the reference and is compiled everywhere; `simd128` is chosen
+// at compile time on wasm32 with simd128, never from data, and is tested
+// against `portable` in wasm. Both are generic over the width B and store or
+// return (c ⊕ x) + y, which covers SimpleBitPack (x = y = 0) and BitPack
+// (x = −1, y = b + 1: b − c) without a temporary polynomial.
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
+mod portable;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+use portable as backend;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use simd128 as backend;
+
+/// The one place a run-time width picks a routine. The widths of FIPS 204:
+/// η (3, 4), t0 (13), t1 (10), z (18, 20), w1 (4, 6); w1 is never unpacked.
+/// Contract of both: x ∈ {0, −1}, |y| ≤ 2^20 (≤ 2^14 for widths up to 10,
+/// whose simd128 unpacking adds y in 16-bit lanes).
+fn pack_with(p: &Poly, bits: usize, x: i32, y: i32, out: &mut [u8]) {
+    match bits {
+        3 => backend::pack::<3>(p, x, y, out),
+        4 => backend::pack::<4>(p, x, y, out),
+        6 => backend::pack::<6>(p, x, y, out),
+        10 => backend::pack::<10>(p, x, y, out),
+        13 => backend::pack::<13>(p, x, y, out),
+        18 => backend::pack::<18>(p, x, y, out),
+        20 => backend::pack::<20>(p, x, y, out),
+        _ => unreachable!(),
     }
 }
 
-/// Reads 256 coefficients of `bits` bits each from `inp` (32·bits bytes).
-/// Every coefficient comes back in [0, 2^bits).
+fn unpack_with(inp: &[u8], bits: usize, x: i32, y: i32, p: &mut Poly) {
+    match bits {
+        3 => backend::unpack::<3>(inp, x, y, p),
+        4 => backend::unpack::<4>(inp, x, y, p),
+        10 => backend::unpack::<10>(inp, x, y, p),
+        13 => backend::unpack::<13>(inp, x, y, p),
+        18 => backend::unpack::<18>(inp, x, y, p),
+        20 => backend::unpack::<20>(inp, x, y, p),
+        _ => unreachable!(),
+    }
+}
+
+/// SimpleBitPack (Algorithm 16): the low `bits` bits of each coefficient into
+/// `out` (32·bits bytes), coefficient i at bits [i·bits, (i+1)·bits).
+pub fn pack_bits(p: &Poly, bits: usize, out: &mut [u8]) {
+    debug_assert_eq!(out.len(), 32 * bits);
+    pack_with(p, bits, 0, 0, out);
+}
+
+/// SimpleBitUnpack (Algorithm 18): 256 coefficients of `bits` bits each from
+/// `inp` (32·bits bytes). Every coefficient comes back in [0, 2^bits).
 pub fn unpack_bits(inp: &[u8], bits: usize, p: &mut Poly) {
     debug_assert_eq!(inp.len(), 32 * bits);
-    let mask = (1u64 << bits) - 1;
-    let (mut acc, mut have, mut i) = (0u64, 0usize, 0usize);
-    for c in p.0.iter_mut() {
-        while have < bits {
-            acc |= (inp[i] as u64) << have;
-            i += 1;
-            have += 8;
-        }
-        *c = (acc & mask) as i32;
-        acc >>= bits;
-        have -= bits;
-    }
+    unpack_with(inp, bits, 0, 0, p);
 }
 
 /// BitPack(w, a, b) (Algorithm 17) for coefficients in [−a, b]: stores b − w.
-/// The temporary is wiped: it holds secrets when packing s1, s2 or t0.
-fn pack_offset(p: &Poly, b: i32, bits: usize, out: &mut [u8]) {
-    let mut t = zeroize::Zeroizing::new(Poly::zero());
-    for i in 0..N {
-        t.0[i] = b - p.0[i];
-    }
-    pack_bits(&t, bits, out);
+pub fn pack_offset(p: &Poly, b: i32, bits: usize, out: &mut [u8]) {
+    debug_assert_eq!(out.len(), 32 * bits);
+    pack_with(p, bits, -1, b + 1, out);
 }
 
-/// BitUnpack (Algorithm 19): b − (stored value).
-fn unpack_offset(inp: &[u8], b: i32, bits: usize, p: &mut Poly) {
-    unpack_bits(inp, bits, p);
-    for c in p.0.iter_mut() {
-        *c = b - *c;
-    }
+/// BitUnpack (Algorithm 19): b − (stored value), in [b − 2^bits + 1, b].
+pub fn unpack_offset(inp: &[u8], b: i32, bits: usize, p: &mut Poly) {
+    debug_assert_eq!(inp.len(), 32 * bits);
+    unpack_with(inp, bits, -1, b + 1, p);
 }
 
 const T1_BITS: usize = 23 - D as usize;
@@ -191,11 +207,115 @@ pub fn w1_encode(p: &Params, w1: &[Poly], out: &mut [u8]) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
-    use crate::params::ParamSet;
+    use crate::params::{ParamSet, N};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// The reference: the original one-byte-at-a-time packer, for any width.
+    pub(super) fn ref_pack(p: &Poly, bits: usize, out: &mut [u8]) {
+        let mask = (1u64 << bits) - 1;
+        let (mut acc, mut have, mut o) = (0u64, 0usize, 0usize);
+        for &c in p.0.iter() {
+            acc |= (c as u32 as u64 & mask) << have;
+            have += bits;
+            while have >= 8 {
+                out[o] = acc as u8;
+                o += 1;
+                acc >>= 8;
+                have -= 8;
+            }
+        }
+    }
+
+    pub(super) fn ref_unpack(inp: &[u8], bits: usize, p: &mut Poly) {
+        let mask = (1u64 << bits) - 1;
+        let (mut acc, mut have, mut i) = (0u64, 0usize, 0usize);
+        for c in p.0.iter_mut() {
+            while have < bits {
+                acc |= (inp[i] as u64) << have;
+                i += 1;
+                have += 8;
+            }
+            *c = (acc & mask) as i32;
+            acc >>= bits;
+            have -= bits;
+        }
+    }
+
+    /// Inputs for width B: random, all zero, all ones, alternating bits and
+    /// alternating extremes.
+    fn fields(bits: usize, seed: u64) -> Vec<Poly> {
+        let max = (1i32 << bits) - 1;
+        let mut rng = crate::test_rng::Rng(seed);
+        let mut v: Vec<Poly> = (0..8).map(|_| rng.poly_in(0, max)).collect();
+        v.push(Poly([0; N]));
+        v.push(Poly([max; N]));
+        v.push(Poly([0x5555_5555 & max; N]));
+        v.push(Poly([0x2aaa_aaaa & max; N]));
+        v.push(Poly(core::array::from_fn(|i| if i % 2 == 0 { max } else { 0 })));
+        v.push(Poly(core::array::from_fn(|i| if i % 2 == 0 { 0 } else { max })));
+        v
+    }
+
+    fn bytes(bits: usize, seed: u64) -> Vec<Vec<u8>> {
+        let mut rng = crate::test_rng::Rng(seed);
+        let mut v: Vec<Vec<u8>> = (0..8).map(|_| (0..32 * bits).map(|_| rng.next() as u8).collect()).collect();
+        for b in [0x00, 0xff, 0x55, 0xaa] {
+            v.push(vec![b; 32 * bits]);
+        }
+        v.push((0..32 * bits).map(|i| if i % 2 == 0 { 0xff } else { 0 }).collect());
+        v
+    }
+
+    /// Both backends against the reference, plain and with an offset b (the
+    /// bounds FIPS 204 uses: η, 2^12, γ1), and each backend's round trip.
+    fn check_width<const B: usize>(offsets: &[i32]) {
+        for (n, a) in fields(B, B as u64).iter().enumerate() {
+            let mut want = vec![0u8; 32 * B];
+            ref_pack(a, B, &mut want);
+            for &b in [0].iter().chain(offsets) {
+                // The coefficients that store a: c = b − a (plain: c = a).
+                let c = if b == 0 { *a } else { Poly(a.0.map(|f| b - f)) };
+                let (x, y) = if b == 0 { (0, 0) } else { (-1, b + 1) };
+                let mut got = vec![0u8; 32 * B];
+                portable::pack::<B>(&c, x, y, &mut got);
+                assert_eq!(got, want, "portable pack B {B} b {b} input {n}");
+                let mut got = vec![0u8; 32 * B];
+                backend::pack::<B>(&c, x, y, &mut got);
+                assert_eq!(got, want, "backend pack B {B} b {b} input {n}");
+                let mut back = Poly::zero();
+                backend::unpack::<B>(&got, x, y, &mut back);
+                assert_eq!(back, c, "round trip B {B} b {b} input {n}");
+            }
+        }
+        for (n, inp) in bytes(B, 100 + B as u64).iter().enumerate() {
+            let mut want = Poly::zero();
+            ref_unpack(inp, B, &mut want);
+            for &b in [0].iter().chain(offsets) {
+                let want = if b == 0 { want } else { Poly(want.0.map(|f| b - f)) };
+                let (x, y) = if b == 0 { (0, 0) } else { (-1, b + 1) };
+                let mut got = Poly::zero();
+                portable::unpack::<B>(inp, x, y, &mut got);
+                assert_eq!(got, want, "portable unpack B {B} b {b} input {n}");
+                let mut got = Poly::zero();
+                backend::unpack::<B>(inp, x, y, &mut got);
+                assert_eq!(got, want, "backend unpack B {B} b {b} input {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn packers_match_the_reference_at_every_width() {
+        check_width::<3>(&[2]);
+        check_width::<4>(&[4]);
+        check_width::<6>(&[]);
+        check_width::<10>(&[]);
+        check_width::<13>(&[1 << 12]);
+        check_width::<18>(&[1 << 17]);
+        check_width::<20>(&[1 << 19]);
+    }
 
     fn pseudo(seed: u64, lo: i32, hi: i32) -> Poly {
         let mut x = seed | 1;
@@ -211,7 +331,7 @@ mod tests {
 
     #[test]
     fn bit_packing_round_trips_every_width() {
-        for bits in 1..=23 {
+        for bits in [3, 4, 10, 13, 18, 20] {
             let mut a = pseudo(bits as u64, 0, (1 << bits) - 1);
             a.0[0] = (1 << bits) - 1;
             a.0[255] = 0;
@@ -291,5 +411,86 @@ mod tests {
             y[80 + 1] = 3;
         })
         .is_some());
+    }
+}
+
+/// Timing of the packers per width in wasm (old generic code, portable,
+/// simd128), interleaved; compiled only on request:
+/// `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128 -C link-arg=-zstack-size=65536 --cfg pack_bench"
+///  cargo test --release --target wasm32-unknown-unknown --lib -- bench_pack --nocapture`.
+#[cfg(all(test, target_arch = "wasm32", pack_bench))]
+mod bench {
+    use super::tests::{ref_pack, ref_unpack};
+    use super::*;
+    use core::hint::black_box;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_namespace = performance)]
+        fn now() -> f64;
+    }
+    fn med(mut v: Vec<f64>) -> f64 {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v[v.len() / 2]
+    }
+    fn width<const B: usize>() {
+        let reps = 400;
+        let p = crate::test_rng::Rng(B as u64).poly_in(0, (1 << B) - 1);
+        let mut buf = vec![0u8; 32 * B];
+        let mut q = Poly::zero();
+        let mut t: [Vec<f64>; 6] = Default::default();
+        for _ in 0..31 {
+            let mut s = [0.0; 7];
+            s[0] = now();
+            for _ in 0..reps {
+                ref_pack(black_box(&p), B, &mut buf);
+                black_box(&mut buf);
+            }
+            s[1] = now();
+            for _ in 0..reps {
+                portable::pack::<B>(black_box(&p), 0, 0, &mut buf);
+                black_box(&mut buf);
+            }
+            s[2] = now();
+            for _ in 0..reps {
+                backend::pack::<B>(black_box(&p), 0, 0, &mut buf);
+                black_box(&mut buf);
+            }
+            s[3] = now();
+            for _ in 0..reps {
+                ref_unpack(black_box(&buf), B, &mut q);
+                black_box(&mut q);
+            }
+            s[4] = now();
+            for _ in 0..reps {
+                portable::unpack::<B>(black_box(&buf), -1, 5, &mut q);
+                black_box(&mut q);
+            }
+            s[5] = now();
+            for _ in 0..reps {
+                backend::unpack::<B>(black_box(&buf), -1, 5, &mut q);
+                black_box(&mut q);
+            }
+            s[6] = now();
+            for k in 0..6 {
+                t[k].push((s[k + 1] - s[k]) * 1e6 / reps as f64);
+            }
+        }
+        let m: Vec<f64> = t.into_iter().map(med).collect();
+        console_log!(
+            "B {B:2}: pack ref {:6.0} ns portable {:6.0} simd {:6.0} | unpack ref {:6.0} portable {:6.0} simd {:6.0}",
+            m[0], m[1], m[2], m[3], m[4], m[5]
+        );
+    }
+    #[test]
+    fn bench_pack() {
+        width::<3>();
+        width::<4>();
+        width::<6>();
+        width::<10>();
+        width::<13>();
+        width::<18>();
+        width::<20>();
     }
 }

@@ -1,7 +1,7 @@
 //! Pseudorandom sampling (FIPS 204 §7.3): SampleInBall, RejNTTPoly,
 //! RejBoundedPoly, ExpandA, ExpandS and ExpandMask.
 
-use crate::encode::unpack_bits;
+use crate::encode::unpack_offset;
 use crate::params::{Params, N, Q};
 use crate::poly::Poly;
 use crate::xof::{Shake128, Shake128x2, Shake256, Shake256x2, SHAKE128_RATE, SHAKE256_RATE};
@@ -217,12 +217,7 @@ impl<'a> MatrixRows<'a> {
 pub fn expand_mask(p: &Params, rho_pp: &[u8], kappa: u16, y: &mut [Poly]) {
     let bits = p.z_bits();
     let mut buf = [[0u8; 32 * 20]; 2];
-    let finish = |v: &[u8], yr: &mut Poly| {
-        unpack_bits(v, bits, yr);
-        for c in yr.0.iter_mut() {
-            *c = p.gamma1 - *c;
-        }
-    };
+    let finish = |v: &[u8], yr: &mut Poly| unpack_offset(v, p.gamma1, bits, yr);
     let mut pairs = y.chunks_exact_mut(2);
     let mut r = 0u16;
     for pair in &mut pairs {
@@ -344,7 +339,7 @@ mod tests {
                         let v = &mut v[..32 * p.z_bits()];
                         Shake256::new().absorb(&rho).absorb(&nonce.to_le_bytes()).finalize().squeeze(v);
                         let mut want = Poly::zero();
-                        unpack_bits(v, p.z_bits(), &mut want);
+                        crate::encode::unpack_bits(v, p.z_bits(), &mut want);
                         want.0.iter_mut().for_each(|c| *c = p.gamma1 - *c);
                         assert_eq!(*yr, want, "y[{r}] κ {kappa}");
                     }
