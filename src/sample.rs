@@ -2,10 +2,22 @@
 //! RejBoundedPoly, ExpandA, ExpandS and ExpandMask.
 
 use crate::encode::unpack_offset;
-use crate::params::{Params, N, Q};
+use crate::params::{Params, N};
 use crate::poly::Poly;
 use crate::xof::{Shake128, Shake128x2, Shake256, Shake256x2, SHAKE128_RATE, SHAKE256_RATE};
 use zeroize::Zeroize;
+
+// The parsers of RejNTTPoly and RejBoundedPoly: `portable` is the reference
+// and is compiled everywhere; `simd128` is chosen at compile time on wasm32
+// with simd128, never from data, and is tested against `portable` in wasm.
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
+mod portable;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+use portable::{rej_bounded_parse, rej_ntt_parse};
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use simd128::{rej_bounded_parse, rej_ntt_parse};
 
 /// SampleInBall (FIPS 204 Algorithm 29): c with τ coefficients ±1, the rest 0.
 ///
@@ -44,24 +56,6 @@ pub fn sample_in_ball(c_tilde: &[u8], tau: usize) -> Poly {
 /// only when needed.
 const REJ_NTT_FIRST: usize = 5 * SHAKE128_RATE;
 
-/// Parses CoeffFromThreeBytes candidates (Algorithm 14) from `buf` into a
-/// from index *n on (RejNTTPoly, Algorithm 30, steps 4–10), stopping at N.
-/// Coefficients are in [0, q). The input is public, so rejection may branch.
-/// Not inlined: one copy serves the one- and two-lane samplers.
-#[inline(never)]
-fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
-    for b in buf.chunks_exact(3) {
-        if *n == N {
-            return;
-        }
-        let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
-        // Written always, kept only if accepted (the next write overwrites a
-        // rejected z): no unpredictable branch per candidate.
-        a.0[*n] = z;
-        *n += (z < Q) as usize;
-    }
-}
-
 /// RejNTTPoly (FIPS 204 Algorithm 30) with seed ρ‖s‖r: a uniform element of T_q.
 /// Coefficients are in [0, q).
 pub fn rej_ntt_poly(rho: &[u8], s: u8, r: u8) -> Poly {
@@ -94,29 +88,6 @@ pub fn rej_ntt_poly_x2(rho: &[u8], (s0, r0): (u8, u8), (s1, r1): (u8, u8), a0: &
         xof.squeeze(b0, b1);
         rej_ntt_parse(b0, a0, &mut n0);
         rej_ntt_parse(b1, a1, &mut n1);
-    }
-}
-
-/// Parses CoeffFromHalfByte values (Algorithm 15) from `buf` into a from
-/// index *n on (RejBoundedPoly, Algorithm 31, steps 4–12), stopping at N;
-/// coefficients in [−η, η].
-///
-/// Which half-bytes are rejected depends on the secret stream; FIPS 204
-/// allows that (rejected values are discarded), but the loop does not even
-/// branch on it: each value is written at index *n and kept by advancing *n
-/// only if accepted. The map needs no division: for z < 15,
-/// z mod 5 = z − 5·⌊205·z / 1024⌋ (z = 15 is rejected).
-#[inline(never)]
-fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
-    let bound = if eta == 2 { 15 } else { 9 };
-    for &b in buf.iter() {
-        for z in [(b & 15) as i32, (b >> 4) as i32] {
-            if *n == N {
-                return;
-            }
-            a.0[*n] = if eta == 2 { 2 - (z - 5 * ((205 * z) >> 10)) } else { 4 - z };
-            *n += (z < bound) as usize;
-        }
     }
 }
 
@@ -244,7 +215,7 @@ pub fn expand_mask(p: &Params, rho_pp: &[u8], kappa: u16, y: &mut [Poly]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::ParamSet;
+    use crate::params::{ParamSet, Q};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
