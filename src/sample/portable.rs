@@ -3,28 +3,22 @@
 //!
 //! Both parsers write each candidate at index *n and keep it by advancing *n
 //! only if it is accepted (the next write overwrites a rejected one), so no
-//! branch depends on a candidate. Each candidate advances *n by at most one,
-//! so a run of N − *n candidates cannot pass N and needs no stop check; the
-//! check happens once per run instead of once per candidate.
+//! branch depends on a candidate. The stop at N is the failed `get_mut(*n)`,
+//! which is also the bounds check: one test per candidate.
 
 use super::Poly;
-use crate::params::{N, Q};
+use crate::params::Q;
 
 /// Parses CoeffFromThreeBytes candidates (FIPS 204 Algorithm 14) from `buf`
 /// into a from index *n on (RejNTTPoly, Algorithm 30, steps 4–10), stopping
 /// at N; whole 3-byte groups only. Coefficients are in [0, q).
 pub fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
     let mut m = *n;
-    let mut rest = buf;
-    while m < N && rest.len() >= 3 {
-        let run = (N - m).min(rest.len() / 3);
-        let (now, later) = rest.split_at(3 * run);
-        for b in now.chunks_exact(3) {
-            let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
-            a.0[m] = z;
-            m += (z < Q) as usize;
-        }
-        rest = later;
+    for b in buf.chunks_exact(3) {
+        let Some(c) = a.0.get_mut(m) else { break };
+        let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
+        *c = z;
+        m += (z < Q) as usize;
     }
     *n = m;
 }
@@ -58,34 +52,13 @@ fn half_byte<const ETA: i32>(z: i32) -> (i32, usize) {
 
 fn bounded<const ETA: i32>(buf: &[u8], a: &mut Poly, n: &mut usize) {
     let mut m = *n;
-    let mut rest = buf;
-    while m < N && !rest.is_empty() {
-        // A byte advances m by at most two: (N − m)/2 bytes fit unchecked.
-        let run = ((N - m) / 2).min(rest.len());
-        if run == 0 {
-            // One slot left: the low half-byte may fill it, and then the high
-            // one must not be parsed.
-            let b = rest[0] as i32;
-            for z in [b & 15, b >> 4] {
-                if m == N {
-                    break;
-                }
-                let (c, keep) = half_byte::<ETA>(z);
-                a.0[m] = c;
-                m += keep;
-            }
-            rest = &rest[1..];
-            continue;
+    'bytes: for &b in buf {
+        for z in [(b & 15) as i32, (b >> 4) as i32] {
+            let Some(c) = a.0.get_mut(m) else { break 'bytes };
+            let (v, keep) = half_byte::<ETA>(z);
+            *c = v;
+            m += keep;
         }
-        let (now, later) = rest.split_at(run);
-        for &b in now {
-            for z in [(b & 15) as i32, (b >> 4) as i32] {
-                let (c, keep) = half_byte::<ETA>(z);
-                a.0[m] = c;
-                m += keep;
-            }
-        }
-        rest = later;
     }
     *n = m;
 }
@@ -161,6 +134,7 @@ pub(super) mod streams {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::N;
     use crate::test_rng::Rng;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -10,55 +10,59 @@ use crate::params::{N, Q};
 use core::arch::wasm32::*;
 use zeroize::Zeroize;
 
-/// Byte indices for `i8x16_swizzle` that move the i32 lanes of a vector whose
-/// bits are set in the 4-bit index to the front, in order (the other lanes
-/// get whatever; they are overwritten or beyond the stop).
-static COMPACT: [[u8; 16]; 16] = compact_table();
-
-const fn compact_table() -> [[u8; 16]; 16] {
-    let mut t = [[0u8; 16]; 16];
-    let mut mask = 0;
-    while mask < 16 {
-        let mut out = 0;
-        let mut lane = 0;
-        while lane < 4 {
-            if mask >> lane & 1 == 1 {
-                let mut b = 0;
-                while b < 4 {
-                    t[mask][4 * out + b] = (4 * lane + b) as u8;
-                    b += 1;
-                }
-                out += 1;
-            }
-            lane += 1;
-        }
-        mask += 1;
-    }
-    t
+/// The four CoeffFromThreeBytes candidates (FIPS 204 Algorithm 14) in
+/// buf[i..i + 12], one per i32 lane, in [0, 2^23).
+#[inline(always)]
+fn candidates(buf: &[u8], i: usize) -> v128 {
+    debug_assert!(i + 16 <= buf.len());
+    // Lane j gets bytes i + 3j, i + 3j + 1, i + 3j + 2; its top byte is
+    // masked off with the top bit of the third.
+    let spread = i8x16(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+    // SAFETY: i + 16 ≤ buf.len() (the last 4 bytes are loaded, not used);
+    // v128.load needs no alignment.
+    let v = unsafe { v128_load(buf.as_ptr().add(i) as *const v128) };
+    v128_and(i8x16_swizzle(v, spread), i32x4_splat(0x7f_ffff))
 }
 
-/// `portable::rej_ntt_parse` (FIPS 204 Algorithms 14 and 30): four candidates
-/// (12 bytes) per step. The input (from ρ) is public, so the table index may
-/// depend on which candidates are accepted.
+/// The sign bits of z − q: set exactly where a candidate z < 2^23 is below q,
+/// i.e. accepted (a subtraction instead of a compare, which LLVM would emit
+/// as an unsigned one that V8 lowers to several instructions).
+#[inline(always)]
+fn below_q(z: v128) -> v128 {
+    i32x4_sub(z, i32x4_splat(Q))
+}
+
+/// Stores v at a[m..m + 4].
+#[inline(always)]
+fn store_at(a: &mut Poly, m: usize, v: v128) {
+    debug_assert!(m + 4 <= N);
+    // SAFETY: m + 4 ≤ N; v128.store needs no alignment.
+    unsafe { v128_store(a.0.as_mut_ptr().add(m) as *mut v128, v) }
+}
+
+/// `portable::rej_ntt_parse` (FIPS 204 Algorithms 14 and 30), 16 candidates
+/// per step. The input (from ρ) is public, so the code branches on
+/// acceptance: a step whose candidates are all accepted (probability
+/// (q/2^23)^16 ≈ 0.984) stores them as they are, and any other step is parsed
+/// by the portable code (cheaper on average than compacting lanes through a
+/// table of shuffles). A step runs only if it cannot pass N (it keeps at most
+/// the 16 it parses) and reads only inside `buf`; the last < 16 candidates of
+/// a polynomial and the last < 52 bytes of `buf` are left to the portable code.
 pub fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
-    // Lane j gets bytes 3j, 3j+1, 3j+2 and a zero byte (index ≥ 16).
-    let spread = i8x16(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
-    let (low23, q) = (i32x4_splat(0x7f_ffff), i32x4_splat(Q));
     let (mut i, mut m) = (0, *n);
-    // A step reads buf[i..i + 16] (the last 4 bytes unused) and writes
-    // a[m..m + 4]; it keeps at most 4, so m ≤ N after it.
-    while i + 16 <= buf.len() && m + 4 <= N {
-        // SAFETY: i + 16 ≤ buf.len(); m + 4 ≤ N; v128 loads and stores need
-        // no alignment.
-        unsafe {
-            let v = v128_load(buf.as_ptr().add(i) as *const v128);
-            let z = v128_and(i8x16_swizzle(v, spread), low23);
-            let keep = i32x4_bitmask(i32x4_lt(z, q)) as usize;
-            let order = v128_load(COMPACT[keep].as_ptr() as *const v128);
-            v128_store(a.0.as_mut_ptr().add(m) as *mut v128, i8x16_swizzle(z, order));
-            m += keep.count_ones() as usize;
+    // Reads buf[i..i + 52], parses buf[i..i + 48].
+    while i + 52 <= buf.len() && m + 16 <= N {
+        let z = [candidates(buf, i), candidates(buf, i + 12), candidates(buf, i + 24), candidates(buf, i + 36)];
+        let all = v128_and(v128_and(below_q(z[0]), below_q(z[1])), v128_and(below_q(z[2]), below_q(z[3])));
+        if i32x4_bitmask(all) == 15 {
+            for (k, &zk) in z.iter().enumerate() {
+                store_at(a, m + 4 * k, zk);
+            }
+            m += 16;
+        } else {
+            portable::rej_ntt_parse(&buf[i..i + 48], a, &mut m);
         }
-        i += 12;
+        i += 48;
     }
     *n = m;
     portable::rej_ntt_parse(&buf[i..], a, n);
@@ -71,13 +75,13 @@ pub fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
 /// in the portable code (stored at *n, *n advanced by the keep flag), since a
 /// table of compaction patterns would be indexed by secret data.
 pub fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
-    // η − (z mod (2η + 1)) for each half-byte z; unused where z is rejected.
-    let (map, bound) = if eta == 2 {
-        (i8x16(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0), 15)
+    // For each half-byte z: η − (z mod (2η + 1)) (unused where z is
+    // rejected), and 1 if z is kept (z < 15 for η = 2, z < 9 for η = 4).
+    let (map, keeps) = if eta == 2 {
+        (i8x16(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0), i8x16(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0))
     } else {
-        (i8x16(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0), 9)
+        (i8x16(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0), i8x16(1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0))
     };
-    let bound = u8x16_splat(bound);
     let spread = i8x16(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
     let odd = u16x8_splat(0xff00);
     let (mut i, mut m) = (0, *n);
@@ -90,7 +94,7 @@ pub fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
         // Lane 2k: low half-byte of byte k; lane 2k + 1: its high half-byte.
         let z = v128_bitselect(u8x16_shr(b, 4), v128_and(b, u8x16_splat(15)), odd);
         let c = i8x16_swizzle(map, z);
-        let k = v128_and(u8x16_lt(z, bound), u8x16_splat(1));
+        let k = i8x16_swizzle(keeps, z);
         let (c0, c1) = (i16x8_extend_low_i8x16(c), i16x8_extend_high_i8x16(c));
         // SAFETY: `vals` holds 16 i32 (four v128), `keep` 16 bytes.
         unsafe {
@@ -101,10 +105,14 @@ pub fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
             v128_store(p.add(3), i32x4_extend_high_i16x8(c1));
             v128_store(keep.as_mut_ptr() as *mut v128, k);
         }
+        let out = &mut a.0[m..m + 16];
+        let mut k = 0;
         for j in 0..16 {
-            a.0[m] = vals[j];
-            m += keep[j] as usize;
+            // k ≤ j < 16: the mask changes nothing and spares a bounds check.
+            out[k & 15] = vals[j];
+            k += keep[j] as usize;
         }
+        m += k;
         i += 8;
     }
     vals.zeroize();
@@ -150,5 +158,90 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+/// Micro-benchmark of the parsers against the portable ones and against the
+/// parsers before this module (one candidate per iteration), interleaved:
+/// `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128 -C link-arg=-zstack-size=65536 --cfg sample_bench"
+///  cargo test --release --target wasm32-unknown-unknown --lib -- bench_parsers --nocapture`.
+#[cfg(all(test, sample_bench))]
+mod bench {
+    use super::*;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
+    #[wasm_bindgen]
+    extern "C" {
+        #[wasm_bindgen(js_namespace = performance)]
+        fn now() -> f64;
+    }
+    fn med(mut v: Vec<f64>) -> f64 {
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v[v.len() / 2]
+    }
+    #[inline(never)]
+    fn ntt_before(buf: &[u8], a: &mut Poly, n: &mut usize) {
+        for b in buf.chunks_exact(3) {
+            if *n == N {
+                return;
+            }
+            let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
+            a.0[*n] = z;
+            *n += (z < Q) as usize;
+        }
+    }
+    #[inline(never)]
+    fn bounded_before(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
+        let bound = if eta == 2 { 15 } else { 9 };
+        for &b in buf.iter() {
+            for z in [(b & 15) as i32, (b >> 4) as i32] {
+                if *n == N {
+                    return;
+                }
+                a.0[*n] = if eta == 2 { 2 - (z - 5 * ((205 * z) >> 10)) } else { 4 - z };
+                *n += (z < bound) as usize;
+            }
+        }
+    }
+    #[test]
+    fn bench_parsers() {
+        let mut rng = crate::test_rng::Rng(5);
+        let ntt_buf: Vec<u8> = (0..840).map(|_| rng.next() as u8).collect();
+        let bnd_buf: Vec<u8> = (0..136 * 2).map(|_| rng.next() as u8).collect();
+        type F = fn(&[u8], &mut Poly, &mut usize);
+        type G = fn(&[u8], i32, &mut Poly, &mut usize);
+        let nf: [F; 3] = [ntt_before, portable::rej_ntt_parse, rej_ntt_parse];
+        let bf: [G; 3] = [bounded_before, portable::rej_bounded_parse, rej_bounded_parse];
+        let reps = 500;
+        let mut a = Poly::zero();
+        let mut t = vec![vec![]; 9];
+        let mut sink = 0;
+        for _ in 0..41 {
+            for (k, f) in nf.iter().enumerate() {
+                let s = now();
+                for _ in 0..reps {
+                    let mut n = 0;
+                    f(&ntt_buf, &mut a, &mut n);
+                    sink += n;
+                }
+                t[k].push((now() - s) * 1e6 / reps as f64);
+            }
+            for (e, eta) in [2, 4].into_iter().enumerate() {
+                for (k, f) in bf.iter().enumerate() {
+                    let s = now();
+                    for _ in 0..reps {
+                        let mut n = 0;
+                        f(&bnd_buf[..136], eta, &mut a, &mut n);
+                        f(&bnd_buf[136..], eta, &mut a, &mut n);
+                        sink += n;
+                    }
+                    t[3 + 3 * e + k].push((now() - s) * 1e6 / reps as f64);
+                }
+            }
+        }
+        let m: Vec<f64> = t.into_iter().map(med).collect();
+        console_log!("rej_ntt_parse (one poly) ns: before {:.0}, portable {:.0}, simd {:.0}", m[0], m[1], m[2]);
+        console_log!("rej_bounded_parse η=2 (one poly) ns: before {:.0}, portable {:.0}, simd {:.0}", m[3], m[4], m[5]);
+        console_log!("rej_bounded_parse η=4 (one poly) ns: before {:.0}, portable {:.0}, simd {:.0} ({sink})", m[6], m[7], m[8]);
     }
 }
