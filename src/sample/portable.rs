@@ -82,12 +82,16 @@ pub(super) mod streams {
         [0, 1, 2, 3, 5, 100, 200].into_iter().chain(236..=N)
     }
 
-    /// Streams of 3-byte candidates, `kind` in 0..8: random bytes, all
+    /// Kinds of stream for `ntt` and `half_bytes`.
+    pub const KINDS: usize = 9;
+
+    /// Streams of 3-byte candidates, `kind` < KINDS: random bytes, all
     /// rejected (0xFF), all accepted (0x00), candidates at q − 1, q and
-    /// 2^23 − 1 with or without the ignored bit 23, mixes of accepted and
-    /// rejected ones at several rates, and all accepted but the last few.
+    /// 2^23 − 1, mixes of accepted and rejected ones at several rates, all
+    /// accepted but the last few, and accepted ones with a rare q (the least
+    /// rejected value); the ignored bit 23 is set at random.
     pub fn ntt(kind: usize, len: usize, rng: &mut Rng) -> Vec<u8> {
-        let p = [0, 0, 0, 0, 50, 10, 90, 0][kind];
+        let p = [0, 0, 0, 0, 50, 10, 90, 0, 0][kind];
         let mut v = Vec::with_capacity(len + 3);
         let cands = len.div_ceil(3);
         for i in 0..cands {
@@ -98,6 +102,7 @@ pub(super) mod streams {
                 2 => 0,
                 3 => [Q as u32 - 1, Q as u32, 0x7f_ffff, 0][(r % 4) as usize] | ((r >> 8) as u32 & 1) << 23,
                 7 if i + 1 + (r % 5) as usize >= cands => Q as u32 + (r >> 40) as u32 % 0x1fff,
+                8 if r % 50 == 0 => Q as u32,
                 _ if (r % 100) < p => Q as u32 + (r >> 40) as u32 % (0x80_0000 - Q as u32),
                 _ => (r >> 40) as u32 % Q as u32,
             };
@@ -109,12 +114,13 @@ pub(super) mod streams {
         v
     }
 
-    /// Streams of half-bytes, `kind` in 0..8: random bytes, all 0xFF (15 is
+    /// Streams of half-bytes, `kind` < KINDS: random bytes, all 0xFF (15 is
     /// rejected for both η), all 0x00, all in 9..=14 (kept for η = 2 only),
-    /// mixes at several rates of rejection, and all kept but the last few.
+    /// mixes at several rates of rejection, all kept but the last few, and
+    /// kept ones with a rare least rejected value (15 or 9).
     pub fn half_bytes(kind: usize, len: usize, eta: i32, rng: &mut Rng) -> Vec<u8> {
         let bound = if eta == 2 { 15 } else { 9 };
-        let p = [0, 0, 0, 0, 50, 10, 90, 0][kind];
+        let p = [0, 0, 0, 0, 50, 10, 90, 0, 0][kind];
         let mut nib = |i: usize| -> u8 {
             let r = rng.next();
             match kind {
@@ -123,6 +129,7 @@ pub(super) mod streams {
                 2 => 0,
                 3 => 9 + (r % 6) as u8,
                 7 if i + 1 + (r % 7) as usize >= 2 * len => bound + (r >> 8) as u8 % (16 - bound),
+                8 if r % 30 == 0 => bound,
                 _ if (r % 100) < p => bound + (r >> 8) as u8 % (16 - bound),
                 _ => (r >> 8) as u8 % bound,
             }
@@ -175,7 +182,7 @@ mod tests {
     fn parsers_equal_the_naive_ones() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for len in streams::lengths() {
-            for kind in 0..8 {
+            for kind in 0..streams::KINDS {
                 let buf = streams::ntt(kind, len, &mut rng);
                 for n0 in streams::starts() {
                     let init = rng.poly_in(0, Q - 1);
