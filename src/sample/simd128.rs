@@ -8,7 +8,6 @@ use super::portable;
 use super::Poly;
 use crate::params::{N, Q};
 use core::arch::wasm32::*;
-use zeroize::Zeroize;
 
 /// The four CoeffFromThreeBytes candidates (FIPS 204 Algorithm 14) in
 /// buf[i..i + 12], one per i32 lane, in [0, 2^23).
@@ -70,29 +69,43 @@ pub fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
     portable::rej_ntt_parse(&buf[i..], a, n);
 }
 
+/// The four lanes of v stored at out[k], k advanced past each lane whose bit
+/// (from bit 0 up) is set in `bits`. k ≤ 12 on entry, so every index is at
+/// most 15 and `k & 15` is k (it spares a bounds check).
+#[inline(always)]
+fn place4(out: &mut [i32; 16], k: &mut usize, v: v128, bits: u32) {
+    out[*k & 15] = i32x4_extract_lane::<0>(v);
+    *k += (bits & 1) as usize;
+    out[*k & 15] = i32x4_extract_lane::<1>(v);
+    *k += (bits >> 1 & 1) as usize;
+    out[*k & 15] = i32x4_extract_lane::<2>(v);
+    *k += (bits >> 2 & 1) as usize;
+    out[*k & 15] = i32x4_extract_lane::<3>(v);
+    *k += (bits >> 3 & 1) as usize;
+}
+
 /// `portable::rej_bounded_parse` (FIPS 204 Algorithms 15 and 31): 16
 /// half-bytes (8 bytes) per step. The map and the keep flags are computed
 /// lane-wise: `i8x16_swizzle` of a constant table by the half-byte is a
 /// register permutation, not a memory access. The values are then placed as
-/// in the portable code (stored at *n, *n advanced by the keep flag), since a
-/// table of compaction patterns would be indexed by secret data (and a
-/// branch-free compaction by constant shuffles, moving each kept lane down by
-/// the rejections before it in four steps, measured slower in V8 than these
-/// stores). Not inlined: one copy serves the one- and two-lane samplers.
+/// in the portable code (each lane stored at *n, *n advanced by its keep
+/// bit), straight from the vector lanes: a table of compaction patterns would
+/// be indexed by secret data, and a branch-free compaction by constant
+/// shuffles (each kept lane moved down by the rejections before it, in four
+/// steps) measured slower in V8 than these stores. Not inlined: one copy
+/// serves the one- and two-lane samplers.
 #[inline(never)]
 pub fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
     // For each half-byte z: η − (z mod (2η + 1)) (unused where z is
-    // rejected), and 1 if z is kept (z < 15 for η = 2, z < 9 for η = 4).
+    // rejected), and −1 if z is kept (z < 15 for η = 2, z < 9 for η = 4).
     let (map, keeps) = if eta == 2 {
-        (i8x16(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0), i8x16(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0))
+        (i8x16(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0), i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0))
     } else {
-        (i8x16(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0), i8x16(1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0))
+        (i8x16(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0), i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0))
     };
     let spread = i8x16(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
     let odd = u16x8_splat(0xff00);
     let (mut i, mut m) = (0, *n);
-    let mut vals = [0i32; 16];
-    let mut keep = [0u8; 16];
     // A step reads buf[i..i + 8] and writes a[m..m + 16] at most.
     while i + 8 <= buf.len() && m + 16 <= N {
         let bytes = u64::from_le_bytes(buf[i..i + 8].try_into().unwrap());
@@ -100,29 +113,18 @@ pub fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
         // Lane 2k: low half-byte of byte k; lane 2k + 1: its high half-byte.
         let z = v128_bitselect(u8x16_shr(b, 4), v128_and(b, u8x16_splat(15)), odd);
         let c = i8x16_swizzle(map, z);
-        let k = i8x16_swizzle(keeps, z);
+        // Bit j set if lane j is kept.
+        let bits = i8x16_bitmask(i8x16_swizzle(keeps, z)) as u32;
         let (c0, c1) = (i16x8_extend_low_i8x16(c), i16x8_extend_high_i8x16(c));
-        // SAFETY: `vals` holds 16 i32 (four v128), `keep` 16 bytes.
-        unsafe {
-            let p = vals.as_mut_ptr() as *mut v128;
-            v128_store(p, i32x4_extend_low_i16x8(c0));
-            v128_store(p.add(1), i32x4_extend_high_i16x8(c0));
-            v128_store(p.add(2), i32x4_extend_low_i16x8(c1));
-            v128_store(p.add(3), i32x4_extend_high_i16x8(c1));
-            v128_store(keep.as_mut_ptr() as *mut v128, k);
-        }
-        let out = &mut a.0[m..m + 16];
+        let out: &mut [i32; 16] = (&mut a.0[m..m + 16]).try_into().unwrap();
         let mut k = 0;
-        for j in 0..16 {
-            // k ≤ j < 16: the mask changes nothing and spares a bounds check.
-            out[k & 15] = vals[j];
-            k += keep[j] as usize;
-        }
+        place4(out, &mut k, i32x4_extend_low_i16x8(c0), bits);
+        place4(out, &mut k, i32x4_extend_high_i16x8(c0), bits >> 4);
+        place4(out, &mut k, i32x4_extend_low_i16x8(c1), bits >> 8);
+        place4(out, &mut k, i32x4_extend_high_i16x8(c1), bits >> 12);
         m += k;
         i += 8;
     }
-    vals.zeroize();
-    keep.zeroize();
     *n = m;
     portable::rej_bounded_parse(&buf[i..], eta, a, n);
 }
