@@ -6,7 +6,7 @@
 //! Secret intermediates are held in `Zeroizing` and wiped when dropped.
 
 use crate::encode::{pk_decode, pk_encode, sig_decode, sig_encode, sk_decode, sk_encode, w1_encode, SkParts};
-use crate::ntt::{inv_ntt_tomont, ntt, pointwise, pointwise_acc};
+use crate::ntt::{dot, inv_ntt_tomont, ntt, pointwise, wide_mul_acc, wide_mul_sub, wide_reduce, Wide};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{make_hints, use_hints, Poly};
 use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball, MatrixRows};
@@ -26,18 +26,19 @@ fn power2round_t(p: &Params, rho: &[u8], s1: &[Poly], s2: &[Poly], t1: &mut [Pol
     let mut s1_hat = Zeroizing::new(s1.to_vec());
     s1_hat.iter_mut().for_each(ntt);
     let mut t = Zeroizing::new(Poly::zero());
+    let mut acc = Zeroizing::new(Wide::zero());
     for i in 0..p.k {
-        *t = Poly::zero();
+        *acc = Wide::zero();
         for j in 0..p.l {
             a_rows.next_entry(&mut a_ij); // Â[i][j]
-            pointwise_acc(&mut t, &a_ij, &s1_hat[j]);
+            wide_mul_acc(&mut acc, &a_ij, &s1_hat[j]);
         }
-        // |t| < ℓq before the reduction, < q after it and after the inverse NTT;
-        // adding s2 (|s2| ≤ η) keeps it within the range `freeze` accepts.
-        t.reduce();
+        // |acc| < ℓ·9q² (Â < q, ŝ1 < 9q); |t| < q after the reduction and after
+        // the inverse NTT; adding s2 (|s2| ≤ η) keeps it within the range
+        // `freeze` accepts.
+        wide_reduce(&mut t, &acc);
         inv_ntt_tomont(&mut t);
-        t.add_assign(&s2[i]);
-        t.power2round_into(&mut t1[i], &mut t0[i]);
+        t.add_power2round_into(&s2[i], &mut t1[i], &mut t0[i]);
     }
 }
 
@@ -188,13 +189,9 @@ impl ExpandedSecretKey {
             y_hat.iter_mut().for_each(ntt);
             // Steps 12–13: w ← NTT^−1(Â ∘ NTT(y)), (w1, w0) by Decompose.
             for i in 0..k {
-                *tmp = Poly::zero();
-                for j in 0..l {
-                    pointwise_acc(tmp, &a_hat[i * l + j], &y_hat[j]);
-                }
-                tmp.reduce(); // < ℓq → < q
+                // Σ_j Â[i][j]·ŷ[j] < ℓ·9q² (Â < q, ŷ < 9q), reduced once: < q.
+                dot(tmp, &a_hat[i * l..(i + 1) * l], y_hat);
                 inv_ntt_tomont(tmp); // < q
-                tmp.caddq(); // [0, q)
                 tmp.decompose_into(&mut w1_then_hint[i], &mut w0[i], gamma2);
             }
             // Step 15: c̃ ← H(μ ‖ w1Encode(w1), λ/4).
@@ -208,9 +205,8 @@ impl ExpandedSecretKey {
                 let z = &mut *y_hat_then_z;
                 pointwise(&mut z[j], &c_hat, &s1[j]);
                 inv_ntt_tomont(&mut z[j]); // < q
-                z[j].add_assign(&y[j]); // < q + γ1
-                z[j].center();
-                if z[j].exceeds(gamma1 - beta) {
+                // z + y < q + γ1, centred and checked in one pass.
+                if z[j].add_center_exceeds(&y[j], gamma1 - beta) {
                     count_rejection(0);
                     continue 'attempt;
                 }
@@ -223,17 +219,15 @@ impl ExpandedSecretKey {
                 pointwise(tmp, &c_hat, &s2[i]);
                 inv_ntt_tomont(tmp); // < q
                 let r0 = &mut w0[i];
-                r0.sub_assign(tmp); // < q + γ2
-                r0.center();
-                if r0.exceeds(gamma2 - beta) {
+                // w0 − cs2 < γ2 + q, centred and checked in one pass.
+                if r0.sub_center_exceeds(tmp, gamma2 - beta) {
                     count_rejection(1);
                     continue 'attempt;
                 }
                 // Steps 25–28: ct0; reject if ‖ct0‖∞ ≥ γ2; h ← MakeHint(−ct0, w − cs2 + ct0).
                 pointwise(tmp, &c_hat, &t0[i]);
-                inv_ntt_tomont(tmp);
-                tmp.center();
-                if tmp.exceeds(gamma2) {
+                inv_ntt_tomont(tmp); // < q
+                if tmp.center_exceeds(gamma2) {
                     count_rejection(2);
                     continue 'attempt;
                 }
@@ -321,9 +315,10 @@ fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], 
     z.iter_mut().for_each(ntt);
     let mut w1 = vec![Poly::zero(); k];
     let mut a_ij = Poly::zero();
+    let mut w = Poly::zero();
     for i in 0..k {
         // Step 9: w′ ← NTT^−1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)).
-        let mut acc = Poly::zero();
+        let mut acc = Wide::zero();
         for (j, zj) in z.iter().enumerate() {
             let entry = match &mut a {
                 Matrix::Cached(a_hat) => &a_hat[i * l + j],
@@ -332,16 +327,14 @@ fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], 
                     &a_ij
                 }
             };
-            pointwise_acc(&mut acc, entry, zj);
+            wide_mul_acc(&mut acc, entry, zj);
         }
-        let mut ct1 = Poly::zero();
-        pointwise(&mut ct1, &c_hat, &t1_hat[i]);
-        acc.sub_assign(&ct1); // < (ℓ + 1)q
-        acc.reduce();
-        inv_ntt_tomont(&mut acc);
-        acc.caddq();
+        // |acc| < ℓ·9q² + 81q² (Â < q, the NTT outputs < 9q), reduced once: < q.
+        wide_mul_sub(&mut acc, &c_hat, &t1_hat[i]);
+        wide_reduce(&mut w, &acc);
+        inv_ntt_tomont(&mut w); // < q
         // Step 10: w1′ ← UseHint(h, w′).
-        use_hints(&mut w1[i], &hint[i], &acc, p.gamma2);
+        use_hints(&mut w1[i], &hint[i], &w, p.gamma2);
     }
     // Steps 12–13.
     let mut w1_bytes = vec![0u8; 32 * k * p.w1_bits()];

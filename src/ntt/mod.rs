@@ -15,6 +15,16 @@
 //! inputs below 9q is below q and bit-exact across backends. The simd128
 //! transforms are tighter (< 5.1q and < 0.75q) and equal to the portable ones
 //! mod q, not bit for bit.
+//!
+//! Matrix–vector products reduce once per sum, not once per product: `dot`
+//! (all ℓ terms at hand) and `Wide` (terms arriving one by one, e.g. as Â is
+//! generated) keep the exact products in i64 and apply one Montgomery
+//! reduction at the end. That reduction needs |Σ| < q·2^31 = 256q² (a little
+//! more, as 2^31 > 256q); the callers' sums are one factor from ExpandA
+//! ([0, q)) times one NTT output (< 9q) per term, at most ℓ = 7 of them, plus
+//! at most one product of two NTT outputs (< 81q²): |Σ| < 7·9q² + 81q² = 144q².
+//! Both backends compute the same sum and the same reduction, so their results
+//! are equal bit for bit, and |result| < q.
 
 #[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
 mod portable;
@@ -22,9 +32,27 @@ mod portable;
 mod simd128;
 
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-pub use portable::{inv_ntt_tomont, ntt, pointwise, pointwise_acc};
+pub use portable::{dot, inv_ntt_tomont, ntt, pointwise, wide_mul_acc, wide_mul_sub, wide_reduce};
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub use simd128::{inv_ntt_tomont, ntt, pointwise, pointwise_acc};
+pub use simd128::{dot, inv_ntt_tomont, ntt, pointwise, wide_mul_acc, wide_mul_sub, wide_reduce};
+
+/// A sum of exact products a_i·b_i per coefficient, not yet reduced (see the
+/// module comment for the bound |Σ| < 256q² that `wide_reduce` needs).
+#[derive(Clone, Copy)]
+pub struct Wide(pub [i64; crate::params::N]);
+
+impl Wide {
+    pub const fn zero() -> Self {
+        Wide([0; crate::params::N])
+    }
+}
+
+impl Default for Wide {
+    fn default() -> Self {
+        Wide::zero()
+    }
+}
+impl zeroize::DefaultIsZeroes for Wide {}
 
 /// ζ^brv8(i) · 2^32 mod q, centred in (−q/2, q/2]; index 0 is unused.
 /// ζ = 1753 is the 512th root of unity of FIPS 204 §7.5.
@@ -138,14 +166,28 @@ mod tests {
             inv_ntt_tomont(&mut a);
             assert!(a.0.iter().all(|x| x.abs() < Q));
         }
-        // Accumulating 7 products of NTT outputs stays below 7q.
-        let mut acc = Poly::zero();
+        // The largest matrix–vector sums (bound in the module comment): seven
+        // products of an ExpandA entry (< q) by an NTT output (< 9q), minus one
+        // product of two NTT outputs, reduce to below q and to the right value.
+        let a = Poly([Q - 1; N]);
         let mut big = Poly([9 * Q - 1; N]);
         big.0[3] = -(9 * Q - 1);
+        let (mut c, mut w) = (Poly::zero(), Poly::zero());
+        dot(&mut c, &[a; 7], &[big; 7]);
+        let mut acc = Wide::zero();
         for _ in 0..7 {
-            pointwise_acc(&mut acc, &big, &big);
+            wide_mul_acc(&mut acc, &a, &big);
         }
-        assert!(acc.0.iter().all(|x| x.abs() < 7 * Q));
+        wide_mul_sub(&mut acc, &big, &Poly([-(9 * Q - 1); N]));
+        assert!(acc.0.iter().all(|x| x.abs() < 256 * (Q as i64) * (Q as i64)));
+        wide_reduce(&mut w, &acc);
+        for i in 0..N {
+            let p = mont_mul(a.0[i], big.0[i]) as i64;
+            assert!(c.0[i].abs() < Q && w.0[i].abs() < Q);
+            assert_eq!(modq(c.0[i] as i64), modq(7 * p));
+            let sq = mont_mul(big.0[i], 9 * Q - 1) as i64;
+            assert_eq!(modq(w.0[i] as i64), modq(7 * p + sq));
+        }
     }
 
     #[test]
@@ -156,7 +198,7 @@ mod tests {
         ntt(&mut b);
         // The inverse takes |input| < q (its stated contract; the simd128
         // backend checks its stage bounds against it in tests).
-        b.reduce();
+        b.0.iter_mut().for_each(|c| *c = crate::field::reduce32(*c));
         inv_ntt_tomont(&mut b);
         // inv_ntt_tomont(ntt(a)) = a·2^32; one Montgomery step by 1 undoes it.
         for i in 0..N {

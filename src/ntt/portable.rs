@@ -1,7 +1,8 @@
 //! Portable NTT: the reference every other backend is tested against.
 
 use super::ZETAS;
-use crate::field::mont_mul;
+use super::Wide;
+use crate::field::{montgomery_reduce, mont_mul};
 use crate::params::N;
 use crate::poly::Poly;
 
@@ -69,9 +70,36 @@ pub fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
     }
 }
 
-/// c += a ∘ b (Montgomery-scaled). Each call adds less than q to |c_i|.
-pub fn pointwise_acc(c: &mut Poly, a: &Poly, b: &Poly) {
+/// c = Σ_j a_j ∘ b_j (Montgomery-scaled), summed exactly and reduced once.
+/// Needs |Σ| < 256q² (module comment); gives |c_i| < q.
+pub fn dot(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+    assert_eq!(a.len(), b.len());
     for i in 0..N {
-        c.0[i] += mont_mul(a.0[i], b.0[i]);
+        let mut s = 0i64;
+        for (x, y) in a.iter().zip(b) {
+            s += x.0[i] as i64 * y.0[i] as i64;
+        }
+        c.0[i] = montgomery_reduce(s);
+    }
+}
+
+/// acc += a ∘ b, exact.
+pub fn wide_mul_acc(acc: &mut Wide, a: &Poly, b: &Poly) {
+    for i in 0..N {
+        acc.0[i] += a.0[i] as i64 * b.0[i] as i64;
+    }
+}
+
+/// acc −= a ∘ b, exact.
+pub fn wide_mul_sub(acc: &mut Wide, a: &Poly, b: &Poly) {
+    for i in 0..N {
+        acc.0[i] -= a.0[i] as i64 * b.0[i] as i64;
+    }
+}
+
+/// c = acc·2^−32 mod q; needs |acc_i| < 256q² (module comment), gives |c_i| < q.
+pub fn wide_reduce(c: &mut Poly, acc: &Wide) {
+    for i in 0..N {
+        c.0[i] = montgomery_reduce(acc.0[i]);
     }
 }

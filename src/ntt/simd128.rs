@@ -27,7 +27,7 @@
 //! shuffles. The inverse runs the same passes in reverse and merges the final
 //! scaling into its last layer.
 
-use super::{brv8, pow_mod};
+use super::{brv8, pow_mod, Wide};
 use crate::params::{N, Q};
 use crate::poly::simd128::{load, store};
 use crate::poly::Poly;
@@ -508,11 +508,79 @@ pub fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
     }
 }
 
-/// c += a ∘ b (Montgomery-scaled). Each call adds less than q to |c_i|.
-pub fn pointwise_acc(c: &mut Poly, a: &Poly, b: &Poly) {
+/// The Montgomery reduction of four exact sums (lanes 0–1 in `lo`, 2–3 in
+/// `hi`), bit for bit `field::montgomery_reduce`: t = Σ·q^−1 mod 2^32,
+/// r = (Σ − t·q) / 2^32. Needs |Σ| < q·2^31; gives |r| < q.
+#[inline(always)]
+fn mont_reduce_wide(lo: v128, hi: v128) -> v128 {
+    // SAFETY: Q4 is 16 bytes, 16-byte aligned; read opaquely (see `mont_mul`).
+    let q = unsafe { read_volatile(Q4.0.as_ptr() as *const v128) };
+    let t = i32x4_mul(i32x4_shuffle::<0, 2, 4, 6>(lo, hi), i32x4_splat(crate::field::QINV));
+    let lo = i64x2_sub(lo, i64x2_extmul_low_i32x4(t, q));
+    let hi = i64x2_sub(hi, i64x2_extmul_high_i32x4(t, q));
+    i32x4_shuffle::<1, 3, 5, 7>(lo, hi)
+}
+
+/// c = Σ_j a_j ∘ b_j (Montgomery-scaled), summed exactly in i64 lanes (two
+/// extmuls and two adds per term) and reduced once.
+/// Needs |Σ| < 256q² (see `ntt/mod.rs`); gives |c_i| < q.
+pub fn dot(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+    assert_eq!(a.len(), b.len());
     for i in 0..N / 4 {
-        let p = mont_mul(load(a, i), load(b, i));
-        store(c, i, i32x4_add(load(c, i), p));
+        let (mut lo, mut hi) = (i64x2_splat(0), i64x2_splat(0));
+        for (x, y) in a.iter().zip(b) {
+            let (x, y) = (load(x, i), load(y, i));
+            lo = i64x2_add(lo, i64x2_extmul_low_i32x4(x, y));
+            hi = i64x2_add(hi, i64x2_extmul_high_i32x4(x, y));
+        }
+        store(c, i, mont_reduce_wide(lo, hi));
+    }
+}
+
+#[inline(always)]
+fn wide_load(acc: &Wide, i: usize) -> (v128, v128) {
+    debug_assert!(i < N / 4);
+    // SAFETY: i < 64, so 4i + 3 < N; v128.load needs no alignment.
+    unsafe {
+        let p = acc.0.as_ptr().add(4 * i) as *const v128;
+        (v128_load(p), v128_load(p.add(1)))
+    }
+}
+
+#[inline(always)]
+fn wide_store(acc: &mut Wide, i: usize, lo: v128, hi: v128) {
+    debug_assert!(i < N / 4);
+    // SAFETY: as in `wide_load`.
+    unsafe {
+        let p = acc.0.as_mut_ptr().add(4 * i) as *mut v128;
+        v128_store(p, lo);
+        v128_store(p.add(1), hi);
+    }
+}
+
+/// acc += a ∘ b, exact.
+pub fn wide_mul_acc(acc: &mut Wide, a: &Poly, b: &Poly) {
+    for i in 0..N / 4 {
+        let (x, y) = (load(a, i), load(b, i));
+        let (lo, hi) = wide_load(acc, i);
+        wide_store(acc, i, i64x2_add(lo, i64x2_extmul_low_i32x4(x, y)), i64x2_add(hi, i64x2_extmul_high_i32x4(x, y)));
+    }
+}
+
+/// acc −= a ∘ b, exact.
+pub fn wide_mul_sub(acc: &mut Wide, a: &Poly, b: &Poly) {
+    for i in 0..N / 4 {
+        let (x, y) = (load(a, i), load(b, i));
+        let (lo, hi) = wide_load(acc, i);
+        wide_store(acc, i, i64x2_sub(lo, i64x2_extmul_low_i32x4(x, y)), i64x2_sub(hi, i64x2_extmul_high_i32x4(x, y)));
+    }
+}
+
+/// c = acc·2^−32 mod q; needs |acc_i| < 256q², gives |c_i| < q.
+pub fn wide_reduce(c: &mut Poly, acc: &Wide) {
+    for i in 0..N / 4 {
+        let (lo, hi) = wide_load(acc, i);
+        store(c, i, mont_reduce_wide(lo, hi));
     }
 }
 
@@ -617,11 +685,48 @@ mod tests {
             pointwise(&mut s, a, b);
             portable::pointwise(&mut p, a, b);
             assert_eq!(s, p);
-            let mut acc_s = Poly([5 * Q; N]);
-            let mut acc_p = acc_s;
-            pointwise_acc(&mut acc_s, a, b);
-            portable::pointwise_acc(&mut acc_p, a, b);
-            assert_eq!(acc_s, acc_p);
+        }
+    }
+
+    #[test]
+    fn dot_and_wide_match_portable_exactly() {
+        // One factor as from ExpandA ([0, q)), the other as from an NTT (< 9q),
+        // ℓ = 1..7 terms, then one product of two NTT outputs subtracted: the
+        // largest sums the callers form (bound in ntt/mod.rs).
+        let mut rng = Rng(12);
+        let big = 9 * Q - 1;
+        for l in 1..=7 {
+            for round in 0..12 {
+                let (a, b): (Vec<Poly>, Vec<Poly>) = (0..l)
+                    .map(|_| match round {
+                        0 => (Poly([Q - 1; N]), Poly([big; N])),
+                        1 => (Poly([Q - 1; N]), Poly([-big; N])),
+                        _ => (rng.poly_in(0, Q - 1), rng.poly(big)),
+                    })
+                    .unzip();
+                let (mut s, mut p) = (Poly::zero(), Poly::zero());
+                dot(&mut s, &a, &b);
+                portable::dot(&mut p, &a, &b);
+                assert_eq!(s, p, "dot, l = {l}");
+                let (mut ws, mut wp) = (Wide::zero(), Wide::zero());
+                for (x, y) in a.iter().zip(&b) {
+                    wide_mul_acc(&mut ws, x, y);
+                    portable::wide_mul_acc(&mut wp, x, y);
+                }
+                let extra = match round {
+                    0 => Poly([-big; N]),
+                    1 => Poly([big; N]),
+                    _ => rng.poly(big),
+                };
+                wide_mul_sub(&mut ws, &extra, &Poly([big; N]));
+                portable::wide_mul_sub(&mut wp, &extra, &Poly([big; N]));
+                assert!(ws.0 == wp.0);
+                assert!(ws.0.iter().all(|x| x.abs() < 256 * (Q as i64) * (Q as i64)));
+                wide_reduce(&mut s, &ws);
+                portable::wide_reduce(&mut p, &wp);
+                assert_eq!(s, p, "wide, l = {l}");
+                assert!(s.0.iter().all(|x| x.abs() < Q));
+            }
         }
     }
 }
