@@ -6,7 +6,7 @@
 //! Secret intermediates are held in `Zeroizing` and wiped when dropped.
 
 use crate::encode::{pk_decode, pk_encode, sig_decode, sig_encode, sk_decode, sk_encode, w1_encode, SkParts};
-use crate::ntt::{dot, inv_ntt_tomont, ntt, pointwise, wide_mul_acc, wide_mul_sub, wide_reduce, Wide};
+use crate::ntt::{dot_inv_ntt, ntt, pointwise_inv_ntt, wide_inv_ntt, wide_mul_acc, wide_mul_sub, Wide};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{make_hints, use_hints, Poly};
 use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball, MatrixRows};
@@ -36,8 +36,7 @@ fn power2round_t(p: &Params, rho: &[u8], s1: &[Poly], s2: &[Poly], t1: &mut [Pol
         // |acc| < ℓ·9q² (Â < q, ŝ1 < 9q); |t| < q after the reduction and after
         // the inverse NTT; adding s2 (|s2| ≤ η) keeps it within the range
         // `freeze` accepts.
-        wide_reduce(&mut t, &acc);
-        inv_ntt_tomont(&mut t);
+        wide_inv_ntt(&mut t, &acc);
         t.add_power2round_into(&s2[i], &mut t1[i], &mut t0[i]);
     }
 }
@@ -190,8 +189,7 @@ impl ExpandedSecretKey {
             // Steps 12–13: w ← NTT^−1(Â ∘ NTT(y)), (w1, w0) by Decompose.
             for i in 0..k {
                 // Σ_j Â[i][j]·ŷ[j] < ℓ·9q² (Â < q, ŷ < 9q), reduced once: < q.
-                dot(tmp, &a_hat[i * l..(i + 1) * l], y_hat);
-                inv_ntt_tomont(tmp); // < q
+                dot_inv_ntt(tmp, &a_hat[i * l..(i + 1) * l], y_hat); // < q
                 tmp.decompose_into(&mut w1_then_hint[i], &mut w0[i], gamma2);
             }
             // Step 15: c̃ ← H(μ ‖ w1Encode(w1), λ/4).
@@ -203,8 +201,7 @@ impl ExpandedSecretKey {
             // Steps 18, 20, 23: z ← y + NTT^−1(ĉ ∘ ŝ1); reject if ‖z‖∞ ≥ γ1 − β.
             for j in 0..l {
                 let z = &mut *y_hat_then_z;
-                pointwise(&mut z[j], &c_hat, &s1[j]);
-                inv_ntt_tomont(&mut z[j]); // < q
+                pointwise_inv_ntt(&mut z[j], &c_hat, &s1[j]); // < q
                 // z + y < q + γ1, centred and checked in one pass.
                 if z[j].add_center_exceeds(&y[j], gamma1 - beta) {
                     count_rejection(0);
@@ -216,8 +213,7 @@ impl ExpandedSecretKey {
                 // Steps 19, 21, 23: r0 ← LowBits(w − cs2); reject if ‖r0‖∞ ≥ γ2 − β.
                 // While ‖w0 − cs2‖∞ < γ2 − β, LowBits(w − cs2) = w0 − cs2 and
                 // HighBits(w − cs2) = w1, so no second Decompose is needed.
-                pointwise(tmp, &c_hat, &s2[i]);
-                inv_ntt_tomont(tmp); // < q
+                pointwise_inv_ntt(tmp, &c_hat, &s2[i]); // < q
                 let r0 = &mut w0[i];
                 // w0 − cs2 < γ2 + q, centred and checked in one pass.
                 if r0.sub_center_exceeds(tmp, gamma2 - beta) {
@@ -225,8 +221,7 @@ impl ExpandedSecretKey {
                     continue 'attempt;
                 }
                 // Steps 25–28: ct0; reject if ‖ct0‖∞ ≥ γ2; h ← MakeHint(−ct0, w − cs2 + ct0).
-                pointwise(tmp, &c_hat, &t0[i]);
-                inv_ntt_tomont(tmp); // < q
+                pointwise_inv_ntt(tmp, &c_hat, &t0[i]); // < q
                 if tmp.center_exceeds(gamma2) {
                     count_rejection(2);
                     continue 'attempt;
@@ -331,8 +326,7 @@ fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], 
         }
         // |acc| < ℓ·9q² + 81q² (Â < q, the NTT outputs < 9q), reduced once: < q.
         wide_mul_sub(&mut acc, &c_hat, &t1_hat[i]);
-        wide_reduce(&mut w, &acc);
-        inv_ntt_tomont(&mut w); // < q
+        wide_inv_ntt(&mut w, &acc); // < q
         // Step 10: w1′ ← UseHint(h, w′).
         use_hints(&mut w1[i], &hint[i], &w, p.gamma2);
     }

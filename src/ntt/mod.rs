@@ -6,9 +6,9 @@
 //! time (`target_feature = "simd128"` on wasm32), never from input data; its
 //! differential tests run it against `portable` in wasm.
 //!
-//! Domain convention: `ntt` maps a polynomial to its NTT form; `pointwise`
-//! multiplies in Montgomery form (result scaled by 2^−32); `inv_ntt_tomont`
-//! scales by 2^32, so `inv_ntt_tomont(pointwise(ntt(a), ntt(b)))` is a·b.
+//! Domain convention: `ntt` maps a polynomial to its NTT form; products
+//! multiply in Montgomery form (result scaled by 2^−32); the inverse NTT
+//! scales by 2^32, so `pointwise_inv_ntt(ntt(a), ntt(b))` is a·b.
 //!
 //! Bounds callers may rely on (both backends): `ntt` maps |a_i| < q to
 //! |a_i| < 9q; `inv_ntt_tomont` maps |a_i| < q to |a_i| < q; `pointwise` of
@@ -16,7 +16,10 @@
 //! transforms are tighter (< 5.1q and < 0.75q) and equal to the portable ones
 //! mod q, not bit for bit.
 //!
-//! Matrix–vector products reduce once per sum, not once per product: `dot`
+//! Products are followed by the inverse NTT, which takes them in its first
+//! pass (`pointwise_inv_ntt`, `dot_inv_ntt`, `wide_inv_ntt`).
+//!
+//! Matrix–vector products reduce once per sum, not once per product: `dot_inv_ntt`
 //! (all ℓ terms at hand) and `Wide` (terms arriving one by one, e.g. as Â is
 //! generated) keep the exact products in i64 and apply one Montgomery
 //! reduction at the end. That reduction needs |Σ| < q·2^31 = 256q² (a little
@@ -31,13 +34,17 @@ mod portable;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
 
+#[cfg(all(test, not(all(target_arch = "wasm32", target_feature = "simd128"))))]
+pub use portable::inv_ntt_tomont;
+#[cfg(all(test, target_arch = "wasm32", target_feature = "simd128"))]
+pub use simd128::inv_ntt_tomont;
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-pub use portable::{dot, inv_ntt_tomont, ntt, pointwise, wide_mul_acc, wide_mul_sub, wide_reduce};
+pub use portable::{dot_inv_ntt, ntt, pointwise_inv_ntt, wide_inv_ntt, wide_mul_acc, wide_mul_sub};
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub use simd128::{dot, inv_ntt_tomont, ntt, pointwise, wide_mul_acc, wide_mul_sub, wide_reduce};
+pub use simd128::{dot_inv_ntt, ntt, pointwise_inv_ntt, wide_inv_ntt, wide_mul_acc, wide_mul_sub};
 
 /// A sum of exact products a_i·b_i per coefficient, not yet reduced (see the
-/// module comment for the bound |Σ| < 256q² that `wide_reduce` needs).
+/// module comment for the bound |Σ| < 256q² that `wide_inv_ntt` needs).
 #[derive(Clone, Copy)]
 pub struct Wide(pub [i64; crate::params::N]);
 
@@ -139,8 +146,7 @@ mod tests {
             ntt(&mut ah);
             ntt(&mut bh);
             let mut c = Poly::zero();
-            pointwise(&mut c, &ah, &bh);
-            inv_ntt_tomont(&mut c);
+            pointwise_inv_ntt(&mut c, &ah, &bh);
             assert!(c.0.iter().all(|x| x.abs() < Q), "inverse NTT output bound");
             assert_eq!(c.0.map(|x| modq(x as i64)), negacyclic(&a, &b), "bound {bound}");
         }
@@ -173,20 +179,27 @@ mod tests {
         let mut big = Poly([9 * Q - 1; N]);
         big.0[3] = -(9 * Q - 1);
         let (mut c, mut w) = (Poly::zero(), Poly::zero());
-        dot(&mut c, &[a; 7], &[big; 7]);
+        dot_inv_ntt(&mut c, &[a; 7], &[big; 7]);
         let mut acc = Wide::zero();
         for _ in 0..7 {
             wide_mul_acc(&mut acc, &a, &big);
         }
         wide_mul_sub(&mut acc, &big, &Poly([-(9 * Q - 1); N]));
         assert!(acc.0.iter().all(|x| x.abs() < 256 * (Q as i64) * (Q as i64)));
-        wide_reduce(&mut w, &acc);
+        wide_inv_ntt(&mut w, &acc);
+        let (mut want_c, mut want_w) = (Poly::zero(), Poly::zero());
         for i in 0..N {
             let p = mont_mul(a.0[i], big.0[i]) as i64;
-            assert!(c.0[i].abs() < Q && w.0[i].abs() < Q);
-            assert_eq!(modq(c.0[i] as i64), modq(7 * p));
             let sq = mont_mul(big.0[i], 9 * Q - 1) as i64;
-            assert_eq!(modq(w.0[i] as i64), modq(7 * p + sq));
+            want_c.0[i] = modq(7 * p);
+            want_w.0[i] = modq(7 * p + sq);
+        }
+        inv_ntt_tomont(&mut want_c);
+        inv_ntt_tomont(&mut want_w);
+        for i in 0..N {
+            assert!(c.0[i].abs() < Q && w.0[i].abs() < Q);
+            assert_eq!(modq(c.0[i] as i64), modq(want_c.0[i] as i64));
+            assert_eq!(modq(w.0[i] as i64), modq(want_w.0[i] as i64));
         }
     }
 

@@ -62,6 +62,25 @@ pub fn inv_ntt_tomont(a: &mut Poly) {
     }
 }
 
+/// c = NTT^−1(a ∘ b)·2^32, i.e. a·b in R_q when a, b are NTT outputs.
+/// Bound: |a_i|, |b_i| < 9q gives products < q and output < q.
+pub fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
+    pointwise(c, a, b);
+    inv_ntt_tomont(c);
+}
+
+/// c = NTT^−1(Σ_j a_j ∘ b_j)·2^32. Needs |Σ| < 256q² (module comment); output < q.
+pub fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+    dot(c, a, b);
+    inv_ntt_tomont(c);
+}
+
+/// c = NTT^−1(acc·2^−32)·2^32. Needs |acc_i| < 256q²; output < q.
+pub fn wide_inv_ntt(c: &mut Poly, acc: &Wide) {
+    wide_reduce(c, acc);
+    inv_ntt_tomont(c);
+}
+
 /// c = a ∘ b in T_q, Montgomery-scaled: c_i = a_i·b_i·2^−32.
 /// Bound: |a_i|, |b_i| < 9q (NTT outputs) gives |c_i| < q.
 pub fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {

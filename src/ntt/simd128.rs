@@ -432,11 +432,22 @@ fn gs2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw) 
 ///
 /// The passes of `ntt` in reverse: four, two and two layers on four vectors.
 /// Block m of the layer of distance len uses k = 256/len − 1 − m.
+#[cfg_attr(not(test), allow(dead_code))] // the fused forms below are used
 pub fn inv_ntt_tomont(a: &mut Poly) {
+    inv_ntt_from(a, |a, i| load(a, i));
+}
+
+/// The inverse NTT of the polynomial whose vector i is `input(a, i)`, into `a`.
+/// The first pass reads each input vector once, before it writes that vector
+/// of `a`, so an input computed from other polynomials (a product, a reduced
+/// sum) never makes a round trip through memory.
+#[inline(always)]
+fn inv_ntt_from(a: &mut Poly, mut input: impl FnMut(&Poly, usize) -> v128) {
     // Layers 1–4 on blocks of 16 coefficients m: layers 1–2 in registers,
     // then k = 63 − 2m and 62 − 2m (distance 1 vector), then 31 − m.
     for m in 0..16 {
-        let mut r = load4(a, 4 * m, 1);
+        let mut r = [input(a, 4 * m), input(a, 4 * m + 1), input(a, 4 * m + 2), input(a, 4 * m + 3)];
+        stage_bound(&r, 100); // the input contract, |a_i| < q
         {
             let [r0, r1, r2, r3] = &mut r;
             inv12(r0, r1, 2 * m);
@@ -500,12 +511,11 @@ fn mont_mul(a: v128, b: v128) -> v128 {
     i32x4_sub(ab, tq)
 }
 
-/// c = a ∘ b in T_q, Montgomery-scaled: c_i = a_i·b_i·2^−32.
-/// Bound: |a_i|, |b_i| < 9q (NTT outputs) gives |c_i| < q.
-pub fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
-    for i in 0..N / 4 {
-        store(c, i, mont_mul(load(a, i), load(b, i)));
-    }
+/// c = NTT^−1(a ∘ b)·2^32 (so a·b in R_q): `pointwise` fused into the first
+/// pass of `inv_ntt_tomont`. Bound: |a_i|, |b_i| < 9q gives products < q
+/// (bit for bit `field::mont_mul`) and output < 0.75q.
+pub fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
+    inv_ntt_from(c, |_, i| mont_mul(load(a, i), load(b, i)));
 }
 
 /// The Montgomery reduction of four exact sums (lanes 0–1 in `lo`, 2–3 in
@@ -521,20 +531,25 @@ fn mont_reduce_wide(lo: v128, hi: v128) -> v128 {
     i32x4_shuffle::<1, 3, 5, 7>(lo, hi)
 }
 
-/// c = Σ_j a_j ∘ b_j (Montgomery-scaled), summed exactly in i64 lanes (two
-/// extmuls and two adds per term) and reduced once.
+/// Σ_j a_j ∘ b_j of vector i, summed exactly in i64 lanes (two extmuls and
+/// two adds per term) and reduced once (Montgomery-scaled).
 /// Needs |Σ| < 256q² (see `ntt/mod.rs`); gives |c_i| < q.
-pub fn dot(c: &mut Poly, a: &[Poly], b: &[Poly]) {
-    assert_eq!(a.len(), b.len());
-    for i in 0..N / 4 {
-        let (mut lo, mut hi) = (i64x2_splat(0), i64x2_splat(0));
-        for (x, y) in a.iter().zip(b) {
-            let (x, y) = (load(x, i), load(y, i));
-            lo = i64x2_add(lo, i64x2_extmul_low_i32x4(x, y));
-            hi = i64x2_add(hi, i64x2_extmul_high_i32x4(x, y));
-        }
-        store(c, i, mont_reduce_wide(lo, hi));
+#[inline(always)]
+fn dot_vector(a: &[Poly], b: &[Poly], i: usize) -> v128 {
+    let (mut lo, mut hi) = (i64x2_splat(0), i64x2_splat(0));
+    for (x, y) in a.iter().zip(b) {
+        let (x, y) = (load(x, i), load(y, i));
+        lo = i64x2_add(lo, i64x2_extmul_low_i32x4(x, y));
+        hi = i64x2_add(hi, i64x2_extmul_high_i32x4(x, y));
     }
+    mont_reduce_wide(lo, hi)
+}
+
+/// c = NTT^−1(Σ_j a_j ∘ b_j)·2^32, the sum reduced once inside the first pass
+/// of the inverse NTT. Needs |Σ| < 256q²; output < 0.75q.
+pub fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+    assert_eq!(a.len(), b.len());
+    inv_ntt_from(c, |_, i| dot_vector(a, b, i));
 }
 
 #[inline(always)]
@@ -576,12 +591,13 @@ pub fn wide_mul_sub(acc: &mut Wide, a: &Poly, b: &Poly) {
     }
 }
 
-/// c = acc·2^−32 mod q; needs |acc_i| < 256q², gives |c_i| < q.
-pub fn wide_reduce(c: &mut Poly, acc: &Wide) {
-    for i in 0..N / 4 {
+/// c = NTT^−1(acc·2^−32)·2^32, the reduction inside the first pass of the
+/// inverse NTT. Needs |acc_i| < 256q²; output < 0.75q.
+pub fn wide_inv_ntt(c: &mut Poly, acc: &Wide) {
+    inv_ntt_from(c, |_, i| {
         let (lo, hi) = wide_load(acc, i);
-        store(c, i, mont_reduce_wide(lo, hi));
-    }
+        mont_reduce_wide(lo, hi)
+    });
 }
 
 #[cfg(test)]
@@ -677,14 +693,22 @@ mod tests {
         }
     }
 
+    /// Equal mod q and |x| < 0.75q, the bound of the inverse NTT.
+    fn same_inverse(s: &Poly, p: &Poly, what: &str) {
+        for i in 0..N {
+            assert_eq!(modq(s.0[i]), modq(p.0[i]), "{what}: coefficient {i}");
+            assert!((s.0[i] as i64).abs() * 4 < 3 * Q as i64, "{what}: bound {}", s.0[i]);
+        }
+    }
+
     #[test]
-    fn pointwise_matches_portable_exactly() {
+    fn pointwise_inv_ntt_matches_portable() {
         let (xs, ys) = (inputs(9 * Q - 1, 3), inputs(9 * Q - 1, 4));
         for (a, b) in xs.iter().zip(ys.iter().rev()) {
             let (mut s, mut p) = (Poly::zero(), Poly::zero());
-            pointwise(&mut s, a, b);
-            portable::pointwise(&mut p, a, b);
-            assert_eq!(s, p);
+            pointwise_inv_ntt(&mut s, a, b);
+            portable::pointwise_inv_ntt(&mut p, a, b);
+            same_inverse(&s, &p, "pointwise");
         }
     }
 
@@ -704,10 +728,18 @@ mod tests {
                         _ => (rng.poly_in(0, Q - 1), rng.poly(big)),
                     })
                     .unzip();
+                // Bit for bit before the inverse NTT (both reduce the same
+                // exact sum the same way), equal mod q after it.
+                for i in 0..N / 4 {
+                    let mut want = Poly::zero();
+                    portable::dot(&mut want, &a, &b);
+                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, i)) };
+                    assert_eq!(got, want.0[4 * i..4 * i + 4], "dot, l = {l}");
+                }
                 let (mut s, mut p) = (Poly::zero(), Poly::zero());
-                dot(&mut s, &a, &b);
-                portable::dot(&mut p, &a, &b);
-                assert_eq!(s, p, "dot, l = {l}");
+                dot_inv_ntt(&mut s, &a, &b);
+                portable::dot_inv_ntt(&mut p, &a, &b);
+                same_inverse(&s, &p, "dot");
                 let (mut ws, mut wp) = (Wide::zero(), Wide::zero());
                 for (x, y) in a.iter().zip(&b) {
                     wide_mul_acc(&mut ws, x, y);
@@ -722,10 +754,12 @@ mod tests {
                 portable::wide_mul_sub(&mut wp, &extra, &Poly([big; N]));
                 assert!(ws.0 == wp.0);
                 assert!(ws.0.iter().all(|x| x.abs() < 256 * (Q as i64) * (Q as i64)));
-                wide_reduce(&mut s, &ws);
-                portable::wide_reduce(&mut p, &wp);
-                assert_eq!(s, p, "wide, l = {l}");
-                assert!(s.0.iter().all(|x| x.abs() < Q));
+                let mut r = Poly::zero();
+                portable::wide_reduce(&mut r, &wp);
+                assert!(r.0.iter().all(|x| x.abs() < Q));
+                wide_inv_ntt(&mut s, &ws);
+                portable::wide_inv_ntt(&mut p, &wp);
+                same_inverse(&s, &p, "wide");
             }
         }
     }
