@@ -140,16 +140,16 @@ const fn inv1_zetas() -> [i32; 128] {
     z
 }
 
-/// Inverse layer 2 (distance 2) in the lane order of `inv12`: for the pair of
-/// vectors p, blocks 2p and 2p+1 with k = 127 − m.
+/// Inverse layer 2 (distance 2) in the lane order of `inv12`, [a0 a4 a1 a5]:
+/// for the pair of vectors p, blocks 2p and 2p+1 (k = 127 − m) alternate.
 const fn inv2_zetas() -> [i32; 128] {
     let mut z = [0; 128];
     let mut p = 0;
     while p < 32 {
         let (a, b) = (-zeta(127 - 2 * p), -zeta(126 - 2 * p));
         z[4 * p] = a;
-        z[4 * p + 1] = a;
-        z[4 * p + 2] = b;
+        z[4 * p + 1] = b;
+        z[4 * p + 2] = a;
         z[4 * p + 3] = b;
         p += 1;
     }
@@ -327,17 +327,22 @@ fn fwd78(v0: &mut v128, v1: &mut v128, p: usize) {
 }
 
 /// Inverse layers 1 and 2 on the coefficients 8p..8p+7 (vectors v0, v1).
+///
+/// Every shuffle takes lanes 0–1 from its first operand and 2–3 from its
+/// second (the `shufps` form), which V8 emits as one instruction; other
+/// two-operand patterns such as <0, 4, 2, 6> fall back to two `pshufb` with
+/// masks built in registers, several times slower.
 #[inline(always)]
 fn inv12(v0: &mut v128, v1: &mut v128, p: usize) {
-    let mut u = i32x4_shuffle::<0, 2, 4, 6>(*v0, *v1);
-    let mut w = i32x4_shuffle::<1, 3, 5, 7>(*v0, *v1);
+    let mut u = i32x4_shuffle::<0, 2, 4, 6>(*v0, *v1); // [a0 a2 a4 a6]
+    let mut w = i32x4_shuffle::<1, 3, 5, 7>(*v0, *v1); // [a1 a3 a5 a7]
     gs(&mut u, &mut w, lanes(&INV1, &INV1_P, p));
     // After layer 1: a0 = u0, a1 = w0, a2 = u1, a3 = w1, a4 = u2, ...
-    let mut x = i32x4_shuffle::<0, 4, 2, 6>(u, w); // [a0 a1 a4 a5]
-    let mut y = i32x4_shuffle::<1, 5, 3, 7>(u, w); // [a2 a3 a6 a7]
+    let mut x = i32x4_shuffle::<0, 2, 4, 6>(u, w); // [a0 a4 a1 a5]
+    let mut y = i32x4_shuffle::<1, 3, 5, 7>(u, w); // [a2 a6 a3 a7]
     gs(&mut x, &mut y, lanes(&INV2, &INV2_P, p));
-    *v0 = i32x4_shuffle::<0, 1, 4, 5>(x, y);
-    *v1 = i32x4_shuffle::<2, 3, 6, 7>(x, y);
+    *v0 = i32x4_shuffle::<0, 2, 4, 6>(x, y); // [a0 a1 a2 a3]
+    *v1 = i32x4_shuffle::<1, 3, 5, 7>(x, y); // [a4 a5 a6 a7]
 }
 
 /// Forward NTT in place (FIPS 204 Algorithm 41), output in bit-reversed order.
@@ -764,3 +769,4 @@ mod tests {
         }
     }
 }
+
