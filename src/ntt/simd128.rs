@@ -86,33 +86,17 @@ const fn fwd_zetas() -> [i32; N] {
     z
 }
 
-/// Layer 7 (distance 2) twiddles in the lane order of `fwd78`: for the pair of
-/// vectors p, [ζ(64+2p), ζ(64+2p), ζ(65+2p), ζ(65+2p)].
+/// Layer 7 (distance 2) twiddles in the lane order of `fwd78`, [a0 a4 a1 a5]:
+/// for the pair of vectors p, ζ(64+2p) and ζ(65+2p) alternate.
 const fn fwd7_zetas() -> [i32; 128] {
     let mut z = [0; 128];
     let mut p = 0;
     while p < 32 {
         let (a, b) = (zeta(64 + 2 * p), zeta(65 + 2 * p));
         z[4 * p] = a;
-        z[4 * p + 1] = a;
-        z[4 * p + 2] = b;
+        z[4 * p + 1] = b;
+        z[4 * p + 2] = a;
         z[4 * p + 3] = b;
-        p += 1;
-    }
-    z
-}
-
-/// Shoup companions of layer 7 for `fwd78`'s extmul_high: for the pair p,
-/// [0, 0, z′(64+2p), z′(64+2p)] then [0, 0, z′(65+2p), z′(65+2p)].
-const fn fwd7_high() -> [i32; 256] {
-    let mut z = [0; 256];
-    let mut p = 0;
-    while p < 32 {
-        let (a, b) = (shoup(zeta(64 + 2 * p)), shoup(zeta(65 + 2 * p)));
-        z[8 * p + 2] = a;
-        z[8 * p + 3] = a;
-        z[8 * p + 6] = b;
-        z[8 * p + 7] = b;
         p += 1;
     }
     z
@@ -193,7 +177,7 @@ static INV_PS: Table<256> = Table(splat4(&inv_zetas()));
 /// Shoup companions of layer 8's twiddles ζ(128 + i), the only ones read lane-wise.
 static FWD8_P: Table<128> = Table(shoup_all(&last128(&fwd_zetas())));
 static FWD7: Table<128> = Table(fwd7_zetas());
-static FWD7_P2: Table<256> = Table(fwd7_high());
+static FWD7_P: Table<128> = Table(shoup_all(&fwd7_zetas()));
 static INV: Table<64> = Table(first64(&inv_zetas()));
 static INV1: Table<128> = Table(inv1_zetas());
 static INV1_P: Table<128> = Table(shoup_all(&inv1_zetas()));
@@ -293,37 +277,22 @@ fn stage_bound(r: &[v128], hundredths: i64) {
 }
 
 /// Forward layers 7 and 8 on the coefficients 8p..8p+7 (vectors v0, v1).
+///
+/// Every shuffle is an interleave (`punpckldq`/`punpckhdq`), one instruction
+/// in V8; patterns such as <0, 4, 2, 6> would become two `pshufb` with masks
+/// built in registers.
 #[inline(always)]
 fn fwd78(v0: &mut v128, v1: &mut v128, p: usize) {
-    // Layer 7: pairs at distance 2: x = [a0 a1 a4 a5], y = [a2 a3 a6 a7].
-    let mut x = i32x4_shuffle::<0, 1, 4, 5>(*v0, *v1);
-    let mut y = i32x4_shuffle::<2, 3, 6, 7>(*v0, *v1);
-    // The Shoup product of y is written out: its widening products read the
-    // high halves of v0 and v1 directly (`extmul_high(y′s source)`), because
-    // LLVM folds `extmul_low(shuffle(..))` into extend + i64x2.mul.
-    // SAFETY: p < 32, so 4p + 3 < 128 and 8p + 7 < 256; both tables are
-    // 16-byte aligned.
-    let (z, za, zb) = unsafe {
-        let t = FWD7_P2.0.as_ptr().add(8 * p);
-        (
-            v128_load(FWD7.0.as_ptr().add(4 * p) as *const v128),
-            read_volatile(t as *const v128),
-            read_volatile(t.add(4) as *const v128),
-        )
-    };
-    let half = i64x2_splat(1 << 31);
-    let lo = i64x2_add(i64x2_extmul_high_i32x4(*v0, za), half);
-    let hi = i64x2_add(i64x2_extmul_high_i32x4(*v1, zb), half);
-    let h = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
-    let t = i32x4_sub(i32x4_mul(y, z), i32x4_mul(h, i32x4_splat(Q)));
-    y = i32x4_sub(x, t);
-    x = i32x4_add(x, t);
-    // Layer 8: pairs at distance 1: u = [a0 a2 a4 a6], w = [a1 a3 a5 a7].
-    let mut u = i32x4_shuffle::<0, 4, 2, 6>(x, y);
-    let mut w = i32x4_shuffle::<1, 5, 3, 7>(x, y);
+    // Layer 7: pairs at distance 2.
+    let mut x = i32x4_shuffle::<0, 4, 1, 5>(*v0, *v1); // [a0 a4 a1 a5]
+    let mut y = i32x4_shuffle::<2, 6, 3, 7>(*v0, *v1); // [a2 a6 a3 a7]
+    ct(&mut x, &mut y, lanes(&FWD7, &FWD7_P, p));
+    // Layer 8: pairs at distance 1.
+    let mut u = i32x4_shuffle::<0, 4, 1, 5>(x, y); // [a0 a2 a4 a6]
+    let mut w = i32x4_shuffle::<2, 6, 3, 7>(x, y); // [a1 a3 a5 a7]
     ct(&mut u, &mut w, fwd8(p));
-    *v0 = i32x4_shuffle::<0, 4, 1, 5>(u, w);
-    *v1 = i32x4_shuffle::<2, 6, 3, 7>(u, w);
+    *v0 = i32x4_shuffle::<0, 4, 1, 5>(u, w); // [a0 a1 a2 a3]
+    *v1 = i32x4_shuffle::<2, 6, 3, 7>(u, w); // [a4 a5 a6 a7]
 }
 
 /// Inverse layers 1 and 2 on the coefficients 8p..8p+7 (vectors v0, v1).
