@@ -6,7 +6,7 @@
 //! Secret intermediates are held in `Zeroizing` and wiped when dropped.
 
 use crate::encode::{pk_decode, pk_encode, sig_decode, sig_encode, sk_decode, sk_encode, w1_encode, SkParts};
-use crate::ntt::{dot_inv_ntt, ntt, pointwise_inv_ntt, wide_inv_ntt, wide_mul_acc, wide_mul_sub, Wide};
+use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt, pointwise_inv_ntt};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{make_hints, use_hints, Poly};
 use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball, MatrixRows};
@@ -22,21 +22,16 @@ fn polys(n: usize) -> Zeroizing<Vec<Poly>> {
 /// it is used (steps 3 and 5 interleaved) and never held whole in memory.
 fn power2round_t(p: &Params, rho: &[u8], s1: &[Poly], s2: &[Poly], t1: &mut [Poly], t0: &mut [Poly]) {
     let mut a_rows = MatrixRows::new(p, rho);
-    let mut a_ij = Poly::zero();
+    let mut a_row = vec![Poly::zero(); p.l];
     let mut s1_hat = Zeroizing::new(s1.to_vec());
     s1_hat.iter_mut().for_each(ntt);
     let mut t = Zeroizing::new(Poly::zero());
-    let mut acc = Zeroizing::new(Wide::zero());
     for i in 0..p.k {
-        *acc = Wide::zero();
-        for j in 0..p.l {
-            a_rows.next_entry(&mut a_ij); // Â[i][j]
-            wide_mul_acc(&mut acc, &a_ij, &s1_hat[j]);
-        }
-        // |acc| < ℓ·9q² (Â < q, ŝ1 < 9q); |t| < q after the reduction and after
-        // the inverse NTT; adding s2 (|s2| ≤ η) keeps it within the range
-        // `freeze` accepts.
-        wide_inv_ntt(&mut t, &acc);
+        a_row.iter_mut().for_each(|e| a_rows.next_entry(e)); // Â[i][0..ℓ]
+        // Σ_j Â[i][j]·ŝ1[j] < ℓ·9q² (Â < q, ŝ1 < 9q), reduced once; |t| < q
+        // after the inverse NTT; adding s2 (|s2| ≤ η) keeps it within the
+        // range `freeze` accepts.
+        dot_inv_ntt(&mut t, &a_row, &s1_hat);
         t.add_power2round_into(&s2[i], &mut t1[i], &mut t0[i]);
     }
 }
@@ -247,7 +242,7 @@ impl ExpandedSecretKey {
 }
 
 /// Where verification takes Â from: a cached copy, or generated from ρ as it
-/// is used, two entries at a time (the pqm4 lesson: a few polynomials of memory
+/// is used, a row at a time (the pqm4 lesson: a few polynomials of memory
 /// instead of k·ℓ).
 enum Matrix<'a> {
     Cached(&'a [Poly]),
@@ -314,24 +309,19 @@ fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], 
     ntt(&mut c_hat);
     z.iter_mut().for_each(ntt);
     let mut w1 = vec![Poly::zero(); k];
-    let mut a_ij = Poly::zero();
+    let mut a_row = vec![Poly::zero(); if matches!(a, Matrix::FromSeed(_)) { l } else { 0 }];
     let mut w = Poly::zero();
     for i in 0..k {
-        // Step 9: w′ ← NTT^−1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)).
-        let mut acc = Wide::zero();
-        for (j, zj) in z.iter().enumerate() {
-            let entry = match &mut a {
-                Matrix::Cached(a_hat) => &a_hat[i * l + j],
-                Matrix::FromSeed(rows) => {
-                    rows.next_entry(&mut a_ij); // Â[i][j]
-                    &a_ij
-                }
-            };
-            wide_mul_acc(&mut acc, entry, zj);
-        }
-        // |acc| < ℓ·9q² + 81q² (Â < q, the NTT outputs < 9q), reduced once: < q.
-        wide_mul_sub(&mut acc, &c_hat, &t1_hat[i]);
-        wide_inv_ntt(&mut w, &acc); // < q
+        let a_row: &[Poly] = match &mut a {
+            Matrix::Cached(a_hat) => &a_hat[i * l..(i + 1) * l],
+            Matrix::FromSeed(rows) => {
+                a_row.iter_mut().for_each(|e| rows.next_entry(e)); // Â[i][0..ℓ]
+                &a_row
+            }
+        };
+        // Step 9: w′ ← NTT^−1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)); the sum is
+        // < ℓ·9q² + 81q² (Â < q, the NTT outputs < 9q), reduced once: < q.
+        dot_sub_inv_ntt(&mut w, a_row, &z, &c_hat, &t1_hat[i]); // < q
         // Step 10: w1′ ← UseHint(h, w′).
         use_hints(&mut w1[i], &hint[i], &w, p.gamma2);
     }

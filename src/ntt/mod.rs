@@ -17,17 +17,16 @@
 //! mod q, not bit for bit.
 //!
 //! Products are followed by the inverse NTT, which takes them in its first
-//! pass (`pointwise_inv_ntt`, `dot_inv_ntt`, `wide_inv_ntt`).
+//! pass (`pointwise_inv_ntt`, `dot_inv_ntt`, `dot_sub_inv_ntt`).
 //!
-//! Matrix–vector products reduce once per sum, not once per product: `dot_inv_ntt`
-//! (all ℓ terms at hand) and `Wide` (terms arriving one by one, e.g. as Â is
-//! generated) keep the exact products in i64 and apply one Montgomery
-//! reduction at the end. That reduction needs |Σ| < q·2^31 = 256q² (a little
-//! more, as 2^31 > 256q); the callers' sums are one factor from ExpandA
+//! Matrix–vector products reduce once per sum, not once per product: the dot
+//! products keep the exact products in i64 and apply one Montgomery reduction
+//! at the end. That reduction needs |Σ| < q·2^31, which holds for |Σ| < 256q²
+//! (256q < 2^31); the callers' sums are one factor from ExpandA
 //! ([0, q)) times one NTT output (< 9q) per term, at most ℓ = 7 of them, plus
 //! at most one product of two NTT outputs (< 81q²): |Σ| < 7·9q² + 81q² = 144q².
-//! Both backends compute the same sum and the same reduction, so their results
-//! are equal bit for bit, and |result| < q.
+//! Both backends compute the same sum and the same reduction, so the reduced
+//! sums are equal bit for bit, and below q.
 
 #[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
 mod portable;
@@ -39,27 +38,9 @@ pub use portable::inv_ntt_tomont;
 #[cfg(all(test, target_arch = "wasm32", target_feature = "simd128"))]
 pub use simd128::inv_ntt_tomont;
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-pub use portable::{dot_inv_ntt, ntt, pointwise_inv_ntt, wide_inv_ntt, wide_mul_acc, wide_mul_sub};
+pub use portable::{dot_inv_ntt, dot_sub_inv_ntt, ntt, pointwise_inv_ntt};
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub use simd128::{dot_inv_ntt, ntt, pointwise_inv_ntt, wide_inv_ntt, wide_mul_acc, wide_mul_sub};
-
-/// A sum of exact products a_i·b_i per coefficient, not yet reduced (see the
-/// module comment for the bound |Σ| < 256q² that `wide_inv_ntt` needs).
-#[derive(Clone, Copy)]
-pub struct Wide(pub [i64; crate::params::N]);
-
-impl Wide {
-    pub const fn zero() -> Self {
-        Wide([0; crate::params::N])
-    }
-}
-
-impl Default for Wide {
-    fn default() -> Self {
-        Wide::zero()
-    }
-}
-impl zeroize::DefaultIsZeroes for Wide {}
+pub use simd128::{dot_inv_ntt, dot_sub_inv_ntt, ntt, pointwise_inv_ntt};
 
 /// ζ^brv8(i) · 2^32 mod q, centred in (−q/2, q/2]; index 0 is unused.
 /// ζ = 1753 is the 512th root of unity of FIPS 204 §7.5.
@@ -180,13 +161,7 @@ mod tests {
         big.0[3] = -(9 * Q - 1);
         let (mut c, mut w) = (Poly::zero(), Poly::zero());
         dot_inv_ntt(&mut c, &[a; 7], &[big; 7]);
-        let mut acc = Wide::zero();
-        for _ in 0..7 {
-            wide_mul_acc(&mut acc, &a, &big);
-        }
-        wide_mul_sub(&mut acc, &big, &Poly([-(9 * Q - 1); N]));
-        assert!(acc.0.iter().all(|x| x.abs() < 256 * (Q as i64) * (Q as i64)));
-        wide_inv_ntt(&mut w, &acc);
+        dot_sub_inv_ntt(&mut w, &[a; 7], &[big; 7], &big, &Poly([-(9 * Q - 1); N]));
         let (mut want_c, mut want_w) = (Poly::zero(), Poly::zero());
         for i in 0..N {
             let p = mont_mul(a.0[i], big.0[i]) as i64;

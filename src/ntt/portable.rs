@@ -1,7 +1,6 @@
 //! Portable NTT: the reference every other backend is tested against.
 
 use super::ZETAS;
-use super::Wide;
 use crate::field::{montgomery_reduce, mont_mul};
 use crate::params::N;
 use crate::poly::Poly;
@@ -71,13 +70,13 @@ pub fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
 
 /// c = NTT^−1(Σ_j a_j ∘ b_j)·2^32. Needs |Σ| < 256q² (module comment); output < q.
 pub fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
-    dot(c, a, b);
+    dot(c, a, b, None);
     inv_ntt_tomont(c);
 }
 
-/// c = NTT^−1(acc·2^−32)·2^32. Needs |acc_i| < 256q²; output < q.
-pub fn wide_inv_ntt(c: &mut Poly, acc: &Wide) {
-    wide_reduce(c, acc);
+/// c = NTT^−1(Σ_j a_j ∘ b_j − x ∘ y)·2^32. Needs |Σ| < 256q²; output < q.
+pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly) {
+    dot(c, a, b, Some((x, y)));
     inv_ntt_tomont(c);
 }
 
@@ -89,36 +88,19 @@ pub fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
     }
 }
 
-/// c = Σ_j a_j ∘ b_j (Montgomery-scaled), summed exactly and reduced once.
-/// Needs |Σ| < 256q² (module comment); gives |c_i| < q.
-pub fn dot(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+/// c = Σ_j a_j ∘ b_j − x ∘ y (the last term only with `minus`, Montgomery-
+/// scaled), summed exactly and reduced once. Needs |Σ| < 256q² (module
+/// comment); gives |c_i| < q.
+pub fn dot(c: &mut Poly, a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>) {
     assert_eq!(a.len(), b.len());
     for i in 0..N {
         let mut s = 0i64;
         for (x, y) in a.iter().zip(b) {
             s += x.0[i] as i64 * y.0[i] as i64;
         }
+        if let Some((x, y)) = minus {
+            s -= x.0[i] as i64 * y.0[i] as i64;
+        }
         c.0[i] = montgomery_reduce(s);
-    }
-}
-
-/// acc += a ∘ b, exact.
-pub fn wide_mul_acc(acc: &mut Wide, a: &Poly, b: &Poly) {
-    for i in 0..N {
-        acc.0[i] += a.0[i] as i64 * b.0[i] as i64;
-    }
-}
-
-/// acc −= a ∘ b, exact.
-pub fn wide_mul_sub(acc: &mut Wide, a: &Poly, b: &Poly) {
-    for i in 0..N {
-        acc.0[i] -= a.0[i] as i64 * b.0[i] as i64;
-    }
-}
-
-/// c = acc·2^−32 mod q; needs |acc_i| < 256q² (module comment), gives |c_i| < q.
-pub fn wide_reduce(c: &mut Poly, acc: &Wide) {
-    for i in 0..N {
-        c.0[i] = montgomery_reduce(acc.0[i]);
     }
 }

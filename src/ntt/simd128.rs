@@ -27,7 +27,7 @@
 //! shuffles. The inverse runs the same passes in reverse and merges the final
 //! scaling into its last layer.
 
-use super::{brv8, pow_mod, Wide};
+use super::{brv8, pow_mod};
 use crate::params::{N, Q};
 use crate::poly::simd128::{load, store};
 use crate::poly::Poly;
@@ -505,16 +505,22 @@ fn mont_reduce_wide(lo: v128, hi: v128) -> v128 {
     i32x4_shuffle::<1, 3, 5, 7>(lo, hi)
 }
 
-/// Σ_j a_j ∘ b_j of vector i, summed exactly in i64 lanes (two extmuls and
-/// two adds per term) and reduced once (Montgomery-scaled).
-/// Needs |Σ| < 256q² (see `ntt/mod.rs`); gives |c_i| < q.
+/// Σ_j a_j ∘ b_j − x ∘ y of vector i (the last term only with `minus`),
+/// summed exactly in i64 lanes (two extmuls and two adds per term) and
+/// reduced once (Montgomery-scaled). Needs |Σ| < 256q² (see `ntt/mod.rs`);
+/// gives |c_i| < q.
 #[inline(always)]
-fn dot_vector(a: &[Poly], b: &[Poly], i: usize) -> v128 {
+fn dot_vector(a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>, i: usize) -> v128 {
     let (mut lo, mut hi) = (i64x2_splat(0), i64x2_splat(0));
     for (x, y) in a.iter().zip(b) {
         let (x, y) = (load(x, i), load(y, i));
         lo = i64x2_add(lo, i64x2_extmul_low_i32x4(x, y));
         hi = i64x2_add(hi, i64x2_extmul_high_i32x4(x, y));
+    }
+    if let Some((x, y)) = minus {
+        let (x, y) = (load(x, i), load(y, i));
+        lo = i64x2_sub(lo, i64x2_extmul_low_i32x4(x, y));
+        hi = i64x2_sub(hi, i64x2_extmul_high_i32x4(x, y));
     }
     mont_reduce_wide(lo, hi)
 }
@@ -523,55 +529,13 @@ fn dot_vector(a: &[Poly], b: &[Poly], i: usize) -> v128 {
 /// of the inverse NTT. Needs |Σ| < 256q²; output < 0.75q.
 pub fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
     assert_eq!(a.len(), b.len());
-    inv_ntt_from(c, |_, i| dot_vector(a, b, i));
+    inv_ntt_from(c, |_, i| dot_vector(a, b, None, i));
 }
 
-#[inline(always)]
-fn wide_load(acc: &Wide, i: usize) -> (v128, v128) {
-    debug_assert!(i < N / 4);
-    // SAFETY: i < 64, so 4i + 3 < N; v128.load needs no alignment.
-    unsafe {
-        let p = acc.0.as_ptr().add(4 * i) as *const v128;
-        (v128_load(p), v128_load(p.add(1)))
-    }
-}
-
-#[inline(always)]
-fn wide_store(acc: &mut Wide, i: usize, lo: v128, hi: v128) {
-    debug_assert!(i < N / 4);
-    // SAFETY: as in `wide_load`.
-    unsafe {
-        let p = acc.0.as_mut_ptr().add(4 * i) as *mut v128;
-        v128_store(p, lo);
-        v128_store(p.add(1), hi);
-    }
-}
-
-/// acc += a ∘ b, exact.
-pub fn wide_mul_acc(acc: &mut Wide, a: &Poly, b: &Poly) {
-    for i in 0..N / 4 {
-        let (x, y) = (load(a, i), load(b, i));
-        let (lo, hi) = wide_load(acc, i);
-        wide_store(acc, i, i64x2_add(lo, i64x2_extmul_low_i32x4(x, y)), i64x2_add(hi, i64x2_extmul_high_i32x4(x, y)));
-    }
-}
-
-/// acc −= a ∘ b, exact.
-pub fn wide_mul_sub(acc: &mut Wide, a: &Poly, b: &Poly) {
-    for i in 0..N / 4 {
-        let (x, y) = (load(a, i), load(b, i));
-        let (lo, hi) = wide_load(acc, i);
-        wide_store(acc, i, i64x2_sub(lo, i64x2_extmul_low_i32x4(x, y)), i64x2_sub(hi, i64x2_extmul_high_i32x4(x, y)));
-    }
-}
-
-/// c = NTT^−1(acc·2^−32)·2^32, the reduction inside the first pass of the
-/// inverse NTT. Needs |acc_i| < 256q²; output < 0.75q.
-pub fn wide_inv_ntt(c: &mut Poly, acc: &Wide) {
-    inv_ntt_from(c, |_, i| {
-        let (lo, hi) = wide_load(acc, i);
-        mont_reduce_wide(lo, hi)
-    });
+/// c = NTT^−1(Σ_j a_j ∘ b_j − x ∘ y)·2^32, as `dot_inv_ntt`.
+pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly) {
+    assert_eq!(a.len(), b.len());
+    inv_ntt_from(c, |_, i| dot_vector(a, b, Some((x, y)), i));
 }
 
 #[cfg(test)]
@@ -687,7 +651,7 @@ mod tests {
     }
 
     #[test]
-    fn dot_and_wide_match_portable_exactly() {
+    fn dot_matches_portable() {
         // One factor as from ExpandA ([0, q)), the other as from an NTT (< 9q),
         // ℓ = 1..7 terms, then one product of two NTT outputs subtracted: the
         // largest sums the callers form (bound in ntt/mod.rs).
@@ -702,40 +666,32 @@ mod tests {
                         _ => (rng.poly_in(0, Q - 1), rng.poly(big)),
                     })
                     .unzip();
-                // Bit for bit before the inverse NTT (both reduce the same
-                // exact sum the same way), equal mod q after it.
-                for i in 0..N / 4 {
-                    let mut want = Poly::zero();
-                    portable::dot(&mut want, &a, &b);
-                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, i)) };
-                    assert_eq!(got, want.0[4 * i..4 * i + 4], "dot, l = {l}");
-                }
-                let (mut s, mut p) = (Poly::zero(), Poly::zero());
-                dot_inv_ntt(&mut s, &a, &b);
-                portable::dot_inv_ntt(&mut p, &a, &b);
-                same_inverse(&s, &p, "dot");
-                let (mut ws, mut wp) = (Wide::zero(), Wide::zero());
-                for (x, y) in a.iter().zip(&b) {
-                    wide_mul_acc(&mut ws, x, y);
-                    portable::wide_mul_acc(&mut wp, x, y);
-                }
-                let extra = match round {
+                let x = match round {
                     0 => Poly([-big; N]),
                     1 => Poly([big; N]),
                     _ => rng.poly(big),
                 };
-                wide_mul_sub(&mut ws, &extra, &Poly([big; N]));
-                portable::wide_mul_sub(&mut wp, &extra, &Poly([big; N]));
-                assert!(ws.0 == wp.0);
-                assert!(ws.0.iter().all(|x| x.abs() < 256 * (Q as i64) * (Q as i64)));
-                let mut r = Poly::zero();
-                portable::wide_reduce(&mut r, &wp);
-                assert!(r.0.iter().all(|x| x.abs() < Q));
-                wide_inv_ntt(&mut s, &ws);
-                portable::wide_inv_ntt(&mut p, &wp);
-                same_inverse(&s, &p, "wide");
+                let y = Poly([big; N]);
+                // Bit for bit before the inverse NTT (both reduce the same
+                // exact sum the same way), equal mod q after it.
+                let (mut want, mut want_sub) = (Poly::zero(), Poly::zero());
+                portable::dot(&mut want, &a, &b, None);
+                portable::dot(&mut want_sub, &a, &b, Some((&x, &y)));
+                for i in 0..N / 4 {
+                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, None, i)) };
+                    assert_eq!(got, want.0[4 * i..4 * i + 4], "dot, l = {l}");
+                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, Some((&x, &y)), i)) };
+                    assert_eq!(got, want_sub.0[4 * i..4 * i + 4], "dot − x∘y, l = {l}");
+                }
+                assert!(want.0.iter().chain(want_sub.0.iter()).all(|v| v.abs() < Q));
+                let (mut s, mut p) = (Poly::zero(), Poly::zero());
+                dot_inv_ntt(&mut s, &a, &b);
+                portable::dot_inv_ntt(&mut p, &a, &b);
+                same_inverse(&s, &p, "dot");
+                dot_sub_inv_ntt(&mut s, &a, &b, &x, &y);
+                portable::dot_sub_inv_ntt(&mut p, &a, &b, &x, &y);
+                same_inverse(&s, &p, "dot − x∘y");
             }
         }
     }
 }
-
