@@ -408,19 +408,42 @@ fn gs2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw) 
 /// Block m of the layer of distance len uses k = 256/len − 1 − m.
 #[cfg_attr(not(test), allow(dead_code))] // the fused forms below are used
 pub fn inv_ntt_tomont(a: &mut Poly) {
-    inv_ntt_from(a, |a, i| load(a, i));
+    inv_ntt_from(a, Input::InPlace);
 }
 
-/// The inverse NTT of the polynomial whose vector i is `input(a, i)`, into `a`.
-/// The first pass reads each input vector once, before it writes that vector
-/// of `a`, so an input computed from other polynomials (a product, a reduced
-/// sum) never makes a round trip through memory.
-#[inline(always)]
-fn inv_ntt_from(a: &mut Poly, mut input: impl FnMut(&Poly, usize) -> v128) {
+/// What the inverse NTT takes as its input vector i.
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    /// The polynomial being transformed.
+    InPlace,
+    /// x ∘ y, Montgomery-scaled (`mont_mul`).
+    Product(&'a Poly, &'a Poly),
+    /// Σ_j x_j ∘ y_j (− the optional product), reduced once (`dot_vector`).
+    Dot(&'a [Poly], &'a [Poly], Option<(&'a Poly, &'a Poly)>),
+}
+
+impl Input<'_> {
+    #[inline(always)]
+    fn vector(self, a: &Poly, i: usize) -> v128 {
+        match self {
+            Input::InPlace => load(a, i),
+            Input::Product(x, y) => mont_mul(load(x, i), load(y, i)),
+            Input::Dot(x, y, minus) => dot_vector(x, y, minus, i),
+        }
+    }
+}
+
+/// The inverse NTT of `input` into `a`. The first pass reads each input vector
+/// once, before it writes that vector of `a`, so an input computed from other
+/// polynomials (a product, a reduced sum) never makes a round trip through
+/// memory. One copy for all inputs (the choice is a public, per-call branch):
+/// a copy per input would add about 1.3 KB of .wasm each.
+#[inline(never)]
+fn inv_ntt_from(a: &mut Poly, input: Input) {
     // Layers 1–4 on blocks of 16 coefficients m: layers 1–2 in registers,
     // then k = 63 − 2m and 62 − 2m (distance 1 vector), then 31 − m.
     for m in 0..16 {
-        let mut r = [input(a, 4 * m), input(a, 4 * m + 1), input(a, 4 * m + 2), input(a, 4 * m + 3)];
+        let mut r = [input.vector(a, 4 * m), input.vector(a, 4 * m + 1), input.vector(a, 4 * m + 2), input.vector(a, 4 * m + 3)];
         stage_bound(&r, 100); // the input contract, |a_i| < q
         {
             let [r0, r1, r2, r3] = &mut r;
@@ -489,7 +512,7 @@ fn mont_mul(a: v128, b: v128) -> v128 {
 /// pass of `inv_ntt_tomont`. Bound: |a_i|, |b_i| < 9q gives products < q
 /// (bit for bit `field::mont_mul`) and output < 0.75q.
 pub fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
-    inv_ntt_from(c, |_, i| mont_mul(load(a, i), load(b, i)));
+    inv_ntt_from(c, Input::Product(a, b));
 }
 
 /// The Montgomery reduction of four exact sums (lanes 0–1 in `lo`, 2–3 in
@@ -529,13 +552,13 @@ fn dot_vector(a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>, i: usize) -
 /// of the inverse NTT. Needs |Σ| < 256q²; output < 0.75q.
 pub fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
     assert_eq!(a.len(), b.len());
-    inv_ntt_from(c, |_, i| dot_vector(a, b, None, i));
+    inv_ntt_from(c, Input::Dot(a, b, None));
 }
 
 /// c = NTT^−1(Σ_j a_j ∘ b_j − x ∘ y)·2^32, as `dot_inv_ntt`.
 pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly) {
     assert_eq!(a.len(), b.len());
-    inv_ntt_from(c, |_, i| dot_vector(a, b, Some((x, y)), i));
+    inv_ntt_from(c, Input::Dot(a, b, Some((x, y))));
 }
 
 #[cfg(test)]
