@@ -10,14 +10,15 @@
 //! multiply in Montgomery form (result scaled by 2^−32); the inverse NTT
 //! scales by 2^32, so `pointwise_inv_ntt(ntt(a), ntt(b))` is a·b.
 //!
-//! Bounds callers may rely on (both backends): `ntt` maps |a_i| < q to
-//! |a_i| < 9q; `inv_ntt_tomont` maps |a_i| < q to |a_i| < q; `pointwise` of
-//! inputs below 9q is below q and bit-exact across backends. The simd128
-//! transforms are tighter (< 5.1q and < 0.75q) and equal to the portable ones
-//! mod q, not bit for bit.
+//! Products are always followed by the inverse NTT, which takes them in its
+//! first pass (`pointwise_inv_ntt`, `dot_inv_ntt`, `dot_sub_inv_ntt`), so they
+//! never make a round trip through memory.
 //!
-//! Products are followed by the inverse NTT, which takes them in its first
-//! pass (`pointwise_inv_ntt`, `dot_inv_ntt`, `dot_sub_inv_ntt`).
+//! Bounds callers may rely on (both backends): `ntt` maps |a_i| < q to
+//! |a_i| < 9q; a product of two inputs below 9q is below q (bit-exact across
+//! backends) and so are the reduced dot products below; the inverse NTT maps
+//! |a_i| < q to |a_i| < q. The simd128 transforms are tighter (< 5.1q and
+//! < 0.75q) and equal to the portable ones mod q, not bit for bit.
 //!
 //! Matrix–vector products reduce once per sum, not once per product: the dot
 //! products keep the exact products in i64 and apply one Montgomery reduction
