@@ -34,31 +34,22 @@ impl Poly {
         Poly([0; N])
     }
 
-    pub fn add_assign(&mut self, b: &Poly) {
-        for i in 0..N {
-            self.0[i] += b.0[i];
-        }
+    /// self ← self + b mod± q (centred), then ‖self‖∞ ≥ bound?, in one pass.
+    /// Needs |self_i + b_i| ≤ 2^31 − 2^22 − 1 (`freeze`) and bound ≤ (q−1)/8;
+    /// branch-free, only the verdict leaks (see `exceeds`).
+    pub fn add_center_exceeds(&mut self, b: &Poly, bound: i32) -> bool {
+        backend::center_exceeds::<1>(self, b, bound)
     }
 
-    pub fn sub_assign(&mut self, b: &Poly) {
-        for i in 0..N {
-            self.0[i] -= b.0[i];
-        }
+    /// self ← self − b mod± q (centred), then ‖self‖∞ ≥ bound?; as `add_center_exceeds`.
+    pub fn sub_center_exceeds(&mut self, b: &Poly, bound: i32) -> bool {
+        backend::center_exceeds::<-1>(self, b, bound)
     }
 
-    /// Partial reduction of every coefficient (see `field::reduce32`): |c_i| < q afterwards.
-    pub fn reduce(&mut self) {
-        backend::reduce(self)
-    }
-
-    /// Maps coefficients from (−q, q) to [0, q).
-    pub fn caddq(&mut self) {
-        backend::caddq_all(self)
-    }
-
-    /// Maps every coefficient (≤ 2^31 − 2^22 − 1) to its centred representative mod± q.
-    pub fn center(&mut self) {
-        backend::center_all(self)
+    /// self ← self mod± q (centred), then ‖self‖∞ ≥ bound?; as `add_center_exceeds`.
+    pub fn center_exceeds(&mut self, bound: i32) -> bool {
+        static ZERO: Poly = Poly::zero();
+        backend::center_exceeds::<0>(self, &ZERO, bound)
     }
 
     /// Multiplies by 2^d; for t1 (< 2^10) the result stays below q.
@@ -75,15 +66,15 @@ impl Poly {
         backend::exceeds(self, bound)
     }
 
-    /// Power2Round (FIPS 204 Algorithm 35) of every coefficient, after `freeze`:
-    /// any coefficient ≤ 2^31 − 2^22 − 1 gives t1 ∈ [0, 2^10) and
-    /// t0 ∈ (−2^(d−1), 2^(d−1)].
-    pub fn power2round_into(&self, t1: &mut Poly, t0: &mut Poly) {
-        backend::power2round_all(self, t1, t0)
+    /// Power2Round (FIPS 204 Algorithm 35) of every coefficient of self + b,
+    /// after `freeze`: any sum |self_i + b_i| ≤ 2^31 − 2^22 − 1 gives
+    /// t1 ∈ [0, 2^10) and t0 ∈ (−2^(d−1), 2^(d−1)].
+    pub fn add_power2round_into(&self, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
+        backend::power2round_all(self, b, t1, t0)
     }
 
-    /// Decompose (FIPS 204 Algorithm 36) of every coefficient, each in [0, q),
-    /// as `decompose` does it.
+    /// Decompose (FIPS 204 Algorithm 36) of every coefficient, each in (−q, q)
+    /// and first mapped to [0, q) by `caddq`, as `decompose` does it.
     pub fn decompose_into(&self, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
         backend::decompose_all(self, w1, w0, gamma2)
     }
@@ -135,8 +126,8 @@ pub fn make_hint(a0: i32, r1: i32, gamma2: i32) -> i32 {
     above | below | edge
 }
 
-/// UseHint (FIPS 204 Algorithm 40) of every coefficient: w1_i = use_hint(h_i, r_i)
-/// for h_i ∈ {0, 1} and r_i ∈ [0, q).
+/// UseHint (FIPS 204 Algorithm 40) of every coefficient:
+/// w1_i = use_hint(h_i, caddq(r_i)) for h_i ∈ {0, 1} and r_i ∈ (−q, q).
 pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
     backend::use_hints(w1, h, r, gamma2)
 }
@@ -271,7 +262,7 @@ mod tests {
                 a.0[0] = Q - 1;
                 let (mut w1, mut w0, mut t1, mut t0, mut h) = (Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero());
                 a.decompose_into(&mut w1, &mut w0, g);
-                a.power2round_into(&mut t1, &mut t0);
+                a.add_power2round_into(&Poly::zero(), &mut t1, &mut t0);
                 let mut ct0 = Poly::zero();
                 ct0.0.iter_mut().for_each(|c| *c = next(2 * g as u64 + 1) - g);
                 let n = make_hints(&mut h, &w0, &ct0, &w1, g);
@@ -307,15 +298,28 @@ mod tests {
     }
 
     #[test]
-    fn center_and_caddq() {
+    fn fused_center_and_norm_check() {
         let mut p = Poly::zero();
         p.0[0] = Q + 5;
         p.0[1] = -Q - 5;
         p.0[2] = Q - 1;
-        p.center();
+        assert!(!p.center_exceeds(6));
         assert_eq!(&p.0[..3], &[5, -5, -1]);
-        let mut c = Poly([-(Q - 1); N]);
-        c.caddq();
-        assert!(c.0.iter().all(|&x| x == 1));
+        let mut b = Poly::zero();
+        b.0[3] = 6;
+        let mut s = p;
+        assert!(s.add_center_exceeds(&b, 6), "6 is at the bound");
+        assert_eq!(&s.0[..4], &[5, -5, -1, 6]);
+        assert!(!p.sub_center_exceeds(&b, 7));
+        assert_eq!(&p.0[..4], &[5, -5, -1, -6]);
+        // Decompose and UseHint take (−q, q): −(q − 1) is 1.
+        let (mut w1, mut w0, mut u) = (Poly::zero(), Poly::zero(), Poly::zero());
+        let c = Poly([-(Q - 1); N]);
+        c.decompose_into(&mut w1, &mut w0, G32);
+        use_hints(&mut u, &Poly([1; N]), &c, G32);
+        for i in 0..N {
+            assert_eq!((w1.0[i], w0.0[i]), decompose(1, G32));
+            assert_eq!(u.0[i], use_hint(1, 1, G32));
+        }
     }
 }

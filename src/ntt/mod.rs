@@ -6,25 +6,42 @@
 //! time (`target_feature = "simd128"` on wasm32), never from input data; its
 //! differential tests run it against `portable` in wasm.
 //!
-//! Domain convention: `ntt` maps a polynomial to its NTT form; `pointwise`
-//! multiplies in Montgomery form (result scaled by 2^−32); `inv_ntt_tomont`
-//! scales by 2^32, so `inv_ntt_tomont(pointwise(ntt(a), ntt(b)))` is a·b.
+//! Domain convention: `ntt` maps a polynomial to its NTT form; products
+//! multiply in Montgomery form (result scaled by 2^−32); the inverse NTT
+//! scales by 2^32, so `pointwise_inv_ntt(ntt(a), ntt(b))` is a·b.
+//!
+//! Products are always followed by the inverse NTT, which takes them in its
+//! first pass (`pointwise_inv_ntt`, `dot_inv_ntt`, `dot_sub_inv_ntt`), so they
+//! never make a round trip through memory.
 //!
 //! Bounds callers may rely on (both backends): `ntt` maps |a_i| < q to
-//! |a_i| < 9q; `inv_ntt_tomont` maps |a_i| < q to |a_i| < q; `pointwise` of
-//! inputs below 9q is below q and bit-exact across backends. The simd128
-//! transforms are tighter (< 5.1q and < 0.75q) and equal to the portable ones
-//! mod q, not bit for bit.
+//! |a_i| < 9q; a product of two inputs below 9q is below q (bit-exact across
+//! backends) and so are the reduced dot products below; the inverse NTT maps
+//! |a_i| < q to |a_i| < q. The simd128 transforms are tighter (< 5.1q and
+//! < 0.75q) and equal to the portable ones mod q, not bit for bit.
+//!
+//! Matrix–vector products reduce once per sum, not once per product: the dot
+//! products keep the exact products in i64 and apply one Montgomery reduction
+//! at the end. That reduction needs |Σ| < q·2^31, which holds for |Σ| < 256q²
+//! (256q < 2^31); the callers' sums are one factor from ExpandA
+//! ([0, q)) times one NTT output (< 9q) per term, at most ℓ = 7 of them, plus
+//! at most one product of two NTT outputs (< 81q²): |Σ| < 7·9q² + 81q² = 144q².
+//! Both backends compute the same sum and the same reduction, so the reduced
+//! sums are equal bit for bit, and below q.
 
 #[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
 mod portable;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
 
+#[cfg(all(test, not(all(target_arch = "wasm32", target_feature = "simd128"))))]
+pub use portable::inv_ntt_tomont;
+#[cfg(all(test, target_arch = "wasm32", target_feature = "simd128"))]
+pub use simd128::inv_ntt_tomont;
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-pub use portable::{inv_ntt_tomont, ntt, pointwise, pointwise_acc};
+pub use portable::{dot_inv_ntt, dot_sub_inv_ntt, ntt, pointwise_inv_ntt};
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub use simd128::{inv_ntt_tomont, ntt, pointwise, pointwise_acc};
+pub use simd128::{dot_inv_ntt, dot_sub_inv_ntt, ntt, pointwise_inv_ntt};
 
 /// ζ^brv8(i) · 2^32 mod q, centred in (−q/2, q/2]; index 0 is unused.
 /// ζ = 1753 is the 512th root of unity of FIPS 204 §7.5.
@@ -111,8 +128,7 @@ mod tests {
             ntt(&mut ah);
             ntt(&mut bh);
             let mut c = Poly::zero();
-            pointwise(&mut c, &ah, &bh);
-            inv_ntt_tomont(&mut c);
+            pointwise_inv_ntt(&mut c, &ah, &bh);
             assert!(c.0.iter().all(|x| x.abs() < Q), "inverse NTT output bound");
             assert_eq!(c.0.map(|x| modq(x as i64)), negacyclic(&a, &b), "bound {bound}");
         }
@@ -138,14 +154,29 @@ mod tests {
             inv_ntt_tomont(&mut a);
             assert!(a.0.iter().all(|x| x.abs() < Q));
         }
-        // Accumulating 7 products of NTT outputs stays below 7q.
-        let mut acc = Poly::zero();
+        // The largest matrix–vector sums (bound in the module comment): seven
+        // products of an ExpandA entry (< q) by an NTT output (< 9q), minus one
+        // product of two NTT outputs, reduce to below q and to the right value.
+        let a = Poly([Q - 1; N]);
         let mut big = Poly([9 * Q - 1; N]);
         big.0[3] = -(9 * Q - 1);
-        for _ in 0..7 {
-            pointwise_acc(&mut acc, &big, &big);
+        let (mut c, mut w) = (Poly::zero(), Poly::zero());
+        dot_inv_ntt(&mut c, &[a; 7], &[big; 7]);
+        dot_sub_inv_ntt(&mut w, &[a; 7], &[big; 7], &big, &Poly([-(9 * Q - 1); N]));
+        let (mut want_c, mut want_w) = (Poly::zero(), Poly::zero());
+        for i in 0..N {
+            let p = mont_mul(a.0[i], big.0[i]) as i64;
+            let sq = mont_mul(big.0[i], 9 * Q - 1) as i64;
+            want_c.0[i] = modq(7 * p);
+            want_w.0[i] = modq(7 * p + sq);
         }
-        assert!(acc.0.iter().all(|x| x.abs() < 7 * Q));
+        inv_ntt_tomont(&mut want_c);
+        inv_ntt_tomont(&mut want_w);
+        for i in 0..N {
+            assert!(c.0[i].abs() < Q && w.0[i].abs() < Q);
+            assert_eq!(modq(c.0[i] as i64), modq(want_c.0[i] as i64));
+            assert_eq!(modq(w.0[i] as i64), modq(want_w.0[i] as i64));
+        }
     }
 
     #[test]
@@ -156,7 +187,7 @@ mod tests {
         ntt(&mut b);
         // The inverse takes |input| < q (its stated contract; the simd128
         // backend checks its stage bounds against it in tests).
-        b.reduce();
+        b.0.iter_mut().for_each(|c| *c = crate::field::reduce32(*c));
         inv_ntt_tomont(&mut b);
         // inv_ntt_tomont(ntt(a)) = a·2^32; one Montgomery step by 1 undoes it.
         for i in 0..N {

@@ -1,7 +1,7 @@
 //! Portable NTT: the reference every other backend is tested against.
 
 use super::ZETAS;
-use crate::field::mont_mul;
+use crate::field::{montgomery_reduce, mont_mul};
 use crate::params::N;
 use crate::poly::Poly;
 
@@ -61,6 +61,25 @@ pub fn inv_ntt_tomont(a: &mut Poly) {
     }
 }
 
+/// c = NTT^−1(a ∘ b)·2^32, i.e. a·b in R_q when a, b are NTT outputs.
+/// Bound: |a_i|, |b_i| < 9q gives products < q and output < q.
+pub fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
+    pointwise(c, a, b);
+    inv_ntt_tomont(c);
+}
+
+/// c = NTT^−1(Σ_j a_j ∘ b_j)·2^32. Needs |Σ| < 256q² (module comment); output < q.
+pub fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+    dot(c, a, b, None);
+    inv_ntt_tomont(c);
+}
+
+/// c = NTT^−1(Σ_j a_j ∘ b_j − x ∘ y)·2^32. Needs |Σ| < 256q²; output < q.
+pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly) {
+    dot(c, a, b, Some((x, y)));
+    inv_ntt_tomont(c);
+}
+
 /// c = a ∘ b in T_q, Montgomery-scaled: c_i = a_i·b_i·2^−32.
 /// Bound: |a_i|, |b_i| < 9q (NTT outputs) gives |c_i| < q.
 pub fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
@@ -69,9 +88,19 @@ pub fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
     }
 }
 
-/// c += a ∘ b (Montgomery-scaled). Each call adds less than q to |c_i|.
-pub fn pointwise_acc(c: &mut Poly, a: &Poly, b: &Poly) {
+/// c = Σ_j a_j ∘ b_j − x ∘ y (the last term only with `minus`, Montgomery-
+/// scaled), summed exactly and reduced once. Needs |Σ| < 256q² (module
+/// comment); gives |c_i| < q.
+pub fn dot(c: &mut Poly, a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>) {
+    assert_eq!(a.len(), b.len());
     for i in 0..N {
-        c.0[i] += mont_mul(a.0[i], b.0[i]);
+        let mut s = 0i64;
+        for (x, y) in a.iter().zip(b) {
+            s += x.0[i] as i64 * y.0[i] as i64;
+        }
+        if let Some((x, y)) = minus {
+            s -= x.0[i] as i64 * y.0[i] as i64;
+        }
+        c.0[i] = montgomery_reduce(s);
     }
 }

@@ -86,33 +86,17 @@ const fn fwd_zetas() -> [i32; N] {
     z
 }
 
-/// Layer 7 (distance 2) twiddles in the lane order of `fwd78`: for the pair of
-/// vectors p, [ζ(64+2p), ζ(64+2p), ζ(65+2p), ζ(65+2p)].
+/// Layer 7 (distance 2) twiddles in the lane order of `fwd78`, [a0 a4 a1 a5]:
+/// for the pair of vectors p, ζ(64+2p) and ζ(65+2p) alternate.
 const fn fwd7_zetas() -> [i32; 128] {
     let mut z = [0; 128];
     let mut p = 0;
     while p < 32 {
         let (a, b) = (zeta(64 + 2 * p), zeta(65 + 2 * p));
         z[4 * p] = a;
-        z[4 * p + 1] = a;
-        z[4 * p + 2] = b;
+        z[4 * p + 1] = b;
+        z[4 * p + 2] = a;
         z[4 * p + 3] = b;
-        p += 1;
-    }
-    z
-}
-
-/// Shoup companions of layer 7 for `fwd78`'s extmul_high: for the pair p,
-/// [0, 0, z′(64+2p), z′(64+2p)] then [0, 0, z′(65+2p), z′(65+2p)].
-const fn fwd7_high() -> [i32; 256] {
-    let mut z = [0; 256];
-    let mut p = 0;
-    while p < 32 {
-        let (a, b) = (shoup(zeta(64 + 2 * p)), shoup(zeta(65 + 2 * p)));
-        z[8 * p + 2] = a;
-        z[8 * p + 3] = a;
-        z[8 * p + 6] = b;
-        z[8 * p + 7] = b;
         p += 1;
     }
     z
@@ -140,16 +124,16 @@ const fn inv1_zetas() -> [i32; 128] {
     z
 }
 
-/// Inverse layer 2 (distance 2) in the lane order of `inv12`: for the pair of
-/// vectors p, blocks 2p and 2p+1 with k = 127 − m.
+/// Inverse layer 2 (distance 2) in the lane order of `inv12`, [a0 a4 a1 a5]:
+/// for the pair of vectors p, blocks 2p and 2p+1 (k = 127 − m) alternate.
 const fn inv2_zetas() -> [i32; 128] {
     let mut z = [0; 128];
     let mut p = 0;
     while p < 32 {
         let (a, b) = (-zeta(127 - 2 * p), -zeta(126 - 2 * p));
         z[4 * p] = a;
-        z[4 * p + 1] = a;
-        z[4 * p + 2] = b;
+        z[4 * p + 1] = b;
+        z[4 * p + 2] = a;
         z[4 * p + 3] = b;
         p += 1;
     }
@@ -193,7 +177,7 @@ static INV_PS: Table<256> = Table(splat4(&inv_zetas()));
 /// Shoup companions of layer 8's twiddles ζ(128 + i), the only ones read lane-wise.
 static FWD8_P: Table<128> = Table(shoup_all(&last128(&fwd_zetas())));
 static FWD7: Table<128> = Table(fwd7_zetas());
-static FWD7_P2: Table<256> = Table(fwd7_high());
+static FWD7_P: Table<128> = Table(shoup_all(&fwd7_zetas()));
 static INV: Table<64> = Table(first64(&inv_zetas()));
 static INV1: Table<128> = Table(inv1_zetas());
 static INV1_P: Table<128> = Table(shoup_all(&inv1_zetas()));
@@ -293,51 +277,41 @@ fn stage_bound(r: &[v128], hundredths: i64) {
 }
 
 /// Forward layers 7 and 8 on the coefficients 8p..8p+7 (vectors v0, v1).
+///
+/// Every shuffle is an interleave (`punpckldq`/`punpckhdq`), one instruction
+/// in V8; patterns such as <0, 4, 2, 6> would become two `pshufb` with masks
+/// built in registers.
 #[inline(always)]
 fn fwd78(v0: &mut v128, v1: &mut v128, p: usize) {
-    // Layer 7: pairs at distance 2: x = [a0 a1 a4 a5], y = [a2 a3 a6 a7].
-    let mut x = i32x4_shuffle::<0, 1, 4, 5>(*v0, *v1);
-    let mut y = i32x4_shuffle::<2, 3, 6, 7>(*v0, *v1);
-    // The Shoup product of y is written out: its widening products read the
-    // high halves of v0 and v1 directly (`extmul_high(y′s source)`), because
-    // LLVM folds `extmul_low(shuffle(..))` into extend + i64x2.mul.
-    // SAFETY: p < 32, so 4p + 3 < 128 and 8p + 7 < 256; both tables are
-    // 16-byte aligned.
-    let (z, za, zb) = unsafe {
-        let t = FWD7_P2.0.as_ptr().add(8 * p);
-        (
-            v128_load(FWD7.0.as_ptr().add(4 * p) as *const v128),
-            read_volatile(t as *const v128),
-            read_volatile(t.add(4) as *const v128),
-        )
-    };
-    let half = i64x2_splat(1 << 31);
-    let lo = i64x2_add(i64x2_extmul_high_i32x4(*v0, za), half);
-    let hi = i64x2_add(i64x2_extmul_high_i32x4(*v1, zb), half);
-    let h = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
-    let t = i32x4_sub(i32x4_mul(y, z), i32x4_mul(h, i32x4_splat(Q)));
-    y = i32x4_sub(x, t);
-    x = i32x4_add(x, t);
-    // Layer 8: pairs at distance 1: u = [a0 a2 a4 a6], w = [a1 a3 a5 a7].
-    let mut u = i32x4_shuffle::<0, 4, 2, 6>(x, y);
-    let mut w = i32x4_shuffle::<1, 5, 3, 7>(x, y);
+    // Layer 7: pairs at distance 2.
+    let mut x = i32x4_shuffle::<0, 4, 1, 5>(*v0, *v1); // [a0 a4 a1 a5]
+    let mut y = i32x4_shuffle::<2, 6, 3, 7>(*v0, *v1); // [a2 a6 a3 a7]
+    ct(&mut x, &mut y, lanes(&FWD7, &FWD7_P, p));
+    // Layer 8: pairs at distance 1.
+    let mut u = i32x4_shuffle::<0, 4, 1, 5>(x, y); // [a0 a2 a4 a6]
+    let mut w = i32x4_shuffle::<2, 6, 3, 7>(x, y); // [a1 a3 a5 a7]
     ct(&mut u, &mut w, fwd8(p));
-    *v0 = i32x4_shuffle::<0, 4, 1, 5>(u, w);
-    *v1 = i32x4_shuffle::<2, 6, 3, 7>(u, w);
+    *v0 = i32x4_shuffle::<0, 4, 1, 5>(u, w); // [a0 a1 a2 a3]
+    *v1 = i32x4_shuffle::<2, 6, 3, 7>(u, w); // [a4 a5 a6 a7]
 }
 
 /// Inverse layers 1 and 2 on the coefficients 8p..8p+7 (vectors v0, v1).
+///
+/// Every shuffle takes lanes 0–1 from its first operand and 2–3 from its
+/// second (the `shufps` form), which V8 emits as one instruction; other
+/// two-operand patterns such as <0, 4, 2, 6> fall back to two `pshufb` with
+/// masks built in registers, several times slower.
 #[inline(always)]
 fn inv12(v0: &mut v128, v1: &mut v128, p: usize) {
-    let mut u = i32x4_shuffle::<0, 2, 4, 6>(*v0, *v1);
-    let mut w = i32x4_shuffle::<1, 3, 5, 7>(*v0, *v1);
+    let mut u = i32x4_shuffle::<0, 2, 4, 6>(*v0, *v1); // [a0 a2 a4 a6]
+    let mut w = i32x4_shuffle::<1, 3, 5, 7>(*v0, *v1); // [a1 a3 a5 a7]
     gs(&mut u, &mut w, lanes(&INV1, &INV1_P, p));
     // After layer 1: a0 = u0, a1 = w0, a2 = u1, a3 = w1, a4 = u2, ...
-    let mut x = i32x4_shuffle::<0, 4, 2, 6>(u, w); // [a0 a1 a4 a5]
-    let mut y = i32x4_shuffle::<1, 5, 3, 7>(u, w); // [a2 a3 a6 a7]
+    let mut x = i32x4_shuffle::<0, 2, 4, 6>(u, w); // [a0 a4 a1 a5]
+    let mut y = i32x4_shuffle::<1, 3, 5, 7>(u, w); // [a2 a6 a3 a7]
     gs(&mut x, &mut y, lanes(&INV2, &INV2_P, p));
-    *v0 = i32x4_shuffle::<0, 1, 4, 5>(x, y);
-    *v1 = i32x4_shuffle::<2, 3, 6, 7>(x, y);
+    *v0 = i32x4_shuffle::<0, 2, 4, 6>(x, y); // [a0 a1 a2 a3]
+    *v1 = i32x4_shuffle::<1, 3, 5, 7>(x, y); // [a4 a5 a6 a7]
 }
 
 /// Forward NTT in place (FIPS 204 Algorithm 41), output in bit-reversed order.
@@ -432,11 +406,45 @@ fn gs2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw) 
 ///
 /// The passes of `ntt` in reverse: four, two and two layers on four vectors.
 /// Block m of the layer of distance len uses k = 256/len − 1 − m.
+#[cfg_attr(not(test), allow(dead_code))] // the fused forms below are used
 pub fn inv_ntt_tomont(a: &mut Poly) {
+    inv_ntt_from(a, Input::InPlace);
+}
+
+/// What the inverse NTT takes as its input vector i.
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    /// The polynomial being transformed.
+    InPlace,
+    /// x ∘ y, Montgomery-scaled (`mont_mul`).
+    Product(&'a Poly, &'a Poly),
+    /// Σ_j x_j ∘ y_j (− the optional product), reduced once (`dot_vector`).
+    Dot(&'a [Poly], &'a [Poly], Option<(&'a Poly, &'a Poly)>),
+}
+
+impl Input<'_> {
+    #[inline(always)]
+    fn vector(self, a: &Poly, i: usize) -> v128 {
+        match self {
+            Input::InPlace => load(a, i),
+            Input::Product(x, y) => mont_mul(load(x, i), load(y, i)),
+            Input::Dot(x, y, minus) => dot_vector(x, y, minus, i),
+        }
+    }
+}
+
+/// The inverse NTT of `input` into `a`. The first pass reads each input vector
+/// once, before it writes that vector of `a`, so an input computed from other
+/// polynomials (a product, a reduced sum) never makes a round trip through
+/// memory. One copy for all inputs (the choice is a public, per-call branch):
+/// a copy per input would add about 1.3 KB of .wasm each.
+#[inline(never)]
+fn inv_ntt_from(a: &mut Poly, input: Input) {
     // Layers 1–4 on blocks of 16 coefficients m: layers 1–2 in registers,
     // then k = 63 − 2m and 62 − 2m (distance 1 vector), then 31 − m.
     for m in 0..16 {
-        let mut r = load4(a, 4 * m, 1);
+        let mut r = [input.vector(a, 4 * m), input.vector(a, 4 * m + 1), input.vector(a, 4 * m + 2), input.vector(a, 4 * m + 3)];
+        stage_bound(&r, 100); // the input contract, |a_i| < q
         {
             let [r0, r1, r2, r3] = &mut r;
             inv12(r0, r1, 2 * m);
@@ -500,20 +508,57 @@ fn mont_mul(a: v128, b: v128) -> v128 {
     i32x4_sub(ab, tq)
 }
 
-/// c = a ∘ b in T_q, Montgomery-scaled: c_i = a_i·b_i·2^−32.
-/// Bound: |a_i|, |b_i| < 9q (NTT outputs) gives |c_i| < q.
-pub fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
-    for i in 0..N / 4 {
-        store(c, i, mont_mul(load(a, i), load(b, i)));
-    }
+/// c = NTT^−1(a ∘ b)·2^32 (so a·b in R_q): `pointwise` fused into the first
+/// pass of `inv_ntt_tomont`. Bound: |a_i|, |b_i| < 9q gives products < q
+/// (bit for bit `field::mont_mul`) and output < 0.75q.
+pub fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
+    inv_ntt_from(c, Input::Product(a, b));
 }
 
-/// c += a ∘ b (Montgomery-scaled). Each call adds less than q to |c_i|.
-pub fn pointwise_acc(c: &mut Poly, a: &Poly, b: &Poly) {
-    for i in 0..N / 4 {
-        let p = mont_mul(load(a, i), load(b, i));
-        store(c, i, i32x4_add(load(c, i), p));
+/// The Montgomery reduction of four exact sums (lanes 0–1 in `lo`, 2–3 in
+/// `hi`), bit for bit `field::montgomery_reduce`: t = Σ·q^−1 mod 2^32,
+/// r = (Σ − t·q) / 2^32. Needs |Σ| < q·2^31; gives |r| < q.
+#[inline(always)]
+fn mont_reduce_wide(lo: v128, hi: v128) -> v128 {
+    // SAFETY: Q4 is 16 bytes, 16-byte aligned; read opaquely (see `mont_mul`).
+    let q = unsafe { read_volatile(Q4.0.as_ptr() as *const v128) };
+    let t = i32x4_mul(i32x4_shuffle::<0, 2, 4, 6>(lo, hi), i32x4_splat(crate::field::QINV));
+    let lo = i64x2_sub(lo, i64x2_extmul_low_i32x4(t, q));
+    let hi = i64x2_sub(hi, i64x2_extmul_high_i32x4(t, q));
+    i32x4_shuffle::<1, 3, 5, 7>(lo, hi)
+}
+
+/// Σ_j a_j ∘ b_j − x ∘ y of vector i (the last term only with `minus`),
+/// summed exactly in i64 lanes (two extmuls and two adds per term) and
+/// reduced once (Montgomery-scaled). Needs |Σ| < 256q² (see `ntt/mod.rs`);
+/// gives |c_i| < q.
+#[inline(always)]
+fn dot_vector(a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>, i: usize) -> v128 {
+    let (mut lo, mut hi) = (i64x2_splat(0), i64x2_splat(0));
+    for (x, y) in a.iter().zip(b) {
+        let (x, y) = (load(x, i), load(y, i));
+        lo = i64x2_add(lo, i64x2_extmul_low_i32x4(x, y));
+        hi = i64x2_add(hi, i64x2_extmul_high_i32x4(x, y));
     }
+    if let Some((x, y)) = minus {
+        let (x, y) = (load(x, i), load(y, i));
+        lo = i64x2_sub(lo, i64x2_extmul_low_i32x4(x, y));
+        hi = i64x2_sub(hi, i64x2_extmul_high_i32x4(x, y));
+    }
+    mont_reduce_wide(lo, hi)
+}
+
+/// c = NTT^−1(Σ_j a_j ∘ b_j)·2^32, the sum reduced once inside the first pass
+/// of the inverse NTT. Needs |Σ| < 256q²; output < 0.75q.
+pub fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+    assert_eq!(a.len(), b.len());
+    inv_ntt_from(c, Input::Dot(a, b, None));
+}
+
+/// c = NTT^−1(Σ_j a_j ∘ b_j − x ∘ y)·2^32, as `dot_inv_ntt`.
+pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly) {
+    assert_eq!(a.len(), b.len());
+    inv_ntt_from(c, Input::Dot(a, b, Some((x, y))));
 }
 
 #[cfg(test)]
@@ -609,19 +654,67 @@ mod tests {
         }
     }
 
+    /// Equal mod q and |x| < 0.75q, the bound of the inverse NTT.
+    fn same_inverse(s: &Poly, p: &Poly, what: &str) {
+        for i in 0..N {
+            assert_eq!(modq(s.0[i]), modq(p.0[i]), "{what}: coefficient {i}");
+            assert!((s.0[i] as i64).abs() * 4 < 3 * Q as i64, "{what}: bound {}", s.0[i]);
+        }
+    }
+
     #[test]
-    fn pointwise_matches_portable_exactly() {
+    fn pointwise_inv_ntt_matches_portable() {
         let (xs, ys) = (inputs(9 * Q - 1, 3), inputs(9 * Q - 1, 4));
         for (a, b) in xs.iter().zip(ys.iter().rev()) {
             let (mut s, mut p) = (Poly::zero(), Poly::zero());
-            pointwise(&mut s, a, b);
-            portable::pointwise(&mut p, a, b);
-            assert_eq!(s, p);
-            let mut acc_s = Poly([5 * Q; N]);
-            let mut acc_p = acc_s;
-            pointwise_acc(&mut acc_s, a, b);
-            portable::pointwise_acc(&mut acc_p, a, b);
-            assert_eq!(acc_s, acc_p);
+            pointwise_inv_ntt(&mut s, a, b);
+            portable::pointwise_inv_ntt(&mut p, a, b);
+            same_inverse(&s, &p, "pointwise");
+        }
+    }
+
+    #[test]
+    fn dot_matches_portable() {
+        // One factor as from ExpandA ([0, q)), the other as from an NTT (< 9q),
+        // ℓ = 1..7 terms, then one product of two NTT outputs subtracted: the
+        // largest sums the callers form (bound in ntt/mod.rs).
+        let mut rng = Rng(12);
+        let big = 9 * Q - 1;
+        for l in 1..=7 {
+            for round in 0..12 {
+                let (a, b): (Vec<Poly>, Vec<Poly>) = (0..l)
+                    .map(|_| match round {
+                        0 => (Poly([Q - 1; N]), Poly([big; N])),
+                        1 => (Poly([Q - 1; N]), Poly([-big; N])),
+                        _ => (rng.poly_in(0, Q - 1), rng.poly(big)),
+                    })
+                    .unzip();
+                let x = match round {
+                    0 => Poly([-big; N]),
+                    1 => Poly([big; N]),
+                    _ => rng.poly(big),
+                };
+                let y = Poly([big; N]);
+                // Bit for bit before the inverse NTT (both reduce the same
+                // exact sum the same way), equal mod q after it.
+                let (mut want, mut want_sub) = (Poly::zero(), Poly::zero());
+                portable::dot(&mut want, &a, &b, None);
+                portable::dot(&mut want_sub, &a, &b, Some((&x, &y)));
+                for i in 0..N / 4 {
+                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, None, i)) };
+                    assert_eq!(got, want.0[4 * i..4 * i + 4], "dot, l = {l}");
+                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, Some((&x, &y)), i)) };
+                    assert_eq!(got, want_sub.0[4 * i..4 * i + 4], "dot − x∘y, l = {l}");
+                }
+                assert!(want.0.iter().chain(want_sub.0.iter()).all(|v| v.abs() < Q));
+                let (mut s, mut p) = (Poly::zero(), Poly::zero());
+                dot_inv_ntt(&mut s, &a, &b);
+                portable::dot_inv_ntt(&mut p, &a, &b);
+                same_inverse(&s, &p, "dot");
+                dot_sub_inv_ntt(&mut s, &a, &b, &x, &y);
+                portable::dot_sub_inv_ntt(&mut p, &a, &b, &x, &y);
+                same_inverse(&s, &p, "dot − x∘y");
+            }
         }
     }
 }

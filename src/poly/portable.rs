@@ -4,25 +4,18 @@
 //! functions of `poly.rs` that call these.
 
 use super::{decompose, make_hint, power2round, use_hint, Poly};
-use crate::field::{caddq, center, freeze, reduce32};
+use crate::field::{caddq, center, freeze};
 use crate::params::N;
 
-pub fn reduce(a: &mut Poly) {
-    for c in a.0.iter_mut() {
-        *c = reduce32(*c);
+pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool {
+    let mut over = 0i32;
+    for i in 0..N {
+        let c = center(freeze(a.0[i] + S * b.0[i]));
+        a.0[i] = c;
+        let abs = c - ((c >> 31) & (2 * c));
+        over |= (bound - 1) - abs;
     }
-}
-
-pub fn caddq_all(a: &mut Poly) {
-    for c in a.0.iter_mut() {
-        *c = caddq(*c);
-    }
-}
-
-pub fn center_all(a: &mut Poly) {
-    for c in a.0.iter_mut() {
-        *c = center(freeze(*c));
-    }
+    over < 0
 }
 
 pub fn exceeds(a: &Poly, bound: i32) -> bool {
@@ -34,15 +27,15 @@ pub fn exceeds(a: &Poly, bound: i32) -> bool {
     over < 0
 }
 
-pub fn power2round_all(a: &Poly, t1: &mut Poly, t0: &mut Poly) {
+pub fn power2round_all(a: &Poly, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
     for i in 0..N {
-        (t1.0[i], t0.0[i]) = power2round(freeze(a.0[i]));
+        (t1.0[i], t0.0[i]) = power2round(freeze(a.0[i] + b.0[i]));
     }
 }
 
 pub fn decompose_all(a: &Poly, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
     for i in 0..N {
-        (w1.0[i], w0.0[i]) = decompose(a.0[i], gamma2);
+        (w1.0[i], w0.0[i]) = decompose(caddq(a.0[i]), gamma2);
     }
 }
 
@@ -58,6 +51,6 @@ pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -
 
 pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
     for i in 0..N {
-        w1.0[i] = use_hint(h.0[i], r.0[i], gamma2);
+        w1.0[i] = use_hint(h.0[i], caddq(r.0[i]), gamma2);
     }
 }

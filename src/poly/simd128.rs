@@ -43,27 +43,26 @@ fn freeze(a: v128) -> v128 {
     caddq(reduce32(a))
 }
 
-pub fn reduce(a: &mut Poly) {
-    for i in 0..N / 4 {
-        let v = reduce32(load(a, i));
-        store(a, i, v);
-    }
+/// `field::center` of a value in [0, q).
+#[inline(always)]
+fn center(f: v128) -> v128 {
+    i32x4_sub(f, v128_and(i32x4_shr(i32x4_sub(i32x4_splat((Q - 1) / 2), f), 31), i32x4_splat(Q)))
 }
 
-pub fn caddq_all(a: &mut Poly) {
+pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool {
+    let b1 = i32x4_splat(bound - 1);
+    let mut over = i32x4_splat(0);
     for i in 0..N / 4 {
-        let v = caddq(load(a, i));
-        store(a, i, v);
+        let x = match S {
+            1 => i32x4_add(load(a, i), load(b, i)),
+            -1 => i32x4_sub(load(a, i), load(b, i)),
+            _ => load(a, i),
+        };
+        let c = center(freeze(x));
+        store(a, i, c);
+        over = v128_or(over, i32x4_sub(b1, i32x4_abs(c)));
     }
-}
-
-pub fn center_all(a: &mut Poly) {
-    let (half, q) = (i32x4_splat((Q - 1) / 2), i32x4_splat(Q));
-    for i in 0..N / 4 {
-        let f = freeze(load(a, i));
-        let v = i32x4_sub(f, v128_and(i32x4_shr(i32x4_sub(half, f), 31), q));
-        store(a, i, v);
-    }
+    i32x4_bitmask(over) != 0
 }
 
 pub fn exceeds(a: &Poly, bound: i32) -> bool {
@@ -75,32 +74,38 @@ pub fn exceeds(a: &Poly, bound: i32) -> bool {
     i32x4_bitmask(over) != 0
 }
 
-pub fn power2round_all(a: &Poly, t1: &mut Poly, t0: &mut Poly) {
+pub fn power2round_all(a: &Poly, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
     for i in 0..N / 4 {
-        let r = freeze(load(a, i));
+        let r = freeze(i32x4_add(load(a, i), load(b, i)));
         let r1 = i32x4_shr(i32x4_add(r, i32x4_splat((1 << (D - 1)) - 1)), D);
         store(t1, i, r1);
         store(t0, i, i32x4_sub(r, i32x4_shl(r1, D)));
     }
 }
 
+/// `poly::decompose` of caddq(r) in each lane, r ∈ (−q, q); `narrow` is
+/// γ2 = (q−1)/32 (a public parameter).
+#[inline(always)]
+fn decompose(r: v128, narrow: bool, gamma2: i32) -> (v128, v128) {
+    let r = caddq(r);
+    // r < q, so r1 < 2^16 here and the products below stay below 2^30.
+    let mut r1 = i32x4_shr(i32x4_add(r, i32x4_splat(127)), 7);
+    if narrow {
+        r1 = i32x4_shr(i32x4_add(i32x4_mul(r1, i32x4_splat(1025)), i32x4_splat(1 << 21)), 22);
+        r1 = v128_and(r1, i32x4_splat(15));
+    } else {
+        r1 = i32x4_shr(i32x4_add(i32x4_mul(r1, i32x4_splat(11275)), i32x4_splat(1 << 23)), 24);
+        // r1 = 44 (only from r ≥ q − γ2) wraps to 0.
+        r1 = v128_xor(r1, v128_and(i32x4_shr(i32x4_sub(i32x4_splat(43), r1), 31), r1));
+    }
+    let r0 = i32x4_sub(r, i32x4_mul(r1, i32x4_splat(2 * gamma2)));
+    (r1, center(r0))
+}
+
 pub fn decompose_all(a: &Poly, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
-    let (half, q, g2) = (i32x4_splat((Q - 1) / 2), i32x4_splat(Q), i32x4_splat(2 * gamma2));
     let narrow = gamma2 == (Q - 1) / 32; // public parameter
     for i in 0..N / 4 {
-        let r = load(a, i);
-        // r < q, so r1 < 2^16 here and the products below stay below 2^30.
-        let mut r1 = i32x4_shr(i32x4_add(r, i32x4_splat(127)), 7);
-        if narrow {
-            r1 = i32x4_shr(i32x4_add(i32x4_mul(r1, i32x4_splat(1025)), i32x4_splat(1 << 21)), 22);
-            r1 = v128_and(r1, i32x4_splat(15));
-        } else {
-            r1 = i32x4_shr(i32x4_add(i32x4_mul(r1, i32x4_splat(11275)), i32x4_splat(1 << 23)), 24);
-            // r1 = 44 (only from r ≥ q − γ2) wraps to 0.
-            r1 = v128_xor(r1, v128_and(i32x4_shr(i32x4_sub(i32x4_splat(43), r1), 31), r1));
-        }
-        let r0 = i32x4_sub(r, i32x4_mul(r1, g2));
-        let r0 = i32x4_sub(r0, v128_and(i32x4_shr(i32x4_sub(half, r0), 31), q));
+        let (r1, r0) = decompose(load(a, i), narrow, gamma2);
         store(w1, i, r1);
         store(w0, i, r0);
     }
@@ -125,16 +130,14 @@ pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -
 }
 
 pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
-    let mut r1 = Poly::zero();
-    let mut r0 = Poly::zero();
-    decompose_all(r, &mut r1, &mut r0, gamma2);
     let zero = i32x4_splat(0);
     let narrow = gamma2 == (Q - 1) / 32; // public parameter
     for i in 0..N / 4 {
+        let (r1, r0) = decompose(load(r, i), narrow, gamma2);
         // d = 0 without a hint, else +1 when r0 > 0 and −1 otherwise.
-        let up = i32x4_gt(load(&r0, i), zero);
+        let up = i32x4_gt(r0, zero);
         let d = v128_and(v128_bitselect(i32x4_splat(1), i32x4_splat(-1), up), i32x4_neg(load(h, i)));
-        let mut v = i32x4_add(load(&r1, i), d);
+        let mut v = i32x4_add(r1, d);
         if narrow {
             // m = 16: reduce mod 16.
             v = v128_and(v, i32x4_splat(15));
@@ -182,22 +185,34 @@ mod tests {
     }
 
     #[test]
-    fn reduce_caddq_center_match_portable() {
-        for a in inputs(i32::MIN, TOP, 1).into_iter().chain(inputs(-(Q - 1), Q - 1, 2)).chain(inputs(-2 * Q, 2 * Q, 3)) {
-            let (mut s, mut p) = (a, a);
-            reduce(&mut s);
-            portable::reduce(&mut p);
-            assert_eq!(s, p, "reduce");
-            let (mut s, mut p) = (a, a);
-            center_all(&mut s);
-            portable::center_all(&mut p);
-            assert_eq!(s, p, "center");
+    fn center_exceeds_matches_portable() {
+        // Sums anywhere in the range `freeze` accepts, and in the ranges the
+        // signer forms (INTT output ± y or w0), with bounds around the values.
+        let big = inputs(i32::MIN / 2, TOP / 2, 1);
+        let small = inputs(-(Q - 1), Q - 1, 2).into_iter().chain(inputs(-2 * Q, 2 * Q, 3)).collect::<Vec<_>>();
+        let mut rng = Rng(13);
+        for (k, (a, b)) in big.iter().zip(small.iter().rev()).chain(small.iter().zip(big.iter())).enumerate() {
+            let bound = [1, 78, G88, G32, (1 << 19) - 196, (Q - 1) / 8, rng.range(1, (Q - 1) / 8)][k % 7];
+            let (mut s, mut p) = (*a, *a);
+            assert_eq!(center_exceeds::<1>(&mut s, b, bound), portable::center_exceeds::<1>(&mut p, b, bound));
+            assert_eq!(s, p, "add");
+            let (mut s, mut p) = (*a, *a);
+            assert_eq!(center_exceeds::<-1>(&mut s, b, bound), portable::center_exceeds::<-1>(&mut p, b, bound));
+            assert_eq!(s, p, "sub");
+            let (mut s, mut p) = (*a, *a);
+            assert_eq!(center_exceeds::<0>(&mut s, b, bound), portable::center_exceeds::<0>(&mut p, b, bound));
+            assert_eq!(s, p, "centre only");
         }
-        for a in inputs(-(Q - 1), Q - 1, 4) {
-            let (mut s, mut p) = (a, a);
-            caddq_all(&mut s);
-            portable::caddq_all(&mut p);
-            assert_eq!(s, p, "caddq");
+        // The verdict at the bound, both signs, for small values.
+        for bound in [2, 78, G88] {
+            for v in [bound - 1, bound, -(bound - 1), -bound] {
+                let (mut s, mut p) = (Poly::zero(), Poly::zero());
+                let mut b = Poly::zero();
+                b.0[200] = v;
+                let want = v.abs() >= bound;
+                assert_eq!(center_exceeds::<1>(&mut s, &b, bound), want);
+                assert_eq!(portable::center_exceeds::<1>(&mut p, &b, bound), want);
+            }
         }
     }
 
@@ -223,8 +238,13 @@ mod tests {
     fn power2round_matches_portable() {
         for a in inputs(i32::MIN, TOP, 8).into_iter().chain(inputs(0, Q - 1, 9)) {
             let (mut s1, mut s0, mut p1, mut p0) = (Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero());
-            power2round_all(&a, &mut s1, &mut s0);
-            portable::power2round_all(&a, &mut p1, &mut p0);
+            power2round_all(&a, &Poly::zero(), &mut s1, &mut s0);
+            portable::power2round_all(&a, &Poly::zero(), &mut p1, &mut p0);
+            assert_eq!((s1, s0), (p1, p0));
+            // The keygen form: t (< q) plus s2 (|s2| ≤ η).
+            let (t, s2) = (Rng(a.0[7] as u64 | 1).poly(Q - 1), Rng(a.0[9] as u64 | 1).poly(4));
+            power2round_all(&t, &s2, &mut s1, &mut s0);
+            portable::power2round_all(&t, &s2, &mut p1, &mut p0);
             assert_eq!((s1, s0), (p1, p0));
         }
     }
@@ -234,7 +254,8 @@ mod tests {
         for g in [G32, G88] {
             let (mut s1, mut s0, mut p1, mut p0) = (Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero());
             let mut a = Poly::zero();
-            for start in (0..Q).step_by(N) {
+            // Every r in (−q, q).
+            for start in (-Q + 1..Q).step_by(N) {
                 for (i, c) in a.0.iter_mut().enumerate() {
                     *c = (start + i as i32).min(Q - 1);
                 }
@@ -250,7 +271,7 @@ mod tests {
         let mut rng = Rng(11);
         for g in [G32, G88] {
             let (mut s, mut p, mut a) = (Poly::zero(), Poly::zero(), Poly::zero());
-            for start in (0..Q).step_by(N) {
+            for start in (-Q + 1..Q).step_by(N) {
                 for (i, c) in a.0.iter_mut().enumerate() {
                     *c = (start + i as i32).min(Q - 1);
                 }
