@@ -193,6 +193,43 @@ static SCALE_P: Table<8> = Table([shoup(F), shoup(F), shoup(F), shoup(F), shoup(
 /// q in four lanes, read opaquely (see the pitfall above).
 static Q4: Table<4> = Table([Q; 4]);
 
+/// The constants of `mul` and `mont_mul`: 2^31 in two i64 lanes, q and
+/// q^−1 mod 2^32 in four i32 lanes.
+static CONSTS: Table<12> = Table([i32::MIN, 0, i32::MIN, 0, Q, Q, Q, Q, crate::field::QINV, crate::field::QINV, crate::field::QINV, crate::field::QINV]);
+
+/// Vector constants read once per call and passed to the inlined helpers.
+/// As literal constants, V8 13 (Turboshaft) rebuilds them before every use
+/// inside a loop (four instructions for 2^31, three for q); as values loaded
+/// at run time they stay in registers or are reloaded from one slot.
+#[derive(Clone, Copy)]
+struct K {
+    half: v128,
+    q: v128,
+    qinv: v128,
+}
+
+#[inline(always)]
+fn consts() -> K {
+    // SAFETY: CONSTS has 12 entries, 16-byte aligned; volatile only to hide
+    // the values from the optimiser.
+    unsafe {
+        let p = CONSTS.0.as_ptr();
+        K {
+            half: read_volatile(p as *const v128),
+            q: read_volatile(p.add(4) as *const v128),
+            qinv: read_volatile(p.add(8) as *const v128),
+        }
+    }
+}
+
+/// `z` in four lanes, read opaquely (a literal splat would be rebuilt at each
+/// use, see `K`).
+#[inline(always)]
+fn splat_opaque(z: &i32) -> v128 {
+    // SAFETY: a reference is valid for reads.
+    i32x4_splat(unsafe { read_volatile(z) })
+}
+
 /// Twiddle k < 64 in all four lanes; `t` is FWD or INV, `tps` FWD_PS or INV_PS.
 #[inline(always)]
 fn splat<const M: usize>(t: &Table<M>, tps: &Table<256>, k: usize) -> Tw {
@@ -205,6 +242,15 @@ fn splat<const M: usize>(t: &Table<M>, tps: &Table<256>, k: usize) -> Tw {
             zp: read_volatile(tps.0.as_ptr().add(4 * k) as *const v128),
         }
     }
+}
+
+/// Twiddle k < 64 with its value `z` already splatted (by `splat_opaque`,
+/// outside the loop; only the Shoup companion must be read in the loop).
+#[inline(always)]
+fn splat_with(z: v128, tps: &Table<256>, k: usize) -> Tw {
+    debug_assert!(k < 64);
+    // SAFETY: as in `splat`.
+    Tw { z, zp: unsafe { read_volatile(tps.0.as_ptr().add(4 * k) as *const v128) } }
 }
 
 #[inline(always)]
@@ -235,28 +281,27 @@ fn fwd8(p: usize) -> Tw {
 
 /// Signed Shoup product a·z mod± q; |r| ≤ q/2 + q·|a|/2^33 (module comment).
 #[inline(always)]
-fn mul(a: v128, w: Tw) -> v128 {
-    let half = i64x2_splat(1 << 31);
-    let lo = i64x2_add(i64x2_extmul_low_i32x4(a, w.zp), half);
-    let hi = i64x2_add(i64x2_extmul_high_i32x4(a, w.zp), half);
+fn mul(a: v128, w: Tw, k: K) -> v128 {
+    let lo = i64x2_add(i64x2_extmul_low_i32x4(a, w.zp), k.half);
+    let hi = i64x2_add(i64x2_extmul_high_i32x4(a, w.zp), k.half);
     let h = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
-    i32x4_sub(i32x4_mul(a, w.z), i32x4_mul(h, i32x4_splat(Q)))
+    i32x4_sub(i32x4_mul(a, w.z), i32x4_mul(h, k.q))
 }
 
 /// Cooley–Tukey butterfly (a, b) ← (a + b·z, a − b·z).
 #[inline(always)]
-fn ct(a: &mut v128, b: &mut v128, w: Tw) {
-    let t = mul(*b, w);
+fn ct(a: &mut v128, b: &mut v128, w: Tw, k: K) {
+    let t = mul(*b, w, k);
     *b = i32x4_sub(*a, t);
     *a = i32x4_add(*a, t);
 }
 
 /// Gentleman–Sande butterfly (a, b) ← (a + b, (a − b)·z).
 #[inline(always)]
-fn gs(a: &mut v128, b: &mut v128, w: Tw) {
+fn gs(a: &mut v128, b: &mut v128, w: Tw, k: K) {
     let t = *a;
     *a = i32x4_add(t, *b);
-    *b = mul(i32x4_sub(t, *b), w);
+    *b = mul(i32x4_sub(t, *b), w, k);
 }
 
 /// Checks the stated bound of a stage, |a_i| < hundredths·q/100, in test
@@ -282,15 +327,15 @@ fn stage_bound(r: &[v128], hundredths: i64) {
 /// in V8; patterns such as <0, 4, 2, 6> would become two `pshufb` with masks
 /// built in registers.
 #[inline(always)]
-fn fwd78(v0: &mut v128, v1: &mut v128, p: usize) {
+fn fwd78(v0: &mut v128, v1: &mut v128, p: usize, k: K) {
     // Layer 7: pairs at distance 2.
     let mut x = i32x4_shuffle::<0, 4, 1, 5>(*v0, *v1); // [a0 a4 a1 a5]
     let mut y = i32x4_shuffle::<2, 6, 3, 7>(*v0, *v1); // [a2 a6 a3 a7]
-    ct(&mut x, &mut y, lanes(&FWD7, &FWD7_P, p));
+    ct(&mut x, &mut y, lanes(&FWD7, &FWD7_P, p), k);
     // Layer 8: pairs at distance 1.
     let mut u = i32x4_shuffle::<0, 4, 1, 5>(x, y); // [a0 a2 a4 a6]
     let mut w = i32x4_shuffle::<2, 6, 3, 7>(x, y); // [a1 a3 a5 a7]
-    ct(&mut u, &mut w, fwd8(p));
+    ct(&mut u, &mut w, fwd8(p), k);
     *v0 = i32x4_shuffle::<0, 4, 1, 5>(u, w); // [a0 a1 a2 a3]
     *v1 = i32x4_shuffle::<2, 6, 3, 7>(u, w); // [a4 a5 a6 a7]
 }
@@ -302,14 +347,14 @@ fn fwd78(v0: &mut v128, v1: &mut v128, p: usize) {
 /// two-operand patterns such as <0, 4, 2, 6> fall back to two `pshufb` with
 /// masks built in registers, several times slower.
 #[inline(always)]
-fn inv12(v0: &mut v128, v1: &mut v128, p: usize) {
+fn inv12(v0: &mut v128, v1: &mut v128, p: usize, k: K) {
     let mut u = i32x4_shuffle::<0, 2, 4, 6>(*v0, *v1); // [a0 a2 a4 a6]
     let mut w = i32x4_shuffle::<1, 3, 5, 7>(*v0, *v1); // [a1 a3 a5 a7]
-    gs(&mut u, &mut w, lanes(&INV1, &INV1_P, p));
+    gs(&mut u, &mut w, lanes(&INV1, &INV1_P, p), k);
     // After layer 1: a0 = u0, a1 = w0, a2 = u1, a3 = w1, a4 = u2, ...
     let mut x = i32x4_shuffle::<0, 2, 4, 6>(u, w); // [a0 a4 a1 a5]
     let mut y = i32x4_shuffle::<1, 3, 5, 7>(u, w); // [a2 a6 a3 a7]
-    gs(&mut x, &mut y, lanes(&INV2, &INV2_P, p));
+    gs(&mut x, &mut y, lanes(&INV2, &INV2_P, p), k);
     *v0 = i32x4_shuffle::<0, 2, 4, 6>(x, y); // [a0 a1 a2 a3]
     *v1 = i32x4_shuffle::<1, 3, 5, 7>(x, y); // [a4 a5 a6 a7]
 }
@@ -324,12 +369,14 @@ fn inv12(v0: &mut v128, v1: &mut v128, p: usize) {
 /// vectors: with at most four data registers and two twiddles live, V8 keeps
 /// everything in its 16 xmm registers (three passes of eight vectors spilled).
 pub fn ntt(a: &mut Poly) {
+    let k = consts();
     // Layers 1–2: vectors j, j+16, j+32, j+48; twiddles k = 1, then 2 and 3.
+    let z = [splat_opaque(&FWD.0[1]), splat_opaque(&FWD.0[2]), splat_opaque(&FWD.0[3])];
     for j in 0..16 {
         let mut r = load4(a, j, 16);
-        let w = splat(&FWD, &FWD_PS, 1);
-        ct2(&mut r, 0, 2, 1, 3, w, w);
-        ct2(&mut r, 0, 1, 2, 3, splat(&FWD, &FWD_PS, 2), splat(&FWD, &FWD_PS, 3));
+        let w = splat_with(z[0], &FWD_PS, 1);
+        ct2(&mut r, 0, 2, 1, 3, w, w, k);
+        ct2(&mut r, 0, 1, 2, 3, splat_with(z[1], &FWD_PS, 2), splat_with(z[2], &FWD_PS, 3), k);
         stage_bound(&r, 100 + 2 * 51); // after layer L: q + L·0.51q
         store4(a, j, 16, &r);
     }
@@ -339,8 +386,8 @@ pub fn ntt(a: &mut Poly) {
         for j in 0..4 {
             let mut r = load4(a, 16 * c + j, 4);
             let w = splat(&FWD, &FWD_PS, 4 + c);
-            ct2(&mut r, 0, 2, 1, 3, w, w);
-            ct2(&mut r, 0, 1, 2, 3, splat(&FWD, &FWD_PS, 8 + 2 * c), splat(&FWD, &FWD_PS, 9 + 2 * c));
+            ct2(&mut r, 0, 2, 1, 3, w, w, k);
+            ct2(&mut r, 0, 1, 2, 3, splat(&FWD, &FWD_PS, 8 + 2 * c), splat(&FWD, &FWD_PS, 9 + 2 * c), k);
             stage_bound(&r, 100 + 4 * 51);
             store4(a, 16 * c + j, 4, &r);
         }
@@ -350,12 +397,12 @@ pub fn ntt(a: &mut Poly) {
     for m in 0..16 {
         let mut r = load4(a, 4 * m, 1);
         let w = splat(&FWD, &FWD_PS, 16 + m);
-        ct2(&mut r, 0, 2, 1, 3, w, w);
-        ct2(&mut r, 0, 1, 2, 3, splat(&FWD, &FWD_PS, 32 + 2 * m), splat(&FWD, &FWD_PS, 33 + 2 * m));
+        ct2(&mut r, 0, 2, 1, 3, w, w, k);
+        ct2(&mut r, 0, 1, 2, 3, splat(&FWD, &FWD_PS, 32 + 2 * m), splat(&FWD, &FWD_PS, 33 + 2 * m), k);
         stage_bound(&r, 100 + 6 * 51);
         let [r0, r1, r2, r3] = &mut r;
-        fwd78(r0, r1, 2 * m);
-        fwd78(r2, r3, 2 * m + 1);
+        fwd78(r0, r1, 2 * m, k);
+        fwd78(r2, r3, 2 * m + 1, k);
         stage_bound(&r, 100 + 8 * 51);
         store4(a, 4 * m, 1, &r);
     }
@@ -376,23 +423,23 @@ fn store4(a: &mut Poly, i: usize, s: usize, r: &[v128; 4]) {
 
 /// Two Cooley–Tukey butterflies: (r[a], r[b]) by w, (r[c], r[d]) by x.
 #[inline(always)]
-fn ct2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw) {
+fn ct2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw, k: K) {
     let (mut p, mut q) = (r[a], r[b]);
-    ct(&mut p, &mut q, w);
+    ct(&mut p, &mut q, w, k);
     (r[a], r[b]) = (p, q);
     let (mut p, mut q) = (r[c], r[d]);
-    ct(&mut p, &mut q, x);
+    ct(&mut p, &mut q, x, k);
     (r[c], r[d]) = (p, q);
 }
 
 /// Two Gentleman–Sande butterflies: (r[a], r[b]) by w, (r[c], r[d]) by x.
 #[inline(always)]
-fn gs2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw) {
+fn gs2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw, k: K) {
     let (mut p, mut q) = (r[a], r[b]);
-    gs(&mut p, &mut q, w);
+    gs(&mut p, &mut q, w, k);
     (r[a], r[b]) = (p, q);
     let (mut p, mut q) = (r[c], r[d]);
-    gs(&mut p, &mut q, x);
+    gs(&mut p, &mut q, x, k);
     (r[c], r[d]) = (p, q);
 }
 
@@ -424,11 +471,11 @@ enum Input<'a> {
 
 impl Input<'_> {
     #[inline(always)]
-    fn vector(self, a: &Poly, i: usize) -> v128 {
+    fn vector(self, a: &Poly, i: usize, k: K) -> v128 {
         match self {
             Input::InPlace => load(a, i),
-            Input::Product(x, y) => mont_mul(load(x, i), load(y, i)),
-            Input::Dot(x, y, minus) => dot_vector(x, y, minus, i),
+            Input::Product(x, y) => mont_mul(load(x, i), load(y, i), k),
+            Input::Dot(x, y, minus) => dot_vector(x, y, minus, i, k),
         }
     }
 }
@@ -440,20 +487,21 @@ impl Input<'_> {
 /// a copy per input would add about 1.3 KB of .wasm each.
 #[inline(never)]
 fn inv_ntt_from(a: &mut Poly, input: Input) {
+    let k = consts();
     // Layers 1–4 on blocks of 16 coefficients m: layers 1–2 in registers,
     // then k = 63 − 2m and 62 − 2m (distance 1 vector), then 31 − m.
     for m in 0..16 {
-        let mut r = [input.vector(a, 4 * m), input.vector(a, 4 * m + 1), input.vector(a, 4 * m + 2), input.vector(a, 4 * m + 3)];
+        let mut r = [input.vector(a, 4 * m, k), input.vector(a, 4 * m + 1, k), input.vector(a, 4 * m + 2, k), input.vector(a, 4 * m + 3, k)];
         stage_bound(&r, 100); // the input contract, |a_i| < q
         {
             let [r0, r1, r2, r3] = &mut r;
-            inv12(r0, r1, 2 * m);
-            inv12(r2, r3, 2 * m + 1);
+            inv12(r0, r1, 2 * m, k);
+            inv12(r2, r3, 2 * m + 1, k);
         }
         stage_bound(&r, 400); // after layer L: 2^L·q
-        gs2(&mut r, 0, 1, 2, 3, splat(&INV, &INV_PS, 63 - 2 * m), splat(&INV, &INV_PS, 62 - 2 * m));
+        gs2(&mut r, 0, 1, 2, 3, splat(&INV, &INV_PS, 63 - 2 * m), splat(&INV, &INV_PS, 62 - 2 * m), k);
         let w = splat(&INV, &INV_PS, 31 - m);
-        gs2(&mut r, 0, 2, 1, 3, w, w);
+        gs2(&mut r, 0, 2, 1, 3, w, w, k);
         stage_bound(&r, 1600);
         store4(a, 4 * m, 1, &r);
     }
@@ -462,33 +510,33 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
     for c in 0..4 {
         for j in 0..4 {
             let mut r = load4(a, 16 * c + j, 4);
-            gs2(&mut r, 0, 1, 2, 3, splat(&INV, &INV_PS, 15 - 2 * c), splat(&INV, &INV_PS, 14 - 2 * c));
+            gs2(&mut r, 0, 1, 2, 3, splat(&INV, &INV_PS, 15 - 2 * c), splat(&INV, &INV_PS, 14 - 2 * c), k);
             let w = splat(&INV, &INV_PS, 7 - c);
-            gs2(&mut r, 0, 2, 1, 3, w, w);
+            gs2(&mut r, 0, 2, 1, 3, w, w, k);
             stage_bound(&r, 6400);
             store4(a, 16 * c + j, 4, &r);
         }
     }
     // Layers 7–8 over vectors j, j+16, j+32, j+48: k = 3 and 2, then 1 merged
-    // with the final factor 2^24.
+    // with the final factor 2^24. The twiddles' values are read once, outside
+    // the loop.
+    let z = [splat_opaque(&INV.0[3]), splat_opaque(&INV.0[2]), splat_opaque(&F), splat_opaque(&F_LAST)];
     for j in 0..16 {
-        // Read in the loop: a value hoisted out of it gets its sign extension
-        // hoisted too, and the extmul becomes an i64x2.mul.
+        // The Shoup companions are read in the loop: a value hoisted out of
+        // it gets its sign extension hoisted too, and the extmul becomes an
+        // i64x2.mul.
         // SAFETY: SCALE_P has 8 entries, 16-byte aligned.
         let (f, f_last) = unsafe {
             let s = SCALE_P.0.as_ptr();
-            (
-                Tw { z: i32x4_splat(F), zp: read_volatile(s as *const v128) },
-                Tw { z: i32x4_splat(F_LAST), zp: read_volatile(s.add(4) as *const v128) },
-            )
+            (Tw { z: z[2], zp: read_volatile(s as *const v128) }, Tw { z: z[3], zp: read_volatile(s.add(4) as *const v128) })
         };
         let mut r = load4(a, j, 16);
-        gs2(&mut r, 0, 1, 2, 3, splat(&INV, &INV_PS, 3), splat(&INV, &INV_PS, 2));
+        gs2(&mut r, 0, 1, 2, 3, splat_with(z[0], &INV_PS, 3), splat_with(z[1], &INV_PS, 2), k);
         stage_bound(&r, 12800);
         for i in 0..2 {
             let (s, d) = (i32x4_add(r[i], r[i + 2]), i32x4_sub(r[i], r[i + 2]));
-            r[i] = mul(s, f);
-            r[i + 2] = mul(d, f_last);
+            r[i] = mul(s, f, k);
+            r[i + 2] = mul(d, f_last, k);
         }
         stage_bound(&r, 75);
         store4(a, j, 16, &r);
@@ -497,12 +545,12 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
 
 /// Montgomery product a·b·2^−32 of four lanes, bit for bit `field::mont_mul`.
 #[inline(always)]
-fn mont_mul(a: v128, b: v128) -> v128 {
+fn mont_mul(a: v128, b: v128, k: K) -> v128 {
     // Read at every call: hoisted out of a loop, q's sign extension would be
     // hoisted too and the extmul become an i64x2.mul.
     // SAFETY: Q4 is 16 bytes, 16-byte aligned.
     let q = unsafe { read_volatile(Q4.0.as_ptr() as *const v128) };
-    let t = i32x4_mul(i32x4_mul(a, b), i32x4_splat(crate::field::QINV));
+    let t = i32x4_mul(i32x4_mul(a, b), k.qinv);
     let ab = i32x4_shuffle::<1, 3, 5, 7>(i64x2_extmul_low_i32x4(a, b), i64x2_extmul_high_i32x4(a, b));
     let tq = i32x4_shuffle::<1, 3, 5, 7>(i64x2_extmul_low_i32x4(t, q), i64x2_extmul_high_i32x4(t, q));
     i32x4_sub(ab, tq)
@@ -519,10 +567,10 @@ pub fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
 /// `hi`), bit for bit `field::montgomery_reduce`: t = Σ·q^−1 mod 2^32,
 /// r = (Σ − t·q) / 2^32. Needs |Σ| < q·2^31; gives |r| < q.
 #[inline(always)]
-fn mont_reduce_wide(lo: v128, hi: v128) -> v128 {
+fn mont_reduce_wide(lo: v128, hi: v128, k: K) -> v128 {
     // SAFETY: Q4 is 16 bytes, 16-byte aligned; read opaquely (see `mont_mul`).
     let q = unsafe { read_volatile(Q4.0.as_ptr() as *const v128) };
-    let t = i32x4_mul(i32x4_shuffle::<0, 2, 4, 6>(lo, hi), i32x4_splat(crate::field::QINV));
+    let t = i32x4_mul(i32x4_shuffle::<0, 2, 4, 6>(lo, hi), k.qinv);
     let lo = i64x2_sub(lo, i64x2_extmul_low_i32x4(t, q));
     let hi = i64x2_sub(hi, i64x2_extmul_high_i32x4(t, q));
     i32x4_shuffle::<1, 3, 5, 7>(lo, hi)
@@ -533,7 +581,7 @@ fn mont_reduce_wide(lo: v128, hi: v128) -> v128 {
 /// reduced once (Montgomery-scaled). Needs |Σ| < 256q² (see `ntt/mod.rs`);
 /// gives |c_i| < q.
 #[inline(always)]
-fn dot_vector(a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>, i: usize) -> v128 {
+fn dot_vector(a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>, i: usize, k: K) -> v128 {
     let (mut lo, mut hi) = (i64x2_splat(0), i64x2_splat(0));
     for (x, y) in a.iter().zip(b) {
         let (x, y) = (load(x, i), load(y, i));
@@ -545,7 +593,7 @@ fn dot_vector(a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>, i: usize) -
         lo = i64x2_sub(lo, i64x2_extmul_low_i32x4(x, y));
         hi = i64x2_sub(hi, i64x2_extmul_high_i32x4(x, y));
     }
-    mont_reduce_wide(lo, hi)
+    mont_reduce_wide(lo, hi, k)
 }
 
 /// c = NTT^−1(Σ_j a_j ∘ b_j)·2^32, the sum reduced once inside the first pass
@@ -701,9 +749,9 @@ mod tests {
                 portable::dot(&mut want, &a, &b, None);
                 portable::dot(&mut want_sub, &a, &b, Some((&x, &y)));
                 for i in 0..N / 4 {
-                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, None, i)) };
+                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, None, i, consts())) };
                     assert_eq!(got, want.0[4 * i..4 * i + 4], "dot, l = {l}");
-                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, Some((&x, &y)), i)) };
+                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, Some((&x, &y)), i, consts())) };
                     assert_eq!(got, want_sub.0[4 * i..4 * i + 4], "dot − x∘y, l = {l}");
                 }
                 assert!(want.0.iter().chain(want_sub.0.iter()).all(|v| v.abs() < Q));
