@@ -24,33 +24,59 @@ pub(crate) fn store(a: &mut Poly, i: usize, v: v128) {
     unsafe { v128_store(a.0.as_mut_ptr().add(4 * i) as *mut v128, v) }
 }
 
+/// x in four lanes, as a value the optimiser cannot see: a literal vector
+/// constant is rebuilt by V8 13 (Turboshaft) before every use inside a loop
+/// (three instructions for a splat), a value computed at run time stays in a
+/// register or is reloaded from one slot. Called once per function, outside
+/// its loop; shared with the other simd128 modules.
+#[inline(always)]
+pub(crate) fn splat_opaque(x: i32) -> v128 {
+    i32x4_splat(core::hint::black_box(x))
+}
+
+/// The constants of the reductions below, made once per call (`splat_opaque`).
+#[derive(Clone, Copy)]
+struct K {
+    q: v128,
+    /// 2^22, the rounding term of `reduce32`.
+    r22: v128,
+    /// (q − 1)/2, the threshold of `center`.
+    half: v128,
+}
+
+#[inline(always)]
+fn consts() -> K {
+    K { q: splat_opaque(Q), r22: splat_opaque(1 << 22), half: splat_opaque((Q - 1) / 2) }
+}
+
 /// `field::reduce32` in each lane.
 #[inline(always)]
-fn reduce32(a: v128) -> v128 {
-    let t = i32x4_shr(i32x4_add(a, i32x4_splat(1 << 22)), 23);
-    i32x4_sub(a, i32x4_mul(t, i32x4_splat(Q)))
+fn reduce32(a: v128, k: K) -> v128 {
+    let t = i32x4_shr(i32x4_add(a, k.r22), 23);
+    i32x4_sub(a, i32x4_mul(t, k.q))
 }
 
 /// `field::caddq` in each lane.
 #[inline(always)]
-fn caddq(a: v128) -> v128 {
-    i32x4_add(a, v128_and(i32x4_shr(a, 31), i32x4_splat(Q)))
+fn caddq(a: v128, k: K) -> v128 {
+    i32x4_add(a, v128_and(i32x4_shr(a, 31), k.q))
 }
 
 /// `field::freeze`: [0, q).
 #[inline(always)]
-fn freeze(a: v128) -> v128 {
-    caddq(reduce32(a))
+fn freeze(a: v128, k: K) -> v128 {
+    caddq(reduce32(a, k), k)
 }
 
 /// `field::center` of a value in [0, q).
 #[inline(always)]
-fn center(f: v128) -> v128 {
-    i32x4_sub(f, v128_and(i32x4_shr(i32x4_sub(i32x4_splat((Q - 1) / 2), f), 31), i32x4_splat(Q)))
+fn center(f: v128, k: K) -> v128 {
+    i32x4_sub(f, v128_and(i32x4_shr(i32x4_sub(k.half, f), 31), k.q))
 }
 
 pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool {
-    let b1 = i32x4_splat(bound - 1);
+    let k = consts();
+    let b1 = splat_opaque(bound - 1);
     let mut over = i32x4_splat(0);
     for i in 0..N / 4 {
         let x = match S {
@@ -58,7 +84,7 @@ pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool 
             -1 => i32x4_sub(load(a, i), load(b, i)),
             _ => load(a, i),
         };
-        let c = center(freeze(x));
+        let c = center(freeze(x, k), k);
         store(a, i, c);
         over = v128_or(over, i32x4_sub(b1, i32x4_abs(c)));
     }
@@ -66,7 +92,7 @@ pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool 
 }
 
 pub fn exceeds(a: &Poly, bound: i32) -> bool {
-    let b1 = i32x4_splat(bound - 1);
+    let b1 = splat_opaque(bound - 1);
     let mut over = i32x4_splat(0);
     for i in 0..N / 4 {
         over = v128_or(over, i32x4_sub(b1, i32x4_abs(load(a, i))));
@@ -75,44 +101,73 @@ pub fn exceeds(a: &Poly, bound: i32) -> bool {
 }
 
 pub fn power2round_all(a: &Poly, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
+    let (k, round) = (consts(), splat_opaque((1 << (D - 1)) - 1));
     for i in 0..N / 4 {
-        let r = freeze(i32x4_add(load(a, i), load(b, i)));
-        let r1 = i32x4_shr(i32x4_add(r, i32x4_splat((1 << (D - 1)) - 1)), D);
+        let r = freeze(i32x4_add(load(a, i), load(b, i)), k);
+        let r1 = i32x4_shr(i32x4_add(r, round), D);
         store(t1, i, r1);
         store(t0, i, i32x4_sub(r, i32x4_shl(r1, D)));
     }
 }
 
-/// `poly::decompose` of caddq(r) in each lane, r ∈ (−q, q); `narrow` is
-/// γ2 = (q−1)/32 (a public parameter).
+/// The constants of `decompose` for one γ2, made once per call.
+#[derive(Clone, Copy)]
+struct Dk {
+    k: K,
+    c127: v128,
+    /// The multiplier and rounding term of r1: 1025 and 2^21 (narrow), 11275
+    /// and 2^23.
+    mul: v128,
+    round: v128,
+    /// 15 (narrow: the mask), or 43 (the largest r1 kept).
+    top: v128,
+    g2x2: v128,
+}
+
 #[inline(always)]
-fn decompose(r: v128, narrow: bool, gamma2: i32) -> (v128, v128) {
-    let r = caddq(r);
-    // r < q, so r1 < 2^16 here and the products below stay below 2^30.
-    let mut r1 = i32x4_shr(i32x4_add(r, i32x4_splat(127)), 7);
-    if narrow {
-        r1 = i32x4_shr(i32x4_add(i32x4_mul(r1, i32x4_splat(1025)), i32x4_splat(1 << 21)), 22);
-        r1 = v128_and(r1, i32x4_splat(15));
-    } else {
-        r1 = i32x4_shr(i32x4_add(i32x4_mul(r1, i32x4_splat(11275)), i32x4_splat(1 << 23)), 24);
-        // r1 = 44 (only from r ≥ q − γ2) wraps to 0.
-        r1 = v128_xor(r1, v128_and(i32x4_shr(i32x4_sub(i32x4_splat(43), r1), 31), r1));
+fn decompose_consts(narrow: bool, gamma2: i32) -> Dk {
+    let (mul, round, top) = if narrow { (1025, 1 << 21, 15) } else { (11275, 1 << 23, 43) };
+    Dk {
+        k: consts(),
+        c127: splat_opaque(127),
+        mul: splat_opaque(mul),
+        round: splat_opaque(round),
+        top: splat_opaque(top),
+        g2x2: splat_opaque(2 * gamma2),
     }
-    let r0 = i32x4_sub(r, i32x4_mul(r1, i32x4_splat(2 * gamma2)));
-    (r1, center(r0))
+}
+
+/// `poly::decompose` of caddq(r) in each lane, r ∈ (−q, q); `narrow` is
+/// γ2 = (q−1)/32 (a public parameter), `c` its constants.
+#[inline(always)]
+fn decompose(r: v128, narrow: bool, c: Dk) -> (v128, v128) {
+    let r = caddq(r, c.k);
+    // r < q, so r1 < 2^16 here and the products below stay below 2^30.
+    let mut r1 = i32x4_shr(i32x4_add(r, c.c127), 7);
+    if narrow {
+        r1 = i32x4_shr(i32x4_add(i32x4_mul(r1, c.mul), c.round), 22);
+        r1 = v128_and(r1, c.top);
+    } else {
+        r1 = i32x4_shr(i32x4_add(i32x4_mul(r1, c.mul), c.round), 24);
+        // r1 = 44 (only from r ≥ q − γ2) wraps to 0.
+        r1 = v128_xor(r1, v128_and(i32x4_shr(i32x4_sub(c.top, r1), 31), r1));
+    }
+    let r0 = i32x4_sub(r, i32x4_mul(r1, c.g2x2));
+    (r1, center(r0, c.k))
 }
 
 pub fn decompose_all(a: &Poly, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
     let narrow = gamma2 == (Q - 1) / 32; // public parameter
+    let c = decompose_consts(narrow, gamma2);
     for i in 0..N / 4 {
-        let (r1, r0) = decompose(load(a, i), narrow, gamma2);
+        let (r1, r0) = decompose(load(a, i), narrow, c);
         store(w1, i, r1);
         store(w0, i, r0);
     }
 }
 
 pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -> usize {
-    let (g, ng, zero) = (i32x4_splat(gamma2), i32x4_splat(-gamma2), i32x4_splat(0));
+    let (g, ng, zero) = (splat_opaque(gamma2), splat_opaque(-gamma2), i32x4_splat(0));
     let mut count = zero;
     for i in 0..N / 4 {
         let a0 = i32x4_add(load(r0, i), load(ct0, i));
@@ -132,18 +187,20 @@ pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -
 pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
     let zero = i32x4_splat(0);
     let narrow = gamma2 == (Q - 1) / 32; // public parameter
+    let c = decompose_consts(narrow, gamma2);
+    let (one, m) = (splat_opaque(1), splat_opaque(44));
     for i in 0..N / 4 {
-        let (r1, r0) = decompose(load(r, i), narrow, gamma2);
-        // d = 0 without a hint, else +1 when r0 > 0 and −1 otherwise.
-        let up = i32x4_gt(r0, zero);
-        let d = v128_and(v128_bitselect(i32x4_splat(1), i32x4_splat(-1), up), i32x4_neg(load(h, i)));
+        let (r1, r0) = decompose(load(r, i), narrow, c);
+        // d = 0 without a hint, else +1 when r0 > 0 and −1 otherwise: the
+        // mask of r0 ≤ 0 (−1 or 0) ORed with 1.
+        let down = i32x4_lt(r0, one);
+        let d = v128_and(v128_or(down, one), i32x4_neg(load(h, i)));
         let mut v = i32x4_add(r1, d);
         if narrow {
             // m = 16: reduce mod 16.
-            v = v128_and(v, i32x4_splat(15));
+            v = v128_and(v, c.top);
         } else {
             // m = 44: −1 becomes 43 and 44 becomes 0.
-            let m = i32x4_splat(44);
             v = i32x4_add(v, v128_and(i32x4_lt(v, zero), m));
             v = i32x4_sub(v, v128_and(i32x4_eq(v, m), m));
         }
