@@ -15,13 +15,15 @@
 //! gather the lanes' bytes into place; B = 13 is packed by the portable
 //! code, which is faster there. (The multipliers pass through
 //! `black_box`: LLVM would otherwise turn the multiplies into per-lane
-//! shifts, which wasm lacks, and scalarise them.)
+//! shifts, which wasm lacks, and scalarise them.) The swizzle patterns and
+//! the field mask are read once per call (`opaque`): as literal constants,
+//! V8 13 (Turboshaft) rebuilds them before every use inside the loop.
 //!
 //! Each group's bytes are read and written exactly, with lane loads and
 //! stores of 8, 4, 2 and 1 bytes: nothing outside the slices is touched and
 //! no copy of the data is made.
 
-use crate::poly::simd128::{load, store};
+use crate::poly::simd128::{load, splat_opaque, store};
 use crate::poly::Poly;
 use core::arch::wasm32::*;
 use core::hint::black_box;
@@ -157,6 +159,14 @@ impl<const B: usize> W<B> {
     ];
 }
 
+/// A constant vector as a value the optimiser cannot see (one load, made
+/// outside the loop; see the module comment).
+#[inline(always)]
+fn opaque(v: &v128) -> v128 {
+    // SAFETY: a reference is valid for reads.
+    unsafe { core::ptr::read_volatile(v) }
+}
+
 /// Reads exactly n ≤ 16 bytes from src into the low bytes of a vector, the
 /// rest zero, with loads of 8, 4, 2 and 1 bytes (inlined with a constant n,
 /// the branches fold).
@@ -256,10 +266,16 @@ pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
         return super::portable::pack::<B>(p, x, y, out);
     }
     let mul = black_box([W::<B>::mul(0, true), W::<B>::mul(1, true)]);
-    let (xv, yv, m) = (i32x4_splat(x), i32x4_splat(y), u32x4_splat((1 << B) - 1));
+    let (xv, yv, m) = (i32x4_splat(x), i32x4_splat(y), splat_opaque((1 << B) - 1));
     let field = |i: usize| v128_and(i32x4_add(v128_xor(load(p, i), xv), yv), m);
+    // Only the patterns in use are read: vector 1's only for wide lanes, the
+    // third and fourth only if SOURCES needs them.
+    let z = i32x4_splat(0);
+    let pats: [[v128; 4]; 2] = core::array::from_fn(|v| {
+        core::array::from_fn(|r| if (v == 0 || !W::<B>::NARROW) && r < W::<B>::SOURCES { opaque(&W::<B>::GATHER[v][r]) } else { z })
+    });
     let gather = |v: usize, n: v128| {
-        let pat = &W::<B>::GATHER[v];
+        let pat = &pats[v];
         let mut r = v128_or(i8x16_swizzle(n, pat[0]), i8x16_swizzle(n, pat[1]));
         if W::<B>::SOURCES > 2 {
             r = v128_or(r, i8x16_swizzle(n, pat[2]));
@@ -272,9 +288,11 @@ pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
     for (g, o) in out[..32 * B].chunks_exact_mut(B).enumerate() {
         let (a, b) = (field(2 * g), field(2 * g + 1));
         if W::<B>::NARROW {
-            // Fields below 2^B ≤ 2^10 narrow exactly; s + B ≤ 16 keeps the
-            // shifted field inside its lane.
-            let n = i16x8_mul(u16x8_narrow_i32x4(a, b), mul[0]);
+            // Fields below 2^B ≤ 2^10 narrow exactly, with the signed
+            // narrowing too (one `packssdw` in V8, where the unsigned one
+            // clamps with a constant it rebuilds at each use); s + B ≤ 16
+            // keeps the shifted field inside its lane.
+            let n = i16x8_mul(i16x8_narrow_i32x4(a, b), mul[0]);
             store_exact(o, W::<B>::IO, gather(0, n));
         } else {
             // s + B ≤ 7 + 20 bits.
@@ -294,12 +312,16 @@ pub fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
     const { assert!(B >= 3 && B <= 20) };
     debug_assert!((x == 0 || x == -1) && (y.abs() <= 1 << 14 || !W::<B>::NARROW));
     let mul = black_box([W::<B>::mul(0, false), W::<B>::mul(1, false)]);
+    // x through `black_box` too: LLVM specialises the loop for x = −1,
+    // whose all-ones vector V8 13 would rebuild at each use.
+    let x = black_box(x);
     let (xv, yv) = (i32x4_splat(x), i32x4_splat(y));
     let (x16, y16) = (i16x8_splat(x as i16), i16x8_splat(y as i16));
+    let scatter = [opaque(&W::<B>::SCATTER[0]), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::SCATTER[1]) }];
     for (g, src) in inp[..32 * B].chunks_exact(B).enumerate() {
         let v0 = load_exact(src, W::<B>::IO);
         if W::<B>::NARROW {
-            let v = u16x8_shr(i16x8_mul(i8x16_swizzle(v0, W::<B>::SCATTER[0]), mul[0]), (16 - B) as u32);
+            let v = u16x8_shr(i16x8_mul(i8x16_swizzle(v0, scatter[0]), mul[0]), (16 - B) as u32);
             // f < 2^10, x ∈ {0, −1} and |y| ≤ 2^14: (f ⊕ x) + y fits in
             // i16, so it is computed before widening.
             let v = i16x8_add(v128_xor(v, x16), y16);
@@ -308,7 +330,7 @@ pub fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
         } else {
             let v1 = if W::<B>::HALF == 0 { v0 } else { load_exact(&src[W::<B>::HALF..], W::<B>::IO) };
             for (q, v) in [v0, v1].into_iter().enumerate() {
-                let v = u32x4_shr(i32x4_mul(i8x16_swizzle(v, W::<B>::SCATTER[q]), mul[q]), (32 - B) as u32);
+                let v = u32x4_shr(i32x4_mul(i8x16_swizzle(v, scatter[q]), mul[q]), (32 - B) as u32);
                 store(p, 2 * g + q, i32x4_add(v128_xor(v, xv), yv));
             }
         }
