@@ -8,27 +8,60 @@ use super::portable;
 use super::Poly;
 use crate::params::{N, Q};
 use core::arch::wasm32::*;
+use core::ptr::read_volatile;
+
+/// The constants of `candidates` and `below_q`, read once per call: as literal
+/// vector constants, V8 13 (Turboshaft) rebuilds them before every use inside
+/// the loop; as values loaded at run time they stay in registers.
+#[derive(Clone, Copy)]
+struct K {
+    spread: v128,
+    mask: v128,
+    q: v128,
+}
+
+#[repr(C, align(16))]
+struct Consts([v128; 3]);
+
+static CONSTS: Consts = Consts([
+    // Lane j gets bytes 3j, 3j + 1, 3j + 2 and a zero byte.
+    i8x16(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1),
+    u32x4(0x7f_ffff, 0x7f_ffff, 0x7f_ffff, 0x7f_ffff),
+    u32x4(Q as u32, Q as u32, Q as u32, Q as u32),
+]);
+
+#[inline(always)]
+fn consts() -> K {
+    // SAFETY: volatile reads of a static, only to hide the values from the
+    // optimiser.
+    unsafe {
+        K {
+            spread: read_volatile(&CONSTS.0[0]),
+            mask: read_volatile(&CONSTS.0[1]),
+            q: read_volatile(&CONSTS.0[2]),
+        }
+    }
+}
 
 /// The four CoeffFromThreeBytes candidates (FIPS 204 Algorithm 14) in
 /// buf[i..i + 12], one per i32 lane, in [0, 2^23).
 #[inline(always)]
-fn candidates(buf: &[u8], i: usize) -> v128 {
+fn candidates(buf: &[u8], i: usize, k: K) -> v128 {
     debug_assert!(i + 16 <= buf.len());
-    // Lane j gets bytes i + 3j, i + 3j + 1, i + 3j + 2; its top byte is
-    // masked off with the top bit of the third.
-    let spread = i8x16(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+    // Lane j gets bytes i + 3j, i + 3j + 1, i + 3j + 2 (`k.spread`); its top
+    // byte is masked off with the top bit of the third (`k.mask`).
     // SAFETY: i + 16 ≤ buf.len() (the last 4 bytes are loaded, not used);
     // v128.load needs no alignment.
     let v = unsafe { v128_load(buf.as_ptr().add(i) as *const v128) };
-    v128_and(i8x16_swizzle(v, spread), i32x4_splat(0x7f_ffff))
+    v128_and(i8x16_swizzle(v, k.spread), k.mask)
 }
 
 /// The sign bits of z − q: set exactly where a candidate z < 2^23 is below q,
 /// i.e. accepted (a subtraction instead of a compare, which LLVM would emit
 /// as an unsigned one that V8 lowers to several instructions).
 #[inline(always)]
-fn below_q(z: v128) -> v128 {
-    i32x4_sub(z, i32x4_splat(Q))
+fn below_q(z: v128, k: K) -> v128 {
+    i32x4_sub(z, k.q)
 }
 
 /// Stores v at a[m..m + 4].
@@ -51,10 +84,11 @@ fn store_at(a: &mut Poly, m: usize, v: v128) {
 #[inline(never)]
 pub fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
     let (mut i, mut m) = (0, *n);
+    let k = consts();
     // Reads buf[i..i + 52], parses buf[i..i + 48].
     while i + 52 <= buf.len() && m + 16 <= N {
-        let z = [candidates(buf, i), candidates(buf, i + 12), candidates(buf, i + 24), candidates(buf, i + 36)];
-        let all = v128_and(v128_and(below_q(z[0]), below_q(z[1])), v128_and(below_q(z[2]), below_q(z[3])));
+        let z = [candidates(buf, i, k), candidates(buf, i + 12, k), candidates(buf, i + 24, k), candidates(buf, i + 36, k)];
+        let all = v128_and(v128_and(below_q(z[0], k), below_q(z[1], k)), v128_and(below_q(z[2], k), below_q(z[3], k)));
         if i32x4_bitmask(all) == 15 {
             for (k, &zk) in z.iter().enumerate() {
                 store_at(a, m + 4 * k, zk);
@@ -104,14 +138,19 @@ pub fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
         (i8x16(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0), i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0))
     };
     let spread = i8x16(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
-    let odd = u16x8_splat(0xff00);
+    // Read at run time, outside the loop: literal constants would be
+    // rebuilt at each use by V8 13 (see `K`).
+    // SAFETY: references are valid for reads.
+    let (odd, low) = unsafe { (read_volatile(&u16x8_splat(0xff00)), read_volatile(&u8x16_splat(15))) };
     let (mut i, mut m) = (0, *n);
     // A step reads buf[i..i + 8] and writes a[m..m + 16] at most.
     while i + 8 <= buf.len() && m + 16 <= N {
         let bytes = u64::from_le_bytes(buf[i..i + 8].try_into().unwrap());
         let b = i8x16_swizzle(u64x2_splat(bytes), spread);
-        // Lane 2k: low half-byte of byte k; lane 2k + 1: its high half-byte.
-        let z = v128_bitselect(u8x16_shr(b, 4), v128_and(b, u8x16_splat(15)), odd);
+        // Lane 2k: low half-byte of byte k; lane 2k + 1: its high half-byte,
+        // the top of the 16-bit lane (byte k twice) shifted by 4 (an 8-bit
+        // shift would cost V8 a mask of its own).
+        let z = v128_bitselect(u16x8_shr(b, 4), v128_and(b, low), odd);
         let c = i8x16_swizzle(map, z);
         // Bit j set if lane j is kept.
         let bits = i8x16_bitmask(i8x16_swizzle(keeps, z)) as u32;
