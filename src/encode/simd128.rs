@@ -266,6 +266,8 @@ pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
         return super::portable::pack::<B>(p, x, y, out);
     }
     let mul = black_box([W::<B>::mul(0, true), W::<B>::mul(1, true)]);
+    // x and y opaque as in `unpack`.
+    let (x, y) = black_box((x, y));
     let (xv, yv, m) = (i32x4_splat(x), i32x4_splat(y), splat_opaque((1 << B) - 1));
     let field = |i: usize| v128_and(i32x4_add(v128_xor(load(p, i), xv), yv), m);
     // Only the patterns in use are read: vector 1's only for wide lanes, the
@@ -312,9 +314,10 @@ pub fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
     const { assert!(B >= 3 && B <= 20) };
     debug_assert!((x == 0 || x == -1) && (y.abs() <= 1 << 14 || !W::<B>::NARROW));
     let mul = black_box([W::<B>::mul(0, false), W::<B>::mul(1, false)]);
-    // x through `black_box` too: LLVM specialises the loop for x = −1,
-    // whose all-ones vector V8 13 would rebuild at each use.
-    let x = black_box(x);
+    // x and y through `black_box` too: inlined where they are constants (or
+    // specialised for x = −1), their vectors would be rebuilt at each use by
+    // V8 13.
+    let (x, y) = black_box((x, y));
     let (xv, yv) = (i32x4_splat(x), i32x4_splat(y));
     let (x16, y16) = (i16x8_splat(x as i16), i16x8_splat(y as i16));
     let scatter = [opaque(&W::<B>::SCATTER[0]), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::SCATTER[1]) }];

@@ -101,12 +101,15 @@ pub fn exceeds(a: &Poly, bound: i32) -> bool {
 }
 
 pub fn power2round_all(a: &Poly, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
-    let (k, round) = (consts(), splat_opaque((1 << (D - 1)) - 1));
+    // The rounding term and the mask of r1·2^d, opaque (see `splat_opaque`):
+    // LLVM would turn the shifts back into a literal mask.
+    let (k, round, high) = (consts(), splat_opaque((1 << (D - 1)) - 1), splat_opaque(-1 << D));
     for i in 0..N / 4 {
         let r = freeze(i32x4_add(load(a, i), load(b, i)), k);
-        let r1 = i32x4_shr(i32x4_add(r, round), D);
-        store(t1, i, r1);
-        store(t0, i, i32x4_sub(r, i32x4_shl(r1, D)));
+        let s = i32x4_add(r, round);
+        store(t1, i, i32x4_shr(s, D));
+        // r1·2^d = s with its low d bits cleared.
+        store(t0, i, i32x4_sub(r, v128_and(s, high)));
     }
 }
 
@@ -166,15 +169,18 @@ pub fn decompose_all(a: &Poly, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
     }
 }
 
+/// r1 ∈ [0, m) (a `decompose` output), so r1 ≠ 0 is tested as r1 > 0: one
+/// compare in V8, where ≠ is a compare and a NOT with an all-ones constant.
 pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -> usize {
     let (g, ng, zero) = (splat_opaque(gamma2), splat_opaque(-gamma2), i32x4_splat(0));
+    let one = splat_opaque(1);
     let mut count = zero;
     for i in 0..N / 4 {
         let a0 = i32x4_add(load(r0, i), load(ct0, i));
         let out = v128_or(i32x4_gt(a0, g), i32x4_lt(a0, ng));
-        let edge = v128_andnot(i32x4_eq(a0, ng), i32x4_eq(load(r1, i), zero));
+        let edge = v128_and(i32x4_eq(a0, ng), i32x4_gt(load(r1, i), zero));
         let mask = v128_or(out, edge); // −1 where the hint is 1
-        store(h, i, i32x4_neg(mask));
+        store(h, i, v128_and(mask, one));
         count = i32x4_sub(count, mask);
     }
     let total = i32x4_extract_lane::<0>(count)
