@@ -1,8 +1,10 @@
 //! The pre-hash functions of HashML-DSA (FIPS 204 §5.4) and their DER-encoded
 //! object identifiers (NIST hashAlgs arc 2.16.840.1.101.3.4.2).
 
+mod sha;
+
 use crate::xof::{Shake128, Shake256, Sponge, SHA3_PAD};
-use sha2::Digest;
+use sha::{Sha2, Variant};
 
 /// A pre-hash function PH of HashML-DSA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -101,12 +103,12 @@ impl HashAlg {
     /// An incremental PH, for messages given in pieces.
     pub fn hasher(self) -> Prehasher {
         Prehasher(match self {
-            HashAlg::Sha224 => State::Sha224(Default::default()),
-            HashAlg::Sha256 => State::Sha256(Default::default()),
-            HashAlg::Sha384 => State::Sha384(Default::default()),
-            HashAlg::Sha512 => State::Sha512(Default::default()),
-            HashAlg::Sha512_224 => State::Sha512_224(Default::default()),
-            HashAlg::Sha512_256 => State::Sha512_256(Default::default()),
+            HashAlg::Sha224 => State::Sha2(Sha2::new(Variant::Sha224)),
+            HashAlg::Sha256 => State::Sha2(Sha2::new(Variant::Sha256)),
+            HashAlg::Sha384 => State::Sha2(Sha2::new(Variant::Sha384)),
+            HashAlg::Sha512 => State::Sha2(Sha2::new(Variant::Sha512)),
+            HashAlg::Sha512_224 => State::Sha2(Sha2::new(Variant::Sha512_224)),
+            HashAlg::Sha512_256 => State::Sha2(Sha2::new(Variant::Sha512_256)),
             HashAlg::Sha3_224 => State::Sha3_224(Default::default()),
             HashAlg::Sha3_256 => State::Sha3_256(Default::default()),
             HashAlg::Sha3_384 => State::Sha3_384(Default::default()),
@@ -118,12 +120,8 @@ impl HashAlg {
 }
 
 enum State {
-    Sha224(sha2::Sha224),
-    Sha256(sha2::Sha256),
-    Sha384(sha2::Sha384),
-    Sha512(sha2::Sha512),
-    Sha512_224(sha2::Sha512_224),
-    Sha512_256(sha2::Sha512_256),
+    /// SHA2-224/256/384/512, SHA2-512/224 and SHA2-512/256 (FIPS 180-4).
+    Sha2(Sha2),
     // SHA3-d is Keccak[2d] with rate 200 − d/4 bytes (FIPS 202 §6.1).
     Sha3_224(Sponge<144>),
     Sha3_256(Sponge<136>),
@@ -139,12 +137,7 @@ pub struct Prehasher(State);
 impl Prehasher {
     pub fn update(&mut self, data: &[u8]) {
         match &mut self.0 {
-            State::Sha224(h) => Digest::update(h, data),
-            State::Sha256(h) => Digest::update(h, data),
-            State::Sha384(h) => Digest::update(h, data),
-            State::Sha512(h) => Digest::update(h, data),
-            State::Sha512_224(h) => Digest::update(h, data),
-            State::Sha512_256(h) => Digest::update(h, data),
+            State::Sha2(h) => h.update(data),
             State::Sha3_224(h) => h.update(data),
             State::Sha3_256(h) => h.update(data),
             State::Sha3_384(h) => h.update(data),
@@ -162,12 +155,7 @@ impl Prehasher {
         }
         const SHAKE: u8 = crate::xof::SHAKE_PAD;
         match self.0 {
-            State::Sha224(h) => h.finalize().to_vec(),
-            State::Sha256(h) => h.finalize().to_vec(),
-            State::Sha384(h) => h.finalize().to_vec(),
-            State::Sha512(h) => h.finalize().to_vec(),
-            State::Sha512_224(h) => h.finalize().to_vec(),
-            State::Sha512_256(h) => h.finalize().to_vec(),
+            State::Sha2(h) => h.finalize(),
             State::Sha3_224(h) => keccak(h, SHA3_PAD, 28),
             State::Sha3_256(h) => keccak(h, SHA3_PAD, 32),
             State::Sha3_384(h) => keccak(h, SHA3_PAD, 48),
@@ -215,7 +203,7 @@ mod tests {
     /// crate, at lengths around each rate (72, 104, 136, 144, 168 bytes).
     #[test]
     fn sha3_prehashes_equal_sha3_crate() {
-        use sha3::digest::{ExtendableOutput, Update, XofReader};
+        use sha3::digest::{Digest, ExtendableOutput, Update, XofReader};
         for len in [0usize, 1, 71, 72, 73, 103, 104, 105, 135, 136, 137, 143, 144, 145, 167, 168, 169, 1000] {
             let m: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
             assert_eq!(HashAlg::Sha3_224.digest(&m), sha3::Sha3_224::digest(&m).to_vec(), "len {len}");
