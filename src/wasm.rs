@@ -4,14 +4,20 @@
 //! `ps` is 44, 65 or 87. `rnd`: undefined = hedged, else 32 bytes.
 //!
 //! Secret inputs (`sk`, `seed`, `rnd`) are taken as owned vectors so that
-//! their copies in linear memory are wiped before being freed, and the
-//! allocator below wipes every block it frees: results (a secret key from
-//! `keygen`) are copied out and freed by the generated glue, out of our reach.
+//! their copies in linear memory are freed here, and the allocator below wipes
+//! every block it frees (so no `Zeroizing` is needed on top): results (a
+//! secret key from `keygen`) are copied out and freed by the generated glue,
+//! also through that allocator.
+//!
+//! For size, the set of exports is small: HashML-DSA is signed and verified
+//! through `sign_internal`/`verify_internal` with M′ built in JavaScript
+//! (FIPS 204 Algorithms 4 and 5), pre-hash OIDs are known to JavaScript, and
+//! pre-hash functions are chosen by index, so no string crosses the boundary
+//! into wasm.
 
 use crate::{Error, HashAlg, MuBuilder, ParamSet, Prehasher, SigningKey, VerifyingKey};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
-use zeroize::Zeroizing;
 
 /// The system allocator, wiping each block before it is freed.
 struct WipingAllocator;
@@ -33,12 +39,10 @@ fn param_set(ps: u32) -> Result<ParamSet, JsError> {
     ParamSet::from_number(ps).ok_or_else(|| JsError::new("parameter set: expected 44, 65 or 87"))
 }
 
-fn hash(name: &str) -> Result<HashAlg, JsError> {
-    HashAlg::from_name(name).ok_or_else(|| JsError::new("hash: unknown pre-hash function name"))
-}
-
-fn secret(v: Option<Vec<u8>>) -> Option<Zeroizing<Vec<u8>>> {
-    v.map(Zeroizing::new)
+/// The pre-hash function with this index in `HashAlg::all()` (the order of
+/// the JavaScript layer's HASH_NAMES).
+fn hash(index: u32) -> Result<HashAlg, JsError> {
+    HashAlg::all().nth(index as usize).ok_or_else(|| JsError::new("hash: unknown pre-hash function"))
 }
 
 fn js(e: Error) -> JsError {
@@ -63,47 +67,37 @@ fn js(e: Error) -> JsError {
 pub fn keygen(ps: u32, seed: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
     let ps = param_set(ps)?;
     let (mut pk, sk) = match seed {
-        Some(s) => crate::keygen_internal(ps, &Zeroizing::new(s)),
+        Some(s) => crate::keygen_internal(ps, &s),
         None => crate::keygen(ps),
     }
     .map_err(js)?;
-    pk.extend_from_slice(&Zeroizing::new(sk));
+    pk.extend_from_slice(&sk);
     Ok(pk)
 }
 
 #[wasm_bindgen]
 pub fn public_key(ps: u32, sk: Vec<u8>) -> Result<Vec<u8>, JsError> {
-    crate::public_key(param_set(ps)?, &Zeroizing::new(sk)).map_err(js)
+    crate::public_key(param_set(ps)?, &sk).map_err(js)
 }
 
 #[wasm_bindgen]
 pub fn sign(ps: u32, sk: Vec<u8>, msg: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign(param_set(ps)?, &Zeroizing::new(sk), msg, ctx, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
-}
-
-#[wasm_bindgen]
-pub fn sign_prehashed(ps: u32, sk: Vec<u8>, oid: &[u8], digest: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign_prehashed(param_set(ps)?, &Zeroizing::new(sk), oid, digest, ctx, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
+    crate::sign(param_set(ps)?, &sk, msg, ctx, rnd.as_deref()).map_err(js)
 }
 
 #[wasm_bindgen]
 pub fn sign_internal(ps: u32, sk: Vec<u8>, m_prime: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign_internal(param_set(ps)?, &Zeroizing::new(sk), m_prime, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
+    crate::sign_internal(param_set(ps)?, &sk, m_prime, rnd.as_deref()).map_err(js)
 }
 
 #[wasm_bindgen]
 pub fn sign_mu(ps: u32, sk: Vec<u8>, mu: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign_mu(param_set(ps)?, &Zeroizing::new(sk), mu, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
+    crate::sign_mu(param_set(ps)?, &sk, mu, rnd.as_deref()).map_err(js)
 }
 
 #[wasm_bindgen]
 pub fn verify(ps: u32, pk: &[u8], sig: &[u8], msg: &[u8], ctx: &[u8]) -> bool {
     ParamSet::from_number(ps).is_some_and(|ps| crate::verify(ps, pk, msg, sig, ctx))
-}
-
-#[wasm_bindgen]
-pub fn verify_prehashed(ps: u32, pk: &[u8], sig: &[u8], oid: &[u8], digest: &[u8], ctx: &[u8]) -> bool {
-    ParamSet::from_number(ps).is_some_and(|ps| crate::verify_prehashed(ps, pk, oid, digest, sig, ctx))
 }
 
 #[wasm_bindgen]
@@ -116,18 +110,6 @@ pub fn verify_mu(ps: u32, pk: &[u8], sig: &[u8], mu: &[u8]) -> bool {
     ParamSet::from_number(ps).is_some_and(|ps| crate::verify_mu(ps, pk, mu, sig))
 }
 
-/// PH(M) for a named pre-hash function ('sha256', 'shake128', …).
-#[wasm_bindgen]
-pub fn prehash_digest(name: &str, msg: &[u8]) -> Result<Vec<u8>, JsError> {
-    Ok(hash(name)?.digest(msg))
-}
-
-/// The DER-encoded OID of a named pre-hash function.
-#[wasm_bindgen]
-pub fn prehash_oid(name: &str) -> Result<Vec<u8>, JsError> {
-    Ok(hash(name)?.oid().to_vec())
-}
-
 /// A secret key prepared for repeated signing (see `SigningKey`). The JS
 /// layer owns it and frees it (`free()`, `Symbol.dispose`, or its
 /// FinalizationRegistry); the expanded key is wiped when freed.
@@ -138,13 +120,13 @@ pub struct Signer(SigningKey);
 impl Signer {
     #[wasm_bindgen(constructor)]
     pub fn new(ps: u32, sk: Vec<u8>) -> Result<Signer, JsError> {
-        Ok(Signer(SigningKey::new(param_set(ps)?, &Zeroizing::new(sk)).map_err(js)?))
+        Ok(Signer(SigningKey::new(param_set(ps)?, &sk).map_err(js)?))
     }
     pub fn sign(&self, msg: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-        self.0.sign(msg, ctx, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
+        self.0.sign(msg, ctx, rnd.as_deref()).map_err(js)
     }
     pub fn sign_mu(&self, mu: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-        self.0.sign_mu(mu, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
+        self.0.sign_mu(mu, rnd.as_deref()).map_err(js)
     }
     /// Starts a μ stream with this key's tr (see `stream_update`).
     pub fn stream_mu(&self) {
@@ -207,14 +189,14 @@ pub fn stream_mu_public(ps: u32, pk: &[u8]) -> Result<(), JsError> {
 /// Starts μ = H(tr ‖ M′) with the tr of a secret key, for signing.
 #[wasm_bindgen]
 pub fn stream_mu_secret(ps: u32, sk: Vec<u8>) -> Result<(), JsError> {
-    start(Stream::Mu(MuBuilder::for_secret_key(param_set(ps)?, &Zeroizing::new(sk)).map_err(js)?));
+    start(Stream::Mu(MuBuilder::for_secret_key(param_set(ps)?, &sk).map_err(js)?));
     Ok(())
 }
 
-/// Starts PH(M) for a named pre-hash function.
+/// Starts PH(M) for the pre-hash function with this index (see `hash`).
 #[wasm_bindgen]
-pub fn stream_prehash(name: &str) -> Result<(), JsError> {
-    start(Stream::Prehash(hash(name)?.hasher()));
+pub fn stream_prehash(index: u32) -> Result<(), JsError> {
+    start(Stream::Prehash(hash(index)?.hasher()));
     Ok(())
 }
 
