@@ -3,8 +3,10 @@
 
 mod sha;
 
-use crate::xof::{Shake128, Shake256, Sponge, SHA3_PAD};
+use crate::keccak::f1600;
+use crate::xof::{SHA3_PAD, SHAKE128_RATE, SHAKE256_RATE, SHAKE_PAD};
 use sha::{Sha2, Variant};
+use zeroize::Zeroize;
 
 /// A pre-hash function PH of HashML-DSA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -109,12 +111,14 @@ impl HashAlg {
             HashAlg::Sha512 => State::Sha2(Sha2::new(Variant::Sha512)),
             HashAlg::Sha512_224 => State::Sha2(Sha2::new(Variant::Sha512_224)),
             HashAlg::Sha512_256 => State::Sha2(Sha2::new(Variant::Sha512_256)),
-            HashAlg::Sha3_224 => State::Sha3_224(Default::default()),
-            HashAlg::Sha3_256 => State::Sha3_256(Default::default()),
-            HashAlg::Sha3_384 => State::Sha3_384(Default::default()),
-            HashAlg::Sha3_512 => State::Sha3_512(Default::default()),
-            HashAlg::Shake128 => State::Shake128(Default::default()),
-            HashAlg::Shake256 => State::Shake256(Default::default()),
+            // SHA3-d is Keccak[2d] with rate 200 − d/4 bytes (FIPS 202 §6.1);
+            // SHAKE128 and SHAKE256 give 32 and 64 bytes here (FIPS 204 §5.4.1).
+            HashAlg::Sha3_224 => State::Keccak(KeccakPh::new(144, SHA3_PAD, 28)),
+            HashAlg::Sha3_256 => State::Keccak(KeccakPh::new(136, SHA3_PAD, 32)),
+            HashAlg::Sha3_384 => State::Keccak(KeccakPh::new(104, SHA3_PAD, 48)),
+            HashAlg::Sha3_512 => State::Keccak(KeccakPh::new(72, SHA3_PAD, 64)),
+            HashAlg::Shake128 => State::Keccak(KeccakPh::new(SHAKE128_RATE, SHAKE_PAD, 32)),
+            HashAlg::Shake256 => State::Keccak(KeccakPh::new(SHAKE256_RATE, SHAKE_PAD, 64)),
         })
     }
 }
@@ -122,13 +126,65 @@ impl HashAlg {
 enum State {
     /// SHA2-224/256/384/512, SHA2-512/224 and SHA2-512/256 (FIPS 180-4).
     Sha2(Sha2),
-    // SHA3-d is Keccak[2d] with rate 200 − d/4 bytes (FIPS 202 §6.1).
-    Sha3_224(Sponge<144>),
-    Sha3_256(Sponge<136>),
-    Sha3_384(Sponge<104>),
-    Sha3_512(Sponge<72>),
-    Shake128(Shake128),
-    Shake256(Shake256),
+    /// SHA3-224/256/384/512, SHAKE128 and SHAKE256 (FIPS 202).
+    Keccak(KeccakPh),
+}
+
+/// A Keccak sponge whose rate, padding suffix and output length are values,
+/// not types: one copy of the code serves all six SHA-3 pre-hashes (the
+/// const-generic `xof::Sponge` would be compiled once per rate). Pre-hashing
+/// is not on the hot path, so bytes are absorbed one at a time.
+struct KeccakPh {
+    a: [u64; 25],
+    /// Bytes of the current block absorbed so far: 0 ≤ pos < rate.
+    pos: usize,
+    /// 72..=168 bytes; always > out_len, so one squeezed block is enough.
+    rate: usize,
+    /// SHA3_PAD or SHAKE_PAD: the domain suffix and first padding bit.
+    suffix: u8,
+    out_len: usize,
+}
+
+impl KeccakPh {
+    fn new(rate: usize, suffix: u8, out_len: usize) -> KeccakPh {
+        KeccakPh { a: [0; 25], pos: 0, rate, suffix, out_len }
+    }
+
+    /// Byte i of the sponge's string is byte i % 8 of lane i / 8 (FIPS 202 B.1).
+    fn xor_byte(&mut self, b: u8) {
+        self.a[self.pos / 8] ^= (b as u64) << (8 * (self.pos % 8));
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        for &b in data {
+            self.xor_byte(b);
+            self.pos += 1;
+            if self.pos == self.rate {
+                f1600(&mut self.a);
+                self.pos = 0;
+            }
+        }
+    }
+
+    /// pad10*1 after the suffix bits (FIPS 202 Algorithm 8, §6.1, §6.2), then
+    /// the first out_len bytes of the next permutation's output.
+    fn finalize(mut self) -> Vec<u8> {
+        self.xor_byte(self.suffix);
+        self.pos = self.rate - 1;
+        self.xor_byte(0x80);
+        f1600(&mut self.a);
+        let mut out = [0u8; 64];
+        for (o, w) in out.chunks_exact_mut(8).zip(self.a) {
+            o.copy_from_slice(&w.to_le_bytes());
+        }
+        out[..self.out_len].to_vec()
+    }
+}
+
+impl Drop for KeccakPh {
+    fn drop(&mut self) {
+        self.a.zeroize();
+    }
 }
 
 /// PH computed over a message given in pieces; see [`HashAlg::hasher`].
@@ -138,30 +194,14 @@ impl Prehasher {
     pub fn update(&mut self, data: &[u8]) {
         match &mut self.0 {
             State::Sha2(h) => h.update(data),
-            State::Sha3_224(h) => h.update(data),
-            State::Sha3_256(h) => h.update(data),
-            State::Sha3_384(h) => h.update(data),
-            State::Sha3_512(h) => h.update(data),
-            State::Shake128(h) => h.update(data),
-            State::Shake256(h) => h.update(data),
+            State::Keccak(h) => h.update(data),
         }
     }
 
     pub fn finalize(self) -> Vec<u8> {
-        fn keccak<const RATE: usize>(h: Sponge<RATE>, suffix: u8, n: usize) -> Vec<u8> {
-            let mut out = vec![0u8; n];
-            h.finalize_with(suffix).squeeze(&mut out);
-            out
-        }
-        const SHAKE: u8 = crate::xof::SHAKE_PAD;
         match self.0 {
             State::Sha2(h) => h.finalize(),
-            State::Sha3_224(h) => keccak(h, SHA3_PAD, 28),
-            State::Sha3_256(h) => keccak(h, SHA3_PAD, 32),
-            State::Sha3_384(h) => keccak(h, SHA3_PAD, 48),
-            State::Sha3_512(h) => keccak(h, SHA3_PAD, 64),
-            State::Shake128(h) => keccak(h, SHAKE, 32),
-            State::Shake256(h) => keccak(h, SHAKE, 64),
+            State::Keccak(h) => h.finalize(),
         }
     }
 }

@@ -149,12 +149,12 @@ impl Sha2 {
         }
         self.buf[block - 8..block].copy_from_slice(&(self.total << 3).to_be_bytes());
         self.compress();
-        let mut out: Vec<u8> = match &self.h {
-            Words::W32(h) => h.iter().flat_map(|w| w.to_be_bytes()).collect(),
-            Words::W64(h) => h.iter().flat_map(|w| w.to_be_bytes()).collect(),
-        };
-        out.truncate(self.out_len);
-        out
+        let mut out = [0u8; 64];
+        match &self.h {
+            Words::W32(h) => out.chunks_exact_mut(4).zip(h).for_each(|(o, w)| o.copy_from_slice(&w.to_be_bytes())),
+            Words::W64(h) => out.chunks_exact_mut(8).zip(h).for_each(|(o, w)| o.copy_from_slice(&w.to_be_bytes())),
+        }
+        out[..self.out_len].to_vec()
     }
 }
 
