@@ -14,7 +14,8 @@
 //      Rust flags (+simd128) come from .cargo/config.toml; a RUSTFLAGS variable
 //      would replace them, so it is removed from the child's environment.
 //   3. The .wasm is inlined as base64 (build/wasm_base64.js) and js/index.js is
-//      bundled with esbuild into pkg/index.mjs (ESM) and pkg/index.cjs (CJS).
+//      bundled and minified with esbuild into pkg/index.mjs (ESM) and
+//      pkg/index.cjs (CJS).
 //   4. pkg/ gets the types (index.d.ts, index.d.cts), package.json, README and
 //      licence files.
 //   5. Sizes are printed. The output is deterministic for a given .wasm.
@@ -144,6 +145,10 @@ for (const [name, format, entryPoint, bundle] of outputs) {
     format,
     platform: 'neutral',
     target: 'es2020',
+    // Minified (identifiers, whitespace, syntax; error texts unchanged): the
+    // JS a browser downloads shrinks from 5.8 to 4.3 KB gzip. The readable
+    // source is js/index.js; the types are the hand-written index.d.ts.
+    minify: true,
     banner: bundle ? { js: banner } : undefined,
     legalComments: 'inline',
     logLevel: 'silent',
