@@ -16,7 +16,7 @@
 //! into wasm.
 
 use crate::{Error, HashAlg, MuBuilder, ParamSet, Prehasher, SigningKey, VerifyingKey};
-use std::cell::RefCell;
+use core::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 /// The system allocator, wiping each block before it is freed.
@@ -171,12 +171,18 @@ enum Stream {
     Prehash(Prehasher),
 }
 
-thread_local! {
-    static STREAM: RefCell<Option<Stream>> = const { RefCell::new(None) };
-}
+/// The one stream slot. wasm32 without atomics has a single thread, so a
+/// plain static holds it (a thread_local would bring std's TLS destructor
+/// registration along).
+struct Slot(RefCell<Option<Stream>>);
+// SAFETY: without the atomics feature a wasm instance runs one thread.
+unsafe impl Sync for Slot {}
+#[cfg(target_feature = "atomics")]
+compile_error!("src/wasm.rs keeps the stream in a plain static: single-threaded wasm only");
+static STREAM: Slot = Slot(RefCell::new(None));
 
 fn start(s: Stream) {
-    STREAM.with(|slot| *slot.borrow_mut() = Some(s));
+    *STREAM.0.borrow_mut() = Some(s);
 }
 
 /// Starts μ = H(H(pk) ‖ M′) for verification; feed M′ with `stream_update`.
@@ -203,7 +209,7 @@ pub fn stream_prehash(index: u32) -> Result<(), JsError> {
 /// Appends bytes to the current stream; false when none is open.
 #[wasm_bindgen]
 pub fn stream_update(data: &[u8]) -> bool {
-    STREAM.with(|slot| match slot.borrow_mut().as_mut() {
+    match STREAM.0.borrow_mut().as_mut() {
         Some(Stream::Mu(b)) => {
             b.update(data);
             true
@@ -213,13 +219,14 @@ pub fn stream_update(data: &[u8]) -> bool {
             true
         }
         None => false,
-    })
+    }
 }
 
 /// Closes the current stream: μ (64 bytes) or PH(M).
 #[wasm_bindgen]
 pub fn stream_finish() -> Result<Vec<u8>, JsError> {
-    match STREAM.with(|slot| slot.borrow_mut().take()) {
+    let stream = STREAM.0.borrow_mut().take();
+    match stream {
         Some(Stream::Mu(b)) => Ok(b.finalize().to_vec()),
         Some(Stream::Prehash(h)) => Ok(h.finalize()),
         None => Err(JsError::new("no stream open")),
