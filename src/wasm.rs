@@ -16,24 +16,121 @@
 //! into wasm.
 
 use crate::{Error, HashAlg, MuBuilder, ParamSet, Prehasher, SigningKey, VerifyingKey};
-use core::cell::RefCell;
+use core::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
-/// The system allocator, wiping each block before it is freed.
-struct WipingAllocator;
+/// The heap allocator: first fit on one address-ordered free list, with
+/// splitting and coalescing (a few hundred bytes of code, where std's
+/// dlmalloc is ~6 KB of the .wasm), wiping each block before it is freed.
+///
+/// A block is a 16-byte header (its total size, and the next free block while
+/// it is free) followed by the payload, all sizes multiples of 16, so every
+/// payload is 16-aligned: blocks come from whole 64 KiB pages of
+/// `memory.grow` and are split at multiples of 16. Adjacent free blocks are
+/// merged, so memory is reused across sizes as with dlmalloc. wasm32 without
+/// the atomics feature runs one thread, so the Cell is never shared.
+struct WipingAllocator {
+    /// Address of the first free block (0: none).
+    free: Cell<usize>,
+}
 
-unsafe impl core::alloc::GlobalAlloc for WipingAllocator {
-    unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
-        std::alloc::System.alloc(layout)
+// SAFETY: without the atomics feature a wasm instance runs one thread.
+unsafe impl Sync for WipingAllocator {}
+
+const HEADER: usize = 16;
+const PAGE: usize = 65536;
+
+unsafe fn size_of_block(b: usize) -> usize {
+    *(b as *const usize)
+}
+unsafe fn set_size(b: usize, size: usize) {
+    *(b as *mut usize) = size;
+}
+unsafe fn next_of(b: usize) -> usize {
+    *((b + 4) as *const usize)
+}
+unsafe fn set_next(b: usize, next: usize) {
+    *((b + 4) as *mut usize) = next;
+}
+
+impl WipingAllocator {
+    /// Puts block b on the free list at its address, merged with the free
+    /// blocks right before and after it.
+    unsafe fn insert(&self, b: usize) {
+        let (mut prev, mut cur) = (0, self.free.get());
+        while cur != 0 && cur < b {
+            prev = cur;
+            cur = next_of(cur);
+        }
+        if cur != 0 && b + size_of_block(b) == cur {
+            set_size(b, size_of_block(b) + size_of_block(cur));
+            set_next(b, next_of(cur));
+        } else {
+            set_next(b, cur);
+        }
+        if prev == 0 {
+            self.free.set(b);
+        } else if prev + size_of_block(prev) == b {
+            set_size(prev, size_of_block(prev) + size_of_block(b));
+            set_next(prev, next_of(b));
+        } else {
+            set_next(prev, b);
+        }
     }
+}
+
+// Out of line: inlined, they would be copied into every allocation site.
+unsafe impl core::alloc::GlobalAlloc for WipingAllocator {
+    #[inline(never)]
+    unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
+        if layout.align() > HEADER || layout.size() > 1 << 30 {
+            return core::ptr::null_mut();
+        }
+        // Payload rounded up to 16, plus the header; ≤ 2^30 + 32.
+        let need = (layout.size() + 2 * HEADER - 1) & !(HEADER - 1);
+        loop {
+            let (mut prev, mut cur) = (0, self.free.get());
+            while cur != 0 {
+                let size = size_of_block(cur);
+                if size >= need {
+                    if size - need >= 2 * HEADER {
+                        // Split: hand out the tail, the head stays on the list.
+                        set_size(cur, size - need);
+                        let b = cur + size - need;
+                        set_size(b, need);
+                        return (b + HEADER) as *mut u8;
+                    }
+                    if prev == 0 {
+                        self.free.set(next_of(cur));
+                    } else {
+                        set_next(prev, next_of(cur));
+                    }
+                    return (cur + HEADER) as *mut u8;
+                }
+                prev = cur;
+                cur = next_of(cur);
+            }
+            // No block fits: add fresh pages (zeroed by memory.grow) and retry.
+            let pages = need.div_ceil(PAGE);
+            let old = core::arch::wasm32::memory_grow(0, pages);
+            // Refused at 4 GiB (65536 pages), where block ends would wrap.
+            if old == usize::MAX || old + pages >= 65536 {
+                return core::ptr::null_mut();
+            }
+            let b = old * PAGE;
+            set_size(b, pages * PAGE);
+            self.insert(b);
+        }
+    }
+    #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: core::alloc::Layout) {
         zeroize::Zeroize::zeroize(core::slice::from_raw_parts_mut(ptr, layout.size()));
-        std::alloc::System.dealloc(ptr, layout)
+        self.insert(ptr as usize - HEADER);
     }
 }
 
 #[global_allocator]
-static ALLOCATOR: WipingAllocator = WipingAllocator;
+static ALLOCATOR: WipingAllocator = WipingAllocator { free: Cell::new(0) };
 
 fn param_set(ps: u32) -> Result<ParamSet, JsError> {
     ParamSet::from_number(ps).ok_or_else(|| JsError::new("parameter set: expected 44, 65 or 87"))
