@@ -50,6 +50,8 @@ const HASH_NAMES = Object.freeze([
   'sha224', 'sha256', 'sha384', 'sha512', 'sha512_224', 'sha512_256',
   'sha3_224', 'sha3_256', 'sha3_384', 'sha3_512', 'shake128', 'shake256',
 ]);
+// The last OID arc of each of HASH_NAMES (2.16.840.1.101.3.4.2.x).
+const HASH_ARCS = [4, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12];
 // DER prefix of the NIST hash algorithm arc 2.16.840.1.101.3.4.2 (tag, length, 8 arc bytes).
 const NIST_HASH_OID_PREFIX = [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02];
 // Output bytes of each hash function under that arc that FIPS 204 §5.4 admits as PH,
@@ -147,12 +149,12 @@ function resolveHash(hash) {
   if (typeof hash === 'string') {
     if (!HASH_NAMES.includes(hash))
       throw new RangeError(`hash: unknown hash name "${hash}"; expected one of: ${HASH_NAMES.join(', ')}`);
+    const index = HASH_NAMES.indexOf(hash);
     const digest = (msg) => {
-      if (msg.length <= CHUNK) return wasm.prehash_digest(hash, msg);
-      wasm.stream_prehash(hash);
+      wasm.stream_prehash(index);
       return streamed([msg]);
     };
-    return { oid: wasm.prehash_oid(hash), digest };
+    return { oid: Uint8Array.of(...NIST_HASH_OID_PREFIX, HASH_ARCS[index]), digest };
   }
   if (typeof hash !== 'function')
     throw new TypeError(`hash: expected a hash name or a hash function, got ${describe(hash)}`);
@@ -174,6 +176,17 @@ function resolveHash(hash) {
     return out;
   };
   return { oid: oidCopy, digest };
+}
+
+// M′ of HashML-DSA (FIPS 204 Algorithms 4 and 5): 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M).
+function hashMPrime(ctx, oid, digest) {
+  const out = new Uint8Array(2 + ctx.length + oid.length + digest.length);
+  out[0] = 1;
+  out[1] = ctx.length;
+  out.set(ctx, 2);
+  out.set(oid, 2 + ctx.length);
+  out.set(digest, 2 + ctx.length + oid.length);
+  return out;
 }
 
 // The argument checks shared by every sign and verify of the pure and
@@ -288,14 +301,14 @@ function makeMlDsa(ps) {
       sign: (msg, secretKey, opts) => {
         const { options, ctx } = signArgs(msg, opts);
         return withSigningInputs(options, secretKey, (rnd) =>
-          wasm.sign_prehashed(ps, secretKey, oid, digest(msg), ctx, rnd),
+          wasm.sign_internal(ps, secretKey, hashMPrime(ctx, oid, digest(msg)), rnd),
         );
       },
       verify: (sig, msg, publicKey, opts) => {
         const ctx = verifyArgs(sig, msg, opts);
         checkLength(publicKey, pkLen, 'publicKey');
         if (sig.length !== sigLen) return false;
-        return wasm.verify_prehashed(ps, publicKey, sig, oid, digest(msg), ctx);
+        return wasm.verify_internal(ps, publicKey, sig, hashMPrime(ctx, oid, digest(msg)));
       },
     });
   };

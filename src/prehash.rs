@@ -1,8 +1,12 @@
 //! The pre-hash functions of HashML-DSA (FIPS 204 §5.4) and their DER-encoded
 //! object identifiers (NIST hashAlgs arc 2.16.840.1.101.3.4.2).
 
-use crate::xof::{Shake128, Shake256, Sponge, SHA3_PAD};
-use sha2::Digest;
+mod sha;
+
+use crate::keccak::f1600;
+use crate::xof::{SHA3_PAD, SHAKE128_RATE, SHAKE256_RATE, SHAKE_PAD};
+use sha::{Sha2, Variant};
+use zeroize::Zeroize;
 
 /// A pre-hash function PH of HashML-DSA.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -101,36 +105,96 @@ impl HashAlg {
     /// An incremental PH, for messages given in pieces.
     pub fn hasher(self) -> Prehasher {
         Prehasher(match self {
-            HashAlg::Sha224 => State::Sha224(Default::default()),
-            HashAlg::Sha256 => State::Sha256(Default::default()),
-            HashAlg::Sha384 => State::Sha384(Default::default()),
-            HashAlg::Sha512 => State::Sha512(Default::default()),
-            HashAlg::Sha512_224 => State::Sha512_224(Default::default()),
-            HashAlg::Sha512_256 => State::Sha512_256(Default::default()),
-            HashAlg::Sha3_224 => State::Sha3_224(Default::default()),
-            HashAlg::Sha3_256 => State::Sha3_256(Default::default()),
-            HashAlg::Sha3_384 => State::Sha3_384(Default::default()),
-            HashAlg::Sha3_512 => State::Sha3_512(Default::default()),
-            HashAlg::Shake128 => State::Shake128(Default::default()),
-            HashAlg::Shake256 => State::Shake256(Default::default()),
+            HashAlg::Sha224 => State::Sha2(Sha2::new(Variant::Sha224)),
+            HashAlg::Sha256 => State::Sha2(Sha2::new(Variant::Sha256)),
+            HashAlg::Sha384 => State::Sha2(Sha2::new(Variant::Sha384)),
+            HashAlg::Sha512 => State::Sha2(Sha2::new(Variant::Sha512)),
+            HashAlg::Sha512_224 => State::Sha2(Sha2::new(Variant::Sha512_224)),
+            HashAlg::Sha512_256 => State::Sha2(Sha2::new(Variant::Sha512_256)),
+            // SHA3-d is Keccak[2d] with rate 200 − d/4 bytes (FIPS 202 §6.1);
+            // SHAKE128 and SHAKE256 give 32 and 64 bytes here (FIPS 204 §5.4.1).
+            HashAlg::Sha3_224 => State::Keccak(KeccakPh::new(144, SHA3_PAD, 28)),
+            HashAlg::Sha3_256 => State::Keccak(KeccakPh::new(136, SHA3_PAD, 32)),
+            HashAlg::Sha3_384 => State::Keccak(KeccakPh::new(104, SHA3_PAD, 48)),
+            HashAlg::Sha3_512 => State::Keccak(KeccakPh::new(72, SHA3_PAD, 64)),
+            HashAlg::Shake128 => State::Keccak(KeccakPh::new(SHAKE128_RATE, SHAKE_PAD, 32)),
+            HashAlg::Shake256 => State::Keccak(KeccakPh::new(SHAKE256_RATE, SHAKE_PAD, 64)),
         })
     }
 }
 
 enum State {
-    Sha224(sha2::Sha224),
-    Sha256(sha2::Sha256),
-    Sha384(sha2::Sha384),
-    Sha512(sha2::Sha512),
-    Sha512_224(sha2::Sha512_224),
-    Sha512_256(sha2::Sha512_256),
-    // SHA3-d is Keccak[2d] with rate 200 − d/4 bytes (FIPS 202 §6.1).
-    Sha3_224(Sponge<144>),
-    Sha3_256(Sponge<136>),
-    Sha3_384(Sponge<104>),
-    Sha3_512(Sponge<72>),
-    Shake128(Shake128),
-    Shake256(Shake256),
+    /// SHA2-224/256/384/512, SHA2-512/224 and SHA2-512/256 (FIPS 180-4).
+    Sha2(Sha2),
+    /// SHA3-224/256/384/512, SHAKE128 and SHAKE256 (FIPS 202).
+    Keccak(KeccakPh),
+}
+
+/// A Keccak sponge whose rate, padding suffix and output length are values,
+/// not types: one copy of the code serves all six SHA-3 pre-hashes (the
+/// const-generic `xof::Sponge` would be compiled once per rate). Bytes are
+/// absorbed a lane at a time where aligned, else one at a time.
+struct KeccakPh {
+    a: [u64; 25],
+    /// Bytes of the current block absorbed so far: 0 ≤ pos < rate.
+    pos: usize,
+    /// 72..=168 bytes; always > out_len, so one squeezed block is enough.
+    rate: usize,
+    /// SHA3_PAD or SHAKE_PAD: the domain suffix and first padding bit.
+    suffix: u8,
+    out_len: usize,
+}
+
+impl KeccakPh {
+    fn new(rate: usize, suffix: u8, out_len: usize) -> KeccakPh {
+        KeccakPh { a: [0; 25], pos: 0, rate, suffix, out_len }
+    }
+
+    /// Byte i of the sponge's string is byte i % 8 of lane i / 8 (FIPS 202 B.1).
+    fn xor_byte(&mut self, b: u8) {
+        self.a[self.pos / 8] ^= (b as u64) << (8 * (self.pos % 8));
+    }
+
+    fn update(&mut self, mut data: &[u8]) {
+        while let Some((&b, rest)) = data.split_first() {
+            if self.pos % 8 == 0 && data.len() >= 8 {
+                // A whole lane at once (rates are multiples of 8 bytes).
+                let mut lane = [0u8; 8];
+                lane.copy_from_slice(&data[..8]);
+                self.a[self.pos / 8] ^= u64::from_le_bytes(lane);
+                self.pos += 8;
+                data = &data[8..];
+            } else {
+                self.xor_byte(b);
+                self.pos += 1;
+                data = rest;
+            }
+            if self.pos == self.rate {
+                f1600(&mut self.a);
+                self.pos = 0;
+            }
+        }
+    }
+
+    /// pad10*1 after the suffix bits (FIPS 202 Algorithm 8, §6.1, §6.2), then
+    /// the first out_len bytes of the next permutation's output.
+    fn finalize(mut self) -> Vec<u8> {
+        self.xor_byte(self.suffix);
+        self.pos = self.rate - 1;
+        self.xor_byte(0x80);
+        f1600(&mut self.a);
+        let mut out = [0u8; 64];
+        for (o, w) in out.chunks_exact_mut(8).zip(self.a) {
+            o.copy_from_slice(&w.to_le_bytes());
+        }
+        out[..self.out_len].to_vec()
+    }
+}
+
+impl Drop for KeccakPh {
+    fn drop(&mut self) {
+        self.a.zeroize();
+    }
 }
 
 /// PH computed over a message given in pieces; see [`HashAlg::hasher`].
@@ -139,41 +203,15 @@ pub struct Prehasher(State);
 impl Prehasher {
     pub fn update(&mut self, data: &[u8]) {
         match &mut self.0 {
-            State::Sha224(h) => Digest::update(h, data),
-            State::Sha256(h) => Digest::update(h, data),
-            State::Sha384(h) => Digest::update(h, data),
-            State::Sha512(h) => Digest::update(h, data),
-            State::Sha512_224(h) => Digest::update(h, data),
-            State::Sha512_256(h) => Digest::update(h, data),
-            State::Sha3_224(h) => h.update(data),
-            State::Sha3_256(h) => h.update(data),
-            State::Sha3_384(h) => h.update(data),
-            State::Sha3_512(h) => h.update(data),
-            State::Shake128(h) => h.update(data),
-            State::Shake256(h) => h.update(data),
+            State::Sha2(h) => h.update(data),
+            State::Keccak(h) => h.update(data),
         }
     }
 
     pub fn finalize(self) -> Vec<u8> {
-        fn keccak<const RATE: usize>(h: Sponge<RATE>, suffix: u8, n: usize) -> Vec<u8> {
-            let mut out = vec![0u8; n];
-            h.finalize_with(suffix).squeeze(&mut out);
-            out
-        }
-        const SHAKE: u8 = crate::xof::SHAKE_PAD;
         match self.0 {
-            State::Sha224(h) => h.finalize().to_vec(),
-            State::Sha256(h) => h.finalize().to_vec(),
-            State::Sha384(h) => h.finalize().to_vec(),
-            State::Sha512(h) => h.finalize().to_vec(),
-            State::Sha512_224(h) => h.finalize().to_vec(),
-            State::Sha512_256(h) => h.finalize().to_vec(),
-            State::Sha3_224(h) => keccak(h, SHA3_PAD, 28),
-            State::Sha3_256(h) => keccak(h, SHA3_PAD, 32),
-            State::Sha3_384(h) => keccak(h, SHA3_PAD, 48),
-            State::Sha3_512(h) => keccak(h, SHA3_PAD, 64),
-            State::Shake128(h) => keccak(h, SHAKE, 32),
-            State::Shake256(h) => keccak(h, SHAKE, 64),
+            State::Sha2(h) => h.finalize(),
+            State::Keccak(h) => h.finalize(),
         }
     }
 }
@@ -211,11 +249,29 @@ mod tests {
         assert_eq!(&HashAlg::Sha256.digest(b"abc")[..4], &[0xba, 0x78, 0x16, 0xbf]);
     }
 
+    /// Every pre-hash fed in pieces of 1..=20 bytes (the SHA-3 sponge takes
+    /// whole lanes only when aligned, so pieces shift the alignment) equals
+    /// the one-shot digest, over 600 bytes (several blocks of every rate).
+    #[test]
+    fn pieces_of_every_size_equal_one_shot() {
+        let m: Vec<u8> = (0..600u32).map(|i| (i * 13 + 5) as u8).collect();
+        for h in HashAlg::all() {
+            let want = h.digest(&m);
+            for piece in 1..=20 {
+                let mut inc = h.hasher();
+                for c in m.chunks(piece) {
+                    inc.update(c);
+                }
+                assert_eq!(inc.finalize(), want, "{} piece {piece}", h.name());
+            }
+        }
+    }
+
     /// The SHA-3 and SHAKE pre-hashes (on our Keccak) against the `sha3`
     /// crate, at lengths around each rate (72, 104, 136, 144, 168 bytes).
     #[test]
     fn sha3_prehashes_equal_sha3_crate() {
-        use sha3::digest::{ExtendableOutput, Update, XofReader};
+        use sha3::digest::{Digest, ExtendableOutput, Update, XofReader};
         for len in [0usize, 1, 71, 72, 73, 103, 104, 105, 135, 136, 137, 143, 144, 145, 167, 168, 169, 1000] {
             let m: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
             assert_eq!(HashAlg::Sha3_224.digest(&m), sha3::Sha3_224::digest(&m).to_vec(), "len {len}");

@@ -4,41 +4,142 @@
 //! `ps` is 44, 65 or 87. `rnd`: undefined = hedged, else 32 bytes.
 //!
 //! Secret inputs (`sk`, `seed`, `rnd`) are taken as owned vectors so that
-//! their copies in linear memory are wiped before being freed, and the
-//! allocator below wipes every block it frees: results (a secret key from
-//! `keygen`) are copied out and freed by the generated glue, out of our reach.
+//! their copies in linear memory are freed here, and the allocator below wipes
+//! every block it frees (so no `Zeroizing` is needed on top): results (a
+//! secret key from `keygen`) are copied out and freed by the generated glue,
+//! also through that allocator.
+//!
+//! For size, the set of exports is small: HashML-DSA is signed and verified
+//! through `sign_internal`/`verify_internal` with M′ built in JavaScript
+//! (FIPS 204 Algorithms 4 and 5), pre-hash OIDs are known to JavaScript, and
+//! pre-hash functions are chosen by index, so no string crosses the boundary
+//! into wasm.
 
 use crate::{Error, HashAlg, MuBuilder, ParamSet, Prehasher, SigningKey, VerifyingKey};
-use std::cell::RefCell;
+use core::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
-use zeroize::Zeroizing;
 
-/// The system allocator, wiping each block before it is freed.
-struct WipingAllocator;
+/// The heap allocator: first fit on one address-ordered free list, with
+/// splitting and coalescing (a few hundred bytes of code, where std's
+/// dlmalloc is ~6 KB of the .wasm), wiping each block before it is freed.
+///
+/// A block is a 16-byte header (its total size, and the next free block while
+/// it is free) followed by the payload, all sizes multiples of 16, so every
+/// payload is 16-aligned: blocks come from whole 64 KiB pages of
+/// `memory.grow` and are split at multiples of 16. Adjacent free blocks are
+/// merged, so memory is reused across sizes as with dlmalloc. wasm32 without
+/// the atomics feature runs one thread, so the Cell is never shared.
+struct WipingAllocator {
+    /// Address of the first free block (0: none).
+    free: Cell<usize>,
+}
 
-unsafe impl core::alloc::GlobalAlloc for WipingAllocator {
-    unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
-        std::alloc::System.alloc(layout)
+// SAFETY: without the atomics feature a wasm instance runs one thread.
+unsafe impl Sync for WipingAllocator {}
+
+const HEADER: usize = 16;
+const PAGE: usize = 65536;
+
+unsafe fn size_of_block(b: usize) -> usize {
+    *(b as *const usize)
+}
+unsafe fn set_size(b: usize, size: usize) {
+    *(b as *mut usize) = size;
+}
+unsafe fn next_of(b: usize) -> usize {
+    *((b + 4) as *const usize)
+}
+unsafe fn set_next(b: usize, next: usize) {
+    *((b + 4) as *mut usize) = next;
+}
+
+impl WipingAllocator {
+    /// Puts block b on the free list at its address, merged with the free
+    /// blocks right before and after it.
+    unsafe fn insert(&self, b: usize) {
+        let (mut prev, mut cur) = (0, self.free.get());
+        while cur != 0 && cur < b {
+            prev = cur;
+            cur = next_of(cur);
+        }
+        if cur != 0 && b + size_of_block(b) == cur {
+            set_size(b, size_of_block(b) + size_of_block(cur));
+            set_next(b, next_of(cur));
+        } else {
+            set_next(b, cur);
+        }
+        if prev == 0 {
+            self.free.set(b);
+        } else if prev + size_of_block(prev) == b {
+            set_size(prev, size_of_block(prev) + size_of_block(b));
+            set_next(prev, next_of(b));
+        } else {
+            set_next(prev, b);
+        }
     }
+}
+
+// Out of line: inlined, they would be copied into every allocation site.
+unsafe impl core::alloc::GlobalAlloc for WipingAllocator {
+    #[inline(never)]
+    unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
+        if layout.align() > HEADER || layout.size() > 1 << 30 {
+            return core::ptr::null_mut();
+        }
+        // Payload rounded up to 16, plus the header; ≤ 2^30 + 32.
+        let need = (layout.size() + 2 * HEADER - 1) & !(HEADER - 1);
+        loop {
+            let (mut prev, mut cur) = (0, self.free.get());
+            while cur != 0 {
+                let size = size_of_block(cur);
+                if size >= need {
+                    if size - need >= 2 * HEADER {
+                        // Split: hand out the tail, the head stays on the list.
+                        set_size(cur, size - need);
+                        let b = cur + size - need;
+                        set_size(b, need);
+                        return (b + HEADER) as *mut u8;
+                    }
+                    if prev == 0 {
+                        self.free.set(next_of(cur));
+                    } else {
+                        set_next(prev, next_of(cur));
+                    }
+                    return (cur + HEADER) as *mut u8;
+                }
+                prev = cur;
+                cur = next_of(cur);
+            }
+            // No block fits: add fresh pages (zeroed by memory.grow) and retry.
+            let pages = need.div_ceil(PAGE);
+            let old = core::arch::wasm32::memory_grow(0, pages);
+            // Refused at 4 GiB (65536 pages), where block ends would wrap.
+            if old == usize::MAX || old + pages >= 65536 {
+                return core::ptr::null_mut();
+            }
+            let b = old * PAGE;
+            set_size(b, pages * PAGE);
+            self.insert(b);
+        }
+    }
+    #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: core::alloc::Layout) {
         zeroize::Zeroize::zeroize(core::slice::from_raw_parts_mut(ptr, layout.size()));
-        std::alloc::System.dealloc(ptr, layout)
+        self.insert(ptr as usize - HEADER);
     }
 }
 
 #[global_allocator]
-static ALLOCATOR: WipingAllocator = WipingAllocator;
+static ALLOCATOR: WipingAllocator = WipingAllocator { free: Cell::new(0) };
 
 fn param_set(ps: u32) -> Result<ParamSet, JsError> {
     ParamSet::from_number(ps).ok_or_else(|| JsError::new("parameter set: expected 44, 65 or 87"))
 }
 
-fn hash(name: &str) -> Result<HashAlg, JsError> {
-    HashAlg::from_name(name).ok_or_else(|| JsError::new("hash: unknown pre-hash function name"))
-}
-
-fn secret(v: Option<Vec<u8>>) -> Option<Zeroizing<Vec<u8>>> {
-    v.map(Zeroizing::new)
+/// The pre-hash function with this index in `HashAlg::all()` (the order of
+/// the JavaScript layer's HASH_NAMES).
+fn hash(index: u32) -> Result<HashAlg, JsError> {
+    HashAlg::all().nth(index as usize).ok_or_else(|| JsError::new("hash: unknown pre-hash function"))
 }
 
 fn js(e: Error) -> JsError {
@@ -63,47 +164,37 @@ fn js(e: Error) -> JsError {
 pub fn keygen(ps: u32, seed: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
     let ps = param_set(ps)?;
     let (mut pk, sk) = match seed {
-        Some(s) => crate::keygen_internal(ps, &Zeroizing::new(s)),
+        Some(s) => crate::keygen_internal(ps, &s),
         None => crate::keygen(ps),
     }
     .map_err(js)?;
-    pk.extend_from_slice(&Zeroizing::new(sk));
+    pk.extend_from_slice(&sk);
     Ok(pk)
 }
 
 #[wasm_bindgen]
 pub fn public_key(ps: u32, sk: Vec<u8>) -> Result<Vec<u8>, JsError> {
-    crate::public_key(param_set(ps)?, &Zeroizing::new(sk)).map_err(js)
+    crate::public_key(param_set(ps)?, &sk).map_err(js)
 }
 
 #[wasm_bindgen]
 pub fn sign(ps: u32, sk: Vec<u8>, msg: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign(param_set(ps)?, &Zeroizing::new(sk), msg, ctx, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
-}
-
-#[wasm_bindgen]
-pub fn sign_prehashed(ps: u32, sk: Vec<u8>, oid: &[u8], digest: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign_prehashed(param_set(ps)?, &Zeroizing::new(sk), oid, digest, ctx, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
+    crate::sign(param_set(ps)?, &sk, msg, ctx, rnd.as_deref()).map_err(js)
 }
 
 #[wasm_bindgen]
 pub fn sign_internal(ps: u32, sk: Vec<u8>, m_prime: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign_internal(param_set(ps)?, &Zeroizing::new(sk), m_prime, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
+    crate::sign_internal(param_set(ps)?, &sk, m_prime, rnd.as_deref()).map_err(js)
 }
 
 #[wasm_bindgen]
 pub fn sign_mu(ps: u32, sk: Vec<u8>, mu: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign_mu(param_set(ps)?, &Zeroizing::new(sk), mu, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
+    crate::sign_mu(param_set(ps)?, &sk, mu, rnd.as_deref()).map_err(js)
 }
 
 #[wasm_bindgen]
 pub fn verify(ps: u32, pk: &[u8], sig: &[u8], msg: &[u8], ctx: &[u8]) -> bool {
     ParamSet::from_number(ps).is_some_and(|ps| crate::verify(ps, pk, msg, sig, ctx))
-}
-
-#[wasm_bindgen]
-pub fn verify_prehashed(ps: u32, pk: &[u8], sig: &[u8], oid: &[u8], digest: &[u8], ctx: &[u8]) -> bool {
-    ParamSet::from_number(ps).is_some_and(|ps| crate::verify_prehashed(ps, pk, oid, digest, sig, ctx))
 }
 
 #[wasm_bindgen]
@@ -116,18 +207,6 @@ pub fn verify_mu(ps: u32, pk: &[u8], sig: &[u8], mu: &[u8]) -> bool {
     ParamSet::from_number(ps).is_some_and(|ps| crate::verify_mu(ps, pk, mu, sig))
 }
 
-/// PH(M) for a named pre-hash function ('sha256', 'shake128', …).
-#[wasm_bindgen]
-pub fn prehash_digest(name: &str, msg: &[u8]) -> Result<Vec<u8>, JsError> {
-    Ok(hash(name)?.digest(msg))
-}
-
-/// The DER-encoded OID of a named pre-hash function.
-#[wasm_bindgen]
-pub fn prehash_oid(name: &str) -> Result<Vec<u8>, JsError> {
-    Ok(hash(name)?.oid().to_vec())
-}
-
 /// A secret key prepared for repeated signing (see `SigningKey`). The JS
 /// layer owns it and frees it (`free()`, `Symbol.dispose`, or its
 /// FinalizationRegistry); the expanded key is wiped when freed.
@@ -138,13 +217,13 @@ pub struct Signer(SigningKey);
 impl Signer {
     #[wasm_bindgen(constructor)]
     pub fn new(ps: u32, sk: Vec<u8>) -> Result<Signer, JsError> {
-        Ok(Signer(SigningKey::new(param_set(ps)?, &Zeroizing::new(sk)).map_err(js)?))
+        Ok(Signer(SigningKey::new(param_set(ps)?, &sk).map_err(js)?))
     }
     pub fn sign(&self, msg: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-        self.0.sign(msg, ctx, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
+        self.0.sign(msg, ctx, rnd.as_deref()).map_err(js)
     }
     pub fn sign_mu(&self, mu: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-        self.0.sign_mu(mu, secret(rnd).as_deref().map(Vec::as_slice)).map_err(js)
+        self.0.sign_mu(mu, rnd.as_deref()).map_err(js)
     }
     /// Starts a μ stream with this key's tr (see `stream_update`).
     pub fn stream_mu(&self) {
@@ -189,12 +268,18 @@ enum Stream {
     Prehash(Prehasher),
 }
 
-thread_local! {
-    static STREAM: RefCell<Option<Stream>> = const { RefCell::new(None) };
-}
+/// The one stream slot. wasm32 without atomics has a single thread, so a
+/// plain static holds it (a thread_local would bring std's TLS destructor
+/// registration along).
+struct Slot(RefCell<Option<Stream>>);
+// SAFETY: without the atomics feature a wasm instance runs one thread.
+unsafe impl Sync for Slot {}
+#[cfg(target_feature = "atomics")]
+compile_error!("src/wasm.rs keeps the stream in a plain static: single-threaded wasm only");
+static STREAM: Slot = Slot(RefCell::new(None));
 
 fn start(s: Stream) {
-    STREAM.with(|slot| *slot.borrow_mut() = Some(s));
+    *STREAM.0.borrow_mut() = Some(s);
 }
 
 /// Starts μ = H(H(pk) ‖ M′) for verification; feed M′ with `stream_update`.
@@ -207,21 +292,21 @@ pub fn stream_mu_public(ps: u32, pk: &[u8]) -> Result<(), JsError> {
 /// Starts μ = H(tr ‖ M′) with the tr of a secret key, for signing.
 #[wasm_bindgen]
 pub fn stream_mu_secret(ps: u32, sk: Vec<u8>) -> Result<(), JsError> {
-    start(Stream::Mu(MuBuilder::for_secret_key(param_set(ps)?, &Zeroizing::new(sk)).map_err(js)?));
+    start(Stream::Mu(MuBuilder::for_secret_key(param_set(ps)?, &sk).map_err(js)?));
     Ok(())
 }
 
-/// Starts PH(M) for a named pre-hash function.
+/// Starts PH(M) for the pre-hash function with this index (see `hash`).
 #[wasm_bindgen]
-pub fn stream_prehash(name: &str) -> Result<(), JsError> {
-    start(Stream::Prehash(hash(name)?.hasher()));
+pub fn stream_prehash(index: u32) -> Result<(), JsError> {
+    start(Stream::Prehash(hash(index)?.hasher()));
     Ok(())
 }
 
 /// Appends bytes to the current stream; false when none is open.
 #[wasm_bindgen]
 pub fn stream_update(data: &[u8]) -> bool {
-    STREAM.with(|slot| match slot.borrow_mut().as_mut() {
+    match STREAM.0.borrow_mut().as_mut() {
         Some(Stream::Mu(b)) => {
             b.update(data);
             true
@@ -231,13 +316,14 @@ pub fn stream_update(data: &[u8]) -> bool {
             true
         }
         None => false,
-    })
+    }
 }
 
 /// Closes the current stream: μ (64 bytes) or PH(M).
 #[wasm_bindgen]
 pub fn stream_finish() -> Result<Vec<u8>, JsError> {
-    match STREAM.with(|slot| slot.borrow_mut().take()) {
+    let stream = STREAM.0.borrow_mut().take();
+    match stream {
         Some(Stream::Mu(b)) => Ok(b.finalize().to_vec()),
         Some(Stream::Prehash(h)) => Ok(h.finalize()),
         None => Err(JsError::new("no stream open")),
