@@ -1,21 +1,18 @@
 #!/usr/bin/env node
 // Build the npm package `mldsa-simd` into pkg/ (`npm run build`).
 //
-//   node scripts/build.mjs               build the .wasm, then bundle into pkg/
+//   node scripts/build.mjs               wasm-pack build, then bundle into pkg/
 //   node scripts/build.mjs --skip-wasm   reuse build/wasm/ from the last run, bundle only
 //
 // Steps:
 //   1. PATH gets ~/.cargo/bin (wasm-pack, wasm-bindgen) and node_modules/.bin
 //      (npm binaryen: wasm-opt 132) in front. Debian's binaryen 108 breaks
 //      wasm-bindgen output, so an old wasm-opt is refused.
-//   2. The steps of `wasm-pack build --release --target web`, run one by one
-//      so that the linked .wasm can be edited in between (the panic machinery,
-//      see stubPanicMachinery): cargo build, the edit, the wasm-bindgen on PATH
-//      (same version as Cargo.lock), and the wasm-opt on PATH with the flags of
-//      [package.metadata.wasm-pack.profile.release] in Cargo.toml. Nothing is
-//      downloaded. Rust flags (+simd128) come from .cargo/config.toml; a
-//      RUSTFLAGS variable would replace them, so it is removed from the
-//      child's environment.
+//   2. wasm-pack build --release --target web --mode no-install: it never
+//      downloads anything; it uses the wasm-bindgen on PATH (same version as
+//      Cargo.lock) and runs the wasm-opt on PATH with the flags in Cargo.toml.
+//      Rust flags (+simd128) come from .cargo/config.toml; a RUSTFLAGS variable
+//      would replace them, so it is removed from the child's environment.
 //   3. The .wasm is inlined as base64 (build/wasm_base64.js) and js/index.js is
 //      bundled and minified with esbuild into pkg/index.mjs (ESM) and
 //      pkg/index.cjs (CJS).
@@ -96,129 +93,15 @@ const wasmDir = path.join(root, 'build', 'wasm');
 const wasmFile = path.join(wasmDir, 'mldsa_simd_bg.wasm');
 const glueFile = path.join(wasmDir, 'mldsa_simd.js');
 
-// Panics abort (panic = "abort"), and on wasm32-unknown-unknown std's panic
-// path ends in an `unreachable` trap after calling the panic hook, which has
-// nowhere to print and is never replaced here. That path still links the
-// whole core::fmt machinery (padding, integer printing, the payload vtables):
-// about 5.7 KB of the .wasm, 2.9 KB gzip. Stable Rust cannot drop it
-// (panic_immediate_abort needs a nightly build-std), so the .wasm is edited
-// between wasm-bindgen and wasm-opt: the body of every function of that closed set is
-// replaced by `unreachable`, and wasm-opt then removes what only they used.
-// core::panicking::panic_fmt is where every panic enters it; the others are
-// reached only from it or through the vtables it uses. A panic still traps
-// exactly as before. Names come from the name section (demangled by
-// wasm-bindgen); when none
-// match (a different toolchain), nothing is changed and a warning is printed.
-const PANIC_ONLY = [
-  /^core(\[[0-9a-f]+\])?::panicking::panic_fmt$/,
-  /\bcore(\[[0-9a-f]+\])?::fmt\b/, // core::fmt::write, <u32 as core::fmt::Display>::fmt, …
-  /^core(\[[0-9a-f]+\])?::str::count::do_count_chars$/,
-  /\bstd(\[[0-9a-f]+\])?::panicking::panic_handler\b/,
-  /\bstd(\[[0-9a-f]+\])?::thread::local::AccessError\b/,
-];
-
-function stubPanicMachinery(buf) {
-  let p = 8;
-  const leb = () => {
-    let r = 0, shift = 0, b;
-    do { b = buf[p++]; r += (b & 0x7f) * 2 ** shift; shift += 7; } while (b & 0x80);
-    return r;
-  };
-  const enc = (n) => {
-    const out = [];
-    do { let b = n & 0x7f; n = Math.floor(n / 128); if (n) b |= 0x80; out.push(b); } while (n);
-    return Buffer.from(out);
-  };
-  let imported = 0, code = null;
-  const names = new Map();
-  while (p < buf.length) {
-    const start = p, id = buf[p++], len = leb(), end = p + len;
-    if (id === 2) { // imports: functions come first in the function index space
-      for (let n = leb(); n > 0; n--) {
-        for (let k = 0; k < 2; k++) { const l = leb(); p += l; } // module and field names
-        const kind = buf[p++];
-        if (kind === 0) { leb(); imported++; }
-        else if (kind === 1 || kind === 2) { // table (reftype, limits) or memory (limits)
-          if (kind === 1) p++;
-          const flags = buf[p++];
-          leb();
-          if (flags & 1) leb();
-        }
-        else if (kind === 3) p += 2;
-        else fail(`unknown import kind ${kind}`);
-      }
-    } else if (id === 10) {
-      code = { start, body: p, end };
-    } else if (id === 0) {
-      const nameLen = leb();
-      if (buf.subarray(p, p + nameLen).toString() === 'name') {
-        p += nameLen;
-        while (p < end) {
-          const sub = buf[p++], subLen = leb(), subEnd = p + subLen;
-          if (sub === 1) for (let n = leb(); n > 0; n--) { const idx = leb(), l = leb(); names.set(idx, buf.subarray(p, p + l).toString()); p += l; }
-          p = subEnd;
-        }
-      }
-    }
-    p = end;
-  }
-  if (!code) fail('no code section in the linked .wasm');
-  p = code.body;
-  const bodies = [], stubbed = [];
-  for (let i = 0, n = leb(); i < n; i++) {
-    const size = leb();
-    const name = (names.get(imported + i) || '').replace(/::h[0-9a-f]{16}$/, '');
-    if (PANIC_ONLY.some((re) => re.test(name))) {
-      stubbed.push(name);
-      bodies.push(Buffer.from([3, 0, 0x00, 0x0b])); // size 3: no locals, unreachable, end
-    } else {
-      bodies.push(Buffer.concat([enc(size), buf.subarray(p, p + size)]));
-    }
-    p += size;
-  }
-  if (!stubbed.some((n) => /panicking::panic_fmt$/.test(n))) return { wasm: buf, stubbed: [] };
-  const payload = Buffer.concat([enc(bodies.length), ...bodies]);
-  const wasm = Buffer.concat([buf.subarray(0, code.start), Buffer.from([10]), enc(payload.length), payload, buf.subarray(code.end)]);
-  return { wasm, stubbed };
-}
-
 if (!args.has('--skip-wasm')) {
   checkTools();
-  // cargo build → wasm-bindgen → stub the panic machinery → wasm-opt with the
-  // flags of [package.metadata.wasm-pack.profile.release] in Cargo.toml (the
-  // steps wasm-pack would run, with the edit in between).
-  const cargoArgs = ['build', '--release', '--target', 'wasm32-unknown-unknown', '--lib'];
-  say(`cargo ${cargoArgs.join(' ')}`);
+  const argv = ['build', '--release', '--target', 'web', '--mode', 'no-install', '--no-pack',
+    '--out-dir', 'build/wasm', '--out-name', 'mldsa_simd', root];
+  say(`wasm-pack ${argv.slice(0, -1).join(' ')}`);
   try {
-    run('cargo', cargoArgs, { stdio: 'inherit' });
+    run('wasm-pack', argv, { stdio: 'inherit' });
   } catch {
-    fail('cargo build failed (see above)');
-  }
-  const targetDir = JSON.parse(run('cargo', ['metadata', '--format-version', '1', '--no-deps'])).target_directory;
-  const linked = path.join(targetDir, 'wasm32-unknown-unknown', 'release', 'mldsa_simd.wasm');
-  fs.rmSync(wasmDir, { recursive: true, force: true });
-  // --keep-debug keeps the name section, demangled, for the edit; wasm-opt
-  // (without -g) drops it from the shipped file.
-  const bindgenArgs = ['--target', 'web', '--keep-debug', '--out-dir', wasmDir, '--out-name', 'mldsa_simd', linked];
-  say(`wasm-bindgen ${bindgenArgs.slice(0, -1).join(' ')} ${rel(linked)}`);
-  try {
-    run('wasm-bindgen', bindgenArgs, { stdio: 'inherit' });
-  } catch {
-    fail('wasm-bindgen failed (see above)');
-  }
-  const { wasm, stubbed } = stubPanicMachinery(fs.readFileSync(wasmFile));
-  if (stubbed.length) say(`panic machinery: ${stubbed.length} functions replaced by unreachable`);
-  else say('warning: core::panicking::panic_fmt not found by name; the panic machinery stays in the .wasm');
-  fs.writeFileSync(wasmFile, wasm);
-  const optFlags = JSON.parse(/^wasm-opt\s*=\s*(\[.*\])\s*$/m.exec(
-    /\[package\.metadata\.wasm-pack\.profile\.release\]([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8'))?.[1] ?? '',
-  )?.[1] ?? 'null');
-  if (!Array.isArray(optFlags)) fail('cannot read wasm-opt flags from [package.metadata.wasm-pack.profile.release] in Cargo.toml');
-  say(`wasm-opt ${optFlags.join(' ')}`);
-  try {
-    run('wasm-opt', [...optFlags, wasmFile, '-o', wasmFile], { stdio: 'inherit' });
-  } catch {
-    fail('wasm-opt failed (see above)');
+    fail('wasm-pack failed (see above)');
   }
 }
 if (!fs.existsSync(wasmFile) || !fs.existsSync(glueFile)) fail(`missing ${rel(wasmFile)} or ${rel(glueFile)}; run without --skip-wasm`);
