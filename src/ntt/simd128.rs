@@ -422,6 +422,8 @@ fn store4(a: &mut Poly, i: usize, s: usize, r: &[v128; 4]) {
 }
 
 /// Two Cooley–Tukey butterflies: (r[a], r[b]) by w, (r[c], r[d]) by x.
+/// (Four register positions, two twiddles and the constants: eight arguments.)
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn ct2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw, k: K) {
     let (mut p, mut q) = (r[a], r[b]);
@@ -433,6 +435,7 @@ fn ct2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw, 
 }
 
 /// Two Gentleman–Sande butterflies: (r[a], r[b]) by w, (r[c], r[d]) by x.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn gs2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw, k: K) {
     let (mut p, mut q) = (r[a], r[b]);
