@@ -250,7 +250,8 @@ mod tests {
 }
 
 /// Timing of the permutations and of SHAKE128 (ours and the `sha3` crate's)
-/// in wasm; compiled only on request, as it measures rather than tests:
+/// in wasm, and the three-state permutation's test; compiled only on request,
+/// as it measures rather than tests:
 /// `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128 --cfg keccak_bench"
 ///  cargo test --release --target wasm32-unknown-unknown --lib -- bench_keccak --nocapture`.
 /// The permutations are not inlined, so V8 tiers them up while the loop runs.
@@ -268,6 +269,87 @@ mod bench {
         v.sort_by(|a, b| a.partial_cmp(b).unwrap());
         v[v.len() / 2]
     }
+    /// Six states: two calls of `f1600_x3` against three of `f1600_x2`,
+    /// interleaved in one loop (the figures in `simd128.rs`).
+    #[test]
+    fn bench_keccak_x3() {
+        let iters = 1000;
+        let (mut t2, mut t3, mut t1) = (vec![], vec![], vec![]);
+        let mut a = [1u64; 25];
+        let mut x2 = StateX2::default();
+        for _ in 0..61 {
+            let t = now();
+            for _ in 0..iters {
+                f1600_x2(&mut x2);
+                f1600_x2(&mut x2);
+                f1600_x2(&mut x2);
+            }
+            t2.push((now() - t) * 1e6 / (6 * iters) as f64);
+            let t = now();
+            for _ in 0..iters {
+                simd128::f1600_x3(&mut x2, &mut a);
+                simd128::f1600_x3(&mut x2, &mut a);
+            }
+            t3.push((now() - t) * 1e6 / (6 * iters) as f64);
+            let t = now();
+            for _ in 0..iters {
+                for _ in 0..6 {
+                    f1600(&mut a);
+                }
+            }
+            t1.push((now() - t) * 1e6 / (6 * iters) as f64);
+        }
+        let r: Vec<f64> = t3.iter().zip(&t2).map(|(a, b)| a / b).collect();
+        console_log!(
+            "per state: f1600_x2 {:.1} ns, f1600_x3 {:.1} ns, f1600 {:.1} ns; x3/x2 median of ratios {:.3} ({})",
+            med(t2), med(t3), med(t1), med(r), a[3] ^ x2.lane(3).0
+        );
+    }
+
+    #[test]
+    fn three_states_equal_three_single_permutations() {
+        // The differential test of `two_states_equal_two_single_permutations`
+        // with a third state beside the pair.
+        let mut seed = 0x2545F4914F6CDD1Du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut cases: Vec<[[u64; 25]; 3]> = vec![
+            [[0; 25], [u64::MAX; 25], [0; 25]],
+            [[u64::MAX; 25], [0; 25], [u64::MAX; 25]],
+        ];
+        for bit in [0u32, 1, 31, 63] {
+            let mut a = [0u64; 25];
+            a[(bit as usize * 7) % 25] = 1 << bit;
+            cases.push([[1u64 << bit; 25], a, a]);
+        }
+        for _ in 0..20 {
+            let mut a = [[0u64; 25]; 3];
+            a.iter_mut().flatten().for_each(|w| *w = next());
+            cases.push(a);
+        }
+        for [a, b, c] in cases {
+            let mut x2 = StateX2::from_lanes(&[a, b]);
+            let mut x1 = c;
+            for _ in 0..3 {
+                simd128::f1600_x3(&mut x2, &mut x1);
+            }
+            let (mut ea, mut eb, mut ec) = (a, b, c);
+            for _ in 0..3 {
+                f1600(&mut ea);
+                f1600(&mut eb);
+                f1600(&mut ec);
+            }
+            for i in 0..25 {
+                assert_eq!(x2.lane(i), (ea[i], eb[i]), "lane {i}");
+            }
+            assert_eq!(x1, ec);
+        }
+    }
+
     #[test]
     fn bench_keccak() {
         use sha3::digest::{ExtendableOutput, Update, XofReader};

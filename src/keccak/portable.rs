@@ -64,12 +64,12 @@ fn rotl(x: W, n: u32) -> W {
 /// hence d0 and d3, are complemented), and the χ formulas below were chosen so
 /// that the output again has exactly these lanes complemented (the test
 /// `written_out_round_equals_table_driven_round` checks the whole permutation).
-const COMPLEMENTED: [usize; 6] = [1, 2, 8, 12, 17, 20];
+pub(super) const COMPLEMENTED: [usize; 6] = [1, 2, 8, 12, 17, 20];
 
 /// One round Rnd(A, i_r) = ι(χ(π(ρ(θ(A)))), i_r) (FIPS 202 §3.3), on a state
 /// whose `COMPLEMENTED` lanes are held negated, in and out.
 #[inline(always)]
-fn round(s: &mut [W; 25], rc: W) {
+pub(super) fn round(s: &mut [W; 25], rc: W) {
     // θ (Algorithm 1): column parities c and the column terms d.
     let c0 = xor(xor(xor(s[0], s[5]), xor(s[10], s[15])), s[20]);
     let c1 = xor(xor(xor(s[1], s[6]), xor(s[11], s[16])), s[21]);

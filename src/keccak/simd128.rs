@@ -12,6 +12,16 @@
 //! memory (no spills, 11% fewer instructions) was not faster, rotations by 8
 //! and 56 as an i8x16.shuffle (V8 builds the mask each time) gained nothing,
 //! and 2-, 4- and 24-round loop bodies were 15%, 35–50% and 150–190% slower.
+//!
+//! Three states at once (`f1600_x3`, bench only: this pair's round and
+//! portable's scalar round on a third state in one loop, so that the scalar
+//! work might fill the general-purpose ports beside the full vector ones) did
+//! not pay: per state, against `f1600_x2`, 4% faster in Node 24 and 1–2.5%
+//! slower in Node 20; interleaving half rounds (θ's d of both, then the rest of
+//! both) instead of whole rounds made no difference. Three states took about
+//! 90% of the time of a pair plus a single state, not the ~70% the ports
+//! alone predict, presumably because the instruction stream (ops, moves and
+//! spills of both) limits, not the vector ports.
 
 use super::{RC, ROUNDS};
 use core::arch::wasm32::*;
@@ -182,4 +192,27 @@ pub fn f1600_x2(st: &mut StateX2) {
         round(&mut s, u64x2_splat(*rc));
     }
     st.0 = s;
+}
+
+/// Keccak-f[1600] on three states, the pair in `st` and a third in `a`: the
+/// v128 round and portable's scalar round in one loop. Only for the
+/// measurement recorded at the top of this file (`keccak_bench`).
+#[cfg(all(test, keccak_bench))]
+#[inline(never)]
+pub fn f1600_x3(st: &mut StateX2, a: &mut [u64; 25]) {
+    use super::portable::{round as scalar_round, COMPLEMENTED};
+    let mut s = st.0;
+    let mut q = *a;
+    for &i in COMPLEMENTED.iter() {
+        q[i] = !q[i];
+    }
+    for rc in RC.iter().take(ROUNDS) {
+        round(&mut s, u64x2_splat(*rc));
+        scalar_round(&mut q, *rc);
+    }
+    for &i in COMPLEMENTED.iter() {
+        q[i] = !q[i];
+    }
+    st.0 = s;
+    *a = q;
 }
