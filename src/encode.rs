@@ -423,17 +423,8 @@ mod bench {
     use super::tests::{ref_pack, ref_unpack};
     use super::*;
     use core::hint::black_box;
-    use wasm_bindgen::prelude::*;
+    use crate::bench_clock::{med, now};
     use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
-    #[wasm_bindgen]
-    extern "C" {
-        #[wasm_bindgen(js_namespace = performance)]
-        fn now() -> f64;
-    }
-    fn med(mut v: Vec<f64>) -> f64 {
-        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        v[v.len() / 2]
-    }
     fn width<const B: usize>() {
         let reps = 400;
         let p = crate::test_rng::Rng(B as u64).poly_in(0, (1 << B) - 1);

@@ -360,6 +360,8 @@ impl MuBuilder {
     }
 }
 
+#[cfg(all(test, target_arch = "wasm32", any(keccak_bench, pack_bench, sample_bench, sha_bench)))]
+mod bench_clock;
 #[cfg(test)]
 mod test_rng;
 #[cfg(test)]

@@ -258,17 +258,8 @@ mod tests {
 #[cfg(all(test, target_arch = "wasm32", keccak_bench))]
 mod bench {
     use super::*;
-    use wasm_bindgen::prelude::*;
+    use crate::bench_clock::{med, now};
     use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
-    #[wasm_bindgen]
-    extern "C" {
-        #[wasm_bindgen(js_namespace = performance)]
-        fn now() -> f64;
-    }
-    fn med(mut v: Vec<f64>) -> f64 {
-        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        v[v.len() / 2]
-    }
     /// Six states: two calls of `f1600_x3` against three of `f1600_x2`,
     /// interleaved in one loop (the figures in `simd128.rs`).
     #[test]

@@ -373,17 +373,8 @@ mod tests {
 mod bench {
     use super::*;
     use sha2::Digest;
-    use wasm_bindgen::prelude::*;
+    use crate::bench_clock::{med, now};
     use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
-    #[wasm_bindgen]
-    extern "C" {
-        #[wasm_bindgen(js_namespace = performance)]
-        fn now() -> f64;
-    }
-    fn med(mut v: Vec<f64>) -> f64 {
-        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        v[v.len() / 2]
-    }
 
     /// SHA-256 compression of one 64-byte block (§6.2.2), the first 64 bytes of `block`.
     #[inline(never)]

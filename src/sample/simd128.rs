@@ -215,17 +215,8 @@ mod tests {
 #[cfg(all(test, sample_bench))]
 mod bench {
     use super::*;
-    use wasm_bindgen::prelude::*;
+    use crate::bench_clock::{med, now};
     use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
-    #[wasm_bindgen]
-    extern "C" {
-        #[wasm_bindgen(js_namespace = performance)]
-        fn now() -> f64;
-    }
-    fn med(mut v: Vec<f64>) -> f64 {
-        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        v[v.len() / 2]
-    }
     #[inline(never)]
     fn ntt_before(buf: &[u8], a: &mut Poly, n: &mut usize) {
         for b in buf.chunks_exact(3) {
