@@ -69,6 +69,7 @@ fn bounded<const ETA: i32>(buf: &[u8], a: &mut Poly, n: &mut usize) {
 #[cfg(test)]
 pub(super) mod streams {
     use crate::params::{N, Q};
+    use crate::poly::Poly;
     use crate::test_rng::Rng;
 
     /// Lengths: all up to 64, and around one and five SHAKE128 blocks and
@@ -136,6 +137,40 @@ pub(super) mod streams {
         };
         (0..len).map(|i| nib(2 * i) | nib(2 * i + 1) << 4).collect()
     }
+
+    /// A parser of RejNTTPoly candidates or of RejBoundedPoly half-bytes.
+    pub type NttParser = fn(&[u8], &mut Poly, &mut usize);
+    pub type BoundedParser = fn(&[u8], i32, &mut Poly, &mut usize);
+
+    /// Runs each parser and its reference on every stream kind and length
+    /// from every start index, from the same initial polynomial; asserts the
+    /// same final n and the same coefficients below it.
+    pub fn compare(mut rng: Rng, (ntt, ntt_ref): (NttParser, NttParser), (bounded, bounded_ref): (BoundedParser, BoundedParser)) {
+        for len in lengths() {
+            for kind in 0..KINDS {
+                let buf = self::ntt(kind, len, &mut rng);
+                for n0 in starts() {
+                    let init = rng.poly_in(0, Q - 1);
+                    let (mut a, mut b) = (init, init);
+                    let (mut na, mut nb) = (n0, n0);
+                    ntt(&buf, &mut a, &mut na);
+                    ntt_ref(&buf, &mut b, &mut nb);
+                    assert_eq!((na, &a.0[..na]), (nb, &b.0[..nb]), "ntt kind {kind} len {len} n0 {n0}");
+                }
+                for eta in [2, 4] {
+                    let buf = half_bytes(kind, len, eta, &mut rng);
+                    for n0 in starts() {
+                        let init = rng.poly(eta);
+                        let (mut a, mut b) = (init, init);
+                        let (mut na, mut nb) = (n0, n0);
+                        bounded(&buf, eta, &mut a, &mut na);
+                        bounded_ref(&buf, eta, &mut b, &mut nb);
+                        assert_eq!((na, &a.0[..na]), (nb, &b.0[..nb]), "bounded η {eta} kind {kind} len {len} n0 {n0}");
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -180,30 +215,6 @@ mod tests {
 
     #[test]
     fn parsers_equal_the_naive_ones() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        for len in streams::lengths() {
-            for kind in 0..streams::KINDS {
-                let buf = streams::ntt(kind, len, &mut rng);
-                for n0 in streams::starts() {
-                    let init = rng.poly_in(0, Q - 1);
-                    let (mut a, mut b) = (init, init);
-                    let (mut na, mut nb) = (n0, n0);
-                    rej_ntt_parse(&buf, &mut a, &mut na);
-                    ntt_naive(&buf, &mut b, &mut nb);
-                    assert_eq!((na, &a.0[..na]), (nb, &b.0[..nb]), "ntt kind {kind} len {len} n0 {n0}");
-                }
-                for eta in [2, 4] {
-                    let buf = streams::half_bytes(kind, len, eta, &mut rng);
-                    for n0 in streams::starts() {
-                        let init = rng.poly(eta);
-                        let (mut a, mut b) = (init, init);
-                        let (mut na, mut nb) = (n0, n0);
-                        rej_bounded_parse(&buf, eta, &mut a, &mut na);
-                        bounded_naive(&buf, eta, &mut b, &mut nb);
-                        assert_eq!((na, &a.0[..na]), (nb, &b.0[..nb]), "bounded η {eta} kind {kind} len {len} n0 {n0}");
-                    }
-                }
-            }
-        }
+        streams::compare(Rng(0x9e37_79b9_7f4a_7c15), (rej_ntt_parse, ntt_naive), (rej_bounded_parse, bounded_naive));
     }
 }

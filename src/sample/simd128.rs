@@ -180,31 +180,7 @@ mod tests {
     /// indices up to N (so the stop at N falls inside a vector step).
     #[test]
     fn parsers_equal_portable() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        for len in streams::lengths() {
-            for kind in 0..streams::KINDS {
-                let buf = streams::ntt(kind, len, &mut rng);
-                for n0 in streams::starts() {
-                    let init = rng.poly_in(0, Q - 1);
-                    let (mut a, mut b) = (init, init);
-                    let (mut na, mut nb) = (n0, n0);
-                    rej_ntt_parse(&buf, &mut a, &mut na);
-                    portable::rej_ntt_parse(&buf, &mut b, &mut nb);
-                    assert_eq!((na, &a.0[..na]), (nb, &b.0[..nb]), "ntt kind {kind} len {len} n0 {n0}");
-                }
-                for eta in [2, 4] {
-                    let buf = streams::half_bytes(kind, len, eta, &mut rng);
-                    for n0 in streams::starts() {
-                        let init = rng.poly(eta);
-                        let (mut a, mut b) = (init, init);
-                        let (mut na, mut nb) = (n0, n0);
-                        rej_bounded_parse(&buf, eta, &mut a, &mut na);
-                        portable::rej_bounded_parse(&buf, eta, &mut b, &mut nb);
-                        assert_eq!((na, &a.0[..na]), (nb, &b.0[..nb]), "bounded η {eta} kind {kind} len {len} n0 {n0}");
-                    }
-                }
-            }
-        }
+        streams::compare(Rng(0x2545_f491_4f6c_dd1d), (rej_ntt_parse, portable::rej_ntt_parse), (rej_bounded_parse, portable::rej_bounded_parse));
     }
 }
 
