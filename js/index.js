@@ -147,9 +147,9 @@ function streamed(parts) {
 // A named hash is hashed inside wasm; a noble-hashes function is called here.
 function resolveHash(hash) {
   if (typeof hash === 'string') {
-    if (!HASH_NAMES.includes(hash))
-      throw new RangeError(`hash: unknown hash name "${hash}"; expected one of: ${HASH_NAMES.join(', ')}`);
     const index = HASH_NAMES.indexOf(hash);
+    if (index < 0)
+      throw new RangeError(`hash: unknown hash name "${hash}"; expected one of: ${HASH_NAMES.join(', ')}`);
     const digest = (msg) => {
       wasm.stream_prehash(index);
       return streamed([msg]);
