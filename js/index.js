@@ -4,12 +4,14 @@
  *
  * This file is only argument checks, conversions and calls into the wasm
  * exports; the algorithms live in the Rust crate (src/). The module is
- * instantiated synchronously at import from bytes inlined at build time, so
- * there is no init call for the user.
+ * instantiated synchronously at import from bytes inlined at build time
+ * (deflated, with a small decoder module: js/unpack.js), so there is no init
+ * call for the user.
  * @module
  */
 import * as wasm from '../build/wasm/mldsa_simd.js';
-import { WASM_BASE64 } from '../build/wasm_base64.js';
+import { INFLATE_BASE64, WASM_DEFLATED_BASE64, WASM_BYTES } from '../build/wasm_base64.js';
+import { unpackWasm } from './unpack.js';
 
 function decodeBase64(text) {
   if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(text);
@@ -19,7 +21,7 @@ function decodeBase64(text) {
   return out;
 }
 
-wasm.initSync({ module: decodeBase64(WASM_BASE64) });
+wasm.initSync({ module: unpackWasm(decodeBase64(INFLATE_BASE64), decodeBase64(WASM_DEFLATED_BASE64), WASM_BYTES) });
 
 // FIPS 204 Table 2 sizes, and the security strength of each category.
 const PARAMS = {

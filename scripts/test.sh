@@ -2,6 +2,7 @@
 # `npm test` (and .ci/run): set up whatever is missing (Chromium included), then run
 # every suite, in this order, stopping at the first failure:
 #   1. cargo test --release                                 native: unit tests + Rust ACVP suites
+#      (and inflate/'s tests: the decoder that unpacks the embedded .wasm)
 #   2. cargo test --release --target wasm32-unknown-unknown  the same crate as wasm, in Node
 #   3. npm run build                                         the npm package in pkg/
 #   4. npm pack pkg/ and install the tarball into an empty consumer folder (offline)
@@ -41,7 +42,7 @@ summary() {
   echo "=============================================="
   # One closing line over every suite that ran (cargo native + wasm, node --test).
   local passed=0 failed=0 p f
-  for f in "$LOGS/cargo-native.log" "$LOGS/cargo-wasm.log"; do
+  for f in "$LOGS/cargo-native.log" "$LOGS/cargo-inflate.log" "$LOGS/cargo-wasm.log"; do
     [ -f "$f" ] || continue
     p=$(grep -hoE 'test result: .*' "$f" | grep -oE '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
     f=$(grep -hoE 'test result: .*' "$f" | grep -oE '[0-9]+ failed' | awk '{s+=$1} END {print s+0}')
@@ -107,6 +108,12 @@ rc=0
 run "cargo test (native)" "$LOGS/cargo-native.log" cargo test --release -- --show-output || rc=$?
 SUMMARY+=("$(cargo_counts "$LOGS/cargo-native.log")")
 SUMMARY+=("$(grep -E '^ACVP .*vectors' "$LOGS/cargo-native.log" | sed 's/^/    Rust /' || true)")
+[ "$rc" = 0 ] || exit "$rc"
+
+# The DEFLATE decoder that unpacks the embedded .wasm (inflate/, its own crate).
+run "cargo test (inflate)" "$LOGS/cargo-inflate.log" \
+  cargo test --release --manifest-path inflate/Cargo.toml --target-dir target/inflate || rc=$?
+SUMMARY+=("$(cargo_counts "$LOGS/cargo-inflate.log")")
 [ "$rc" = 0 ] || exit "$rc"
 
 # ---------------------------------------------------------------------------- 2. wasm
