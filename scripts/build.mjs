@@ -13,6 +13,9 @@
 //      Cargo.lock) and runs the wasm-opt on PATH with the flags in Cargo.toml.
 //      Rust flags (+simd128) come from .cargo/config.toml; a RUSTFLAGS variable
 //      would replace them, so it is removed from the child's environment.
+//      The crate's `panic-trap` feature makes the library no_std with a
+//      panic handler that traps (see Cargo.toml), so std's panic and
+//      formatting code is not in the .wasm. Tests are built without it.
 //   3. The .wasm is inlined deflated, as base64, with the small DEFLATE decoder
 //      module built from inflate/ (build/wasm_base64.js) and js/index.js is
 //      bundled and minified with esbuild into pkg/index.mjs (ESM) and
@@ -97,8 +100,8 @@ const glueFile = path.join(wasmDir, 'mldsa_simd.js');
 if (!args.has('--skip-wasm')) {
   checkTools();
   const argv = ['build', '--release', '--target', 'web', '--mode', 'no-install', '--no-pack',
-    '--out-dir', 'build/wasm', '--out-name', 'mldsa_simd', root];
-  say(`wasm-pack ${argv.slice(0, -1).join(' ')}`);
+    '--out-dir', 'build/wasm', '--out-name', 'mldsa_simd', root, '--', '--features', 'panic-trap'];
+  say(`wasm-pack ${argv.filter((a) => a !== root).join(' ')}`);
   try {
     run('wasm-pack', argv, { stdio: 'inherit' });
   } catch {

@@ -21,6 +21,15 @@
 //! Conventions: inputs of the wrong length, a context over 255 bytes or a
 //! malformed secret key give an [`Error`]; verification gives `false` for any
 //! bad input and never fails otherwise. No input can make the code panic.
+//!
+//! The crate needs only `core` and `alloc`. The shipped .wasm is built with
+//! the `panic-trap` feature, which makes it `no_std` on wasm32 with a panic
+//! handler that traps (`src/wasm.rs`), so std's panic and formatting code is
+//! not linked; every other build (native, tests) has std.
+
+#![cfg_attr(all(target_arch = "wasm32", feature = "panic-trap", not(test)), no_std)]
+
+extern crate alloc;
 
 mod encode;
 mod field;
@@ -39,6 +48,7 @@ mod wasm;
 pub use params::ParamSet;
 pub use prehash::{HashAlg, Prehasher, NIST_HASH_OID_PREFIX};
 
+use alloc::vec::Vec;
 use params::{MU_BYTES, RND_BYTES, SEED_BYTES};
 use zeroize::Zeroizing;
 
@@ -71,7 +81,7 @@ impl core::fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 fn check_len(what: &'static str, got: &[u8], expected: usize) -> Result<(), Error> {
     if got.len() == expected {

@@ -11,6 +11,9 @@ use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{make_hints, use_hints, Poly};
 use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball, MatrixRows};
 use crate::xof::{h, Shake256};
+use alloc::boxed::Box;
+use alloc::vec;
+use alloc::vec::Vec;
 use zeroize::Zeroizing;
 
 fn polys(n: usize) -> Zeroizing<Vec<Poly>> {

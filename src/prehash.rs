@@ -5,6 +5,7 @@ mod sha;
 
 use crate::keccak::f1600;
 use crate::xof::{SHA3_PAD, SHAKE128_RATE, SHAKE256_RATE, SHAKE_PAD};
+use alloc::vec::Vec;
 use sha::{Sha2, Variant};
 use zeroize::Zeroize;
 

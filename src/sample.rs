@@ -5,6 +5,7 @@ use crate::encode::unpack_offset;
 use crate::params::{Params, N};
 use crate::poly::Poly;
 use crate::xof::{Shake128, Shake128x2, Shake256, Shake256x2, SHAKE128_RATE, SHAKE256_RATE};
+use alloc::vec::Vec;
 use zeroize::Zeroize;
 
 // The parsers of RejNTTPoly and RejBoundedPoly: `portable` is the reference

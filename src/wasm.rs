@@ -16,6 +16,7 @@
 //! into wasm.
 
 use crate::{Error, HashAlg, MuBuilder, ParamSet, Prehasher, SigningKey, VerifyingKey};
+use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 
@@ -131,6 +132,18 @@ unsafe impl core::alloc::GlobalAlloc for WipingAllocator {
 
 #[global_allocator]
 static ALLOCATOR: WipingAllocator = WipingAllocator { free: Cell::new(0) };
+
+/// The panic handler of the shipped .wasm (feature `panic-trap`, where the
+/// crate is `no_std`): a trap, as std's handler ends under panic = "abort",
+/// but without std's payload, hook and message-formatting code. A trap
+/// reaches JavaScript as a `WebAssembly.RuntimeError` thrown by the call. No
+/// input makes the crate panic (lib.rs); the JS layer checks every argument
+/// before it gets here.
+#[cfg(all(feature = "panic-trap", not(test)))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
+}
 
 fn param_set(ps: u32) -> Result<ParamSet, JsError> {
     ParamSet::from_number(ps).ok_or_else(|| JsError::new("parameter set: expected 44, 65 or 87"))

@@ -11,6 +11,8 @@
 //! final hash are kept. Inputs are public messages: no secret-independence is
 //! needed here.
 
+use alloc::vec::Vec;
+
 /// The 80 round constants K of SHA-384/512 (§4.2.3). The 64 constants of
 /// SHA-224/256 (§4.2.2) are the first 32 bits of the first 64 of these (both
 /// are the fractional parts of the cube roots of the first primes).
