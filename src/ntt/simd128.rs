@@ -69,7 +69,7 @@ const fn shoup(z: i32) -> i32 {
 /// at run time (`Twiddles::fill`, once, by `twiddles()`), not at compile time:
 /// as initialised statics they were 6.9 KB of the .wasm's data section and
 /// gzip barely shrank them; zero-initialised, they take no space in the .wasm
-/// (−5.5 KB .wasm, −4.3 KB gzip with the code that fills them). Every field
+/// (−5.8 KB .wasm, −4.3 KB gzip with the code that fills them). Every field
 /// is a `Table`, so 16-byte aligned.
 #[repr(C)]
 struct Twiddles {
@@ -119,42 +119,42 @@ impl Twiddles {
     };
 
     /// Builds every table from the 255 values ζ(k) (Shoup companions from
-    /// their values). Public constants only: secret-independent. About 10–20 µs
+    /// their values). Public constants only: secret-independent. About 7–14 µs
     /// in Node 20 and 24 once compiled; the first call, in a new instance,
-    /// 0.1–0.25 ms with its compilation (within the noise of a first keygen,
-    /// 2–5 ms).
+    /// 60–90 µs with its compilation (a first keygen takes 2–5 ms).
     fn fill(&mut self) {
         for k in 1..N {
             self.fwd.0[k] = zeta(k);
         }
         let z = &self.fwd.0;
-        set(&mut self.fwd_ps.0, &|i| shoup(z[i / 4]));
-        set(&mut self.fwd8_p.0, &|i| shoup(z[128 + i]));
-        set(&mut self.fwd7.0, &|i| z[64 + 2 * (i / 4) + i % 2]);
-        set(&mut self.inv.0, &|k| -z[k]);
-        set(&mut self.inv_ps.0, &|i| shoup(-z[i / 4]));
-        set(&mut self.inv1.0, &|m| -z[255 - m]);
-        set(&mut self.inv2.0, &|i| -z[127 - 2 * (i / 4) - i % 2]);
-        companions(&mut self.fwd7_p, &self.fwd7);
-        companions(&mut self.inv1_p, &self.inv1);
-        companions(&mut self.inv2_p, &self.inv2);
-        set(&mut self.scale_p.0, &|i| shoup(if i < 4 { F } else { F_LAST }));
+        for i in 0..256 {
+            self.fwd_ps.0[i] = companion(z[i / 4]);
+            self.inv_ps.0[i] = companion(-z[i / 4]);
+        }
+        for (v, z) in self.inv.0.iter_mut().zip(z) {
+            *v = -z;
+        }
+        for i in 0..128 {
+            let (p, odd) = (i / 4, i % 2);
+            self.fwd8_p.0[i] = companion(z[128 + i]);
+            self.fwd7.0[i] = z[64 + 2 * p + odd];
+            self.fwd7_p.0[i] = companion(self.fwd7.0[i]);
+            self.inv1.0[i] = -z[255 - i];
+            self.inv1_p.0[i] = companion(self.inv1.0[i]);
+            self.inv2.0[i] = -z[127 - 2 * p - odd];
+            self.inv2_p.0[i] = companion(self.inv2.0[i]);
+        }
+        for i in 0..8 {
+            self.scale_p.0[i] = companion(if i < 4 { F } else { F_LAST });
+        }
     }
 }
 
-/// t[i] = f(i) for every i. One copy, calling `f` indirectly: as a generic
-/// function LLVM vectorised each instance (2.2 KB of code for a loop that
-/// runs once).
+/// `shoup`, not inlined: inlined, LLVM vectorises the loops of `fill`,
+/// which run once, into 2 KB of code.
 #[inline(never)]
-fn set(t: &mut [i32], f: &dyn Fn(usize) -> i32) {
-    for (i, v) in t.iter_mut().enumerate() {
-        *v = f(i);
-    }
-}
-
-/// The Shoup companion of each entry of `t`.
-fn companions<const M: usize>(tp: &mut Table<M>, t: &Table<M>) {
-    set(&mut tp.0, &|i| shoup(t.0[i]));
+fn companion(z: i32) -> i32 {
+    shoup(z)
 }
 
 /// The one instance of the tables, reachable only through `twiddles()`, which
