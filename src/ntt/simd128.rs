@@ -65,130 +65,146 @@ const fn shoup(z: i32) -> i32 {
     ((((z as i64) << 33) + q).div_euclid(2 * q)) as i32
 }
 
-const fn shoup_all<const M: usize>(t: &[i32; M]) -> [i32; M] {
-    let mut r = [0; M];
-    let mut i = 0;
-    while i < M {
-        r[i] = shoup(t[i]);
-        i += 1;
-    }
-    r
+/// The twiddle tables, in the layouts the passes read them in. They are built
+/// at run time (`Twiddles::fill`, once, by `twiddles()`), not at compile time:
+/// as initialised statics they were 6.9 KB of the .wasm's data section and
+/// gzip barely shrank them; zero-initialised, they take no space in the .wasm
+/// (−5.8 KB .wasm, −4.3 KB gzip with the code that fills them). Every field
+/// is a `Table`, so 16-byte aligned.
+#[repr(C)]
+struct Twiddles {
+    /// ζ(k) by k (index 0 unused); layers 1–6 read k < 64 one lane at a
+    /// time, layer 8 reads 128..255 as vectors.
+    fwd: Table<N>,
+    /// Shoup companions of `fwd[0..64]`, each in four lanes (see the pitfall).
+    fwd_ps: Table<256>,
+    /// Shoup companions of layer 8's twiddles ζ(128 + i), the only ones read
+    /// lane-wise.
+    fwd8_p: Table<128>,
+    /// Layer 7 (distance 2) in the lane order of `fwd78`, [a0 a4 a1 a5]: for
+    /// the pair of vectors p, ζ(64 + 2p) and ζ(65 + 2p) alternate.
+    fwd7: Table<128>,
+    fwd7_p: Table<128>,
+    /// −ζ(k) by k < 64 (index 0 unused).
+    inv: Table<64>,
+    /// Shoup companions of `inv`, each in four lanes.
+    inv_ps: Table<256>,
+    /// Inverse layer 1 (distance 1): block m uses k = 255 − m, so entry m is
+    /// −ζ(255 − m).
+    inv1: Table<128>,
+    inv1_p: Table<128>,
+    /// Inverse layer 2 (distance 2) in the lane order of `inv12`,
+    /// [a0 a4 a1 a5]: for the pair of vectors p, blocks 2p and 2p + 1
+    /// (k = 127 − m) alternate.
+    inv2: Table<128>,
+    inv2_p: Table<128>,
+    /// Shoup companions of the final factors `F` and `F_LAST`, four lanes each.
+    scale_p: Table<8>,
 }
 
-/// Forward twiddles by k (index 0 unused): ζ^brv8(k).
-const fn fwd_zetas() -> [i32; N] {
-    let mut z = [0; N];
-    let mut k = 1;
-    while k < N {
-        z[k] = zeta(k);
-        k += 1;
+impl Twiddles {
+    const ZERO: Twiddles = Twiddles {
+        fwd: Table([0; N]),
+        fwd_ps: Table([0; 256]),
+        fwd8_p: Table([0; 128]),
+        fwd7: Table([0; 128]),
+        fwd7_p: Table([0; 128]),
+        inv: Table([0; 64]),
+        inv_ps: Table([0; 256]),
+        inv1: Table([0; 128]),
+        inv1_p: Table([0; 128]),
+        inv2: Table([0; 128]),
+        inv2_p: Table([0; 128]),
+        scale_p: Table([0; 8]),
+    };
+
+    /// Builds every table from the 255 values ζ(k) (Shoup companions from
+    /// their values). Public constants only: secret-independent. About 7–14 µs
+    /// in Node 20 and 24 once compiled; the first call, in a new instance,
+    /// 60–90 µs with its compilation (a first keygen takes 2–5 ms).
+    fn fill(&mut self) {
+        for k in 1..N {
+            self.fwd.0[k] = zeta(k);
+        }
+        let z = &self.fwd.0;
+        for i in 0..256 {
+            self.fwd_ps.0[i] = companion(z[i / 4]);
+            self.inv_ps.0[i] = companion(-z[i / 4]);
+        }
+        for (v, z) in self.inv.0.iter_mut().zip(z) {
+            *v = -z;
+        }
+        for i in 0..128 {
+            let (p, odd) = (i / 4, i % 2);
+            self.fwd8_p.0[i] = companion(z[128 + i]);
+            self.fwd7.0[i] = z[64 + 2 * p + odd];
+            self.fwd7_p.0[i] = companion(self.fwd7.0[i]);
+            self.inv1.0[i] = -z[255 - i];
+            self.inv1_p.0[i] = companion(self.inv1.0[i]);
+            self.inv2.0[i] = -z[127 - 2 * p - odd];
+            self.inv2_p.0[i] = companion(self.inv2.0[i]);
+        }
+        for i in 0..8 {
+            self.scale_p.0[i] = companion(if i < 4 { F } else { F_LAST });
+        }
     }
-    z
 }
 
-/// Layer 7 (distance 2) twiddles in the lane order of `fwd78`, [a0 a4 a1 a5]:
-/// for the pair of vectors p, ζ(64+2p) and ζ(65+2p) alternate.
-const fn fwd7_zetas() -> [i32; 128] {
-    let mut z = [0; 128];
-    let mut p = 0;
-    while p < 32 {
-        let (a, b) = (zeta(64 + 2 * p), zeta(65 + 2 * p));
-        z[4 * p] = a;
-        z[4 * p + 1] = b;
-        z[4 * p + 2] = a;
-        z[4 * p + 3] = b;
-        p += 1;
-    }
-    z
+/// `shoup`, not inlined: inlined, LLVM vectorises the loops of `fill`,
+/// which run once, into 2 KB of code.
+#[inline(never)]
+fn companion(z: i32) -> i32 {
+    shoup(z)
 }
 
-/// Inverse twiddles −ζ^brv8(k) by k.
-const fn inv_zetas() -> [i32; N] {
-    let mut z = [0; N];
-    let mut k = 1;
-    while k < N {
-        z[k] = -zeta(k);
-        k += 1;
-    }
-    z
-}
+/// The one instance of the tables, reachable only through `twiddles()`, which
+/// fills them before it returns them: no caller can read them unfilled.
+mod lazy {
+    use super::Twiddles;
+    use core::cell::{Cell, UnsafeCell};
 
-/// Inverse layer 1 (distance 1): block m uses k = 255 − m, so entry m is −ζ(255 − m).
-const fn inv1_zetas() -> [i32; 128] {
-    let mut z = [0; 128];
-    let mut m = 0;
-    while m < 128 {
-        z[m] = -zeta(255 - m);
-        m += 1;
+    struct Lazy {
+        ready: Cell<bool>,
+        tables: UnsafeCell<Twiddles>,
     }
-    z
-}
+    // SAFETY: without the atomics feature a wasm instance runs one thread.
+    unsafe impl Sync for Lazy {}
+    #[cfg(target_feature = "atomics")]
+    compile_error!("src/ntt/simd128.rs fills its tables through a plain static: single-threaded wasm only");
 
-/// Inverse layer 2 (distance 2) in the lane order of `inv12`, [a0 a4 a1 a5]:
-/// for the pair of vectors p, blocks 2p and 2p+1 (k = 127 − m) alternate.
-const fn inv2_zetas() -> [i32; 128] {
-    let mut z = [0; 128];
-    let mut p = 0;
-    while p < 32 {
-        let (a, b) = (-zeta(127 - 2 * p), -zeta(126 - 2 * p));
-        z[4 * p] = a;
-        z[4 * p + 1] = b;
-        z[4 * p + 2] = a;
-        z[4 * p + 3] = b;
-        p += 1;
+    /// All zero (`false` and zero tables), so it lives in .bss, which wasm-ld
+    /// does not emit into the data section.
+    static TWIDDLES: Lazy = Lazy {
+        ready: Cell::new(false),
+        tables: UnsafeCell::new(Twiddles::ZERO),
+    };
+
+    /// The filled tables. Called once at the top of each transform: one load
+    /// and one branch, taken once per wasm instance.
+    #[inline(always)]
+    pub(super) fn twiddles() -> &'static Twiddles {
+        if !TWIDDLES.ready.get() {
+            fill();
+        }
+        // SAFETY: filled, and never written again after `ready` is set.
+        unsafe { &*TWIDDLES.tables.get() }
     }
-    z
-}
 
-const fn last128(t: &[i32; N]) -> [i32; 128] {
-    let mut r = [0; 128];
-    let mut i = 0;
-    while i < 128 {
-        r[i] = t[128 + i];
-        i += 1;
+    #[cold]
+    #[inline(never)]
+    fn fill() {
+        // SAFETY: one thread, and no reference to the tables exists yet: the
+        // only ones are handed out by `twiddles()` after `ready` is set.
+        unsafe { (*TWIDDLES.tables.get()).fill() };
+        TWIDDLES.ready.set(true);
     }
-    r
 }
-
-const fn first64(t: &[i32; N]) -> [i32; 64] {
-    let mut r = [0; 64];
-    let mut i = 0;
-    while i < 64 {
-        r[i] = t[i];
-        i += 1;
-    }
-    r
-}
-
-/// The Shoup companions of twiddles 0..63, each repeated in four lanes.
-const fn splat4(t: &[i32; N]) -> [i32; 256] {
-    let mut r = [0; 256];
-    let mut i = 0;
-    while i < 256 {
-        r[i] = shoup(t[i / 4]);
-        i += 1;
-    }
-    r
-}
-
-static FWD: Table<N> = Table(fwd_zetas());
-static FWD_PS: Table<256> = Table(splat4(&fwd_zetas()));
-static INV_PS: Table<256> = Table(splat4(&inv_zetas()));
-/// Shoup companions of layer 8's twiddles ζ(128 + i), the only ones read lane-wise.
-static FWD8_P: Table<128> = Table(shoup_all(&last128(&fwd_zetas())));
-static FWD7: Table<128> = Table(fwd7_zetas());
-static FWD7_P: Table<128> = Table(shoup_all(&fwd7_zetas()));
-static INV: Table<64> = Table(first64(&inv_zetas()));
-static INV1: Table<128> = Table(inv1_zetas());
-static INV1_P: Table<128> = Table(shoup_all(&inv1_zetas()));
-static INV2: Table<128> = Table(inv2_zetas());
-static INV2_P: Table<128> = Table(shoup_all(&inv2_zetas()));
+use lazy::twiddles;
 
 /// 2^32/256 = 2^24 mod± q: the factor of the inverse NTT (1/256, times the
 /// 2^32 it leaves on its output), and that factor times the last twiddle −ζ(1).
 const F: i32 = centre(1 << 24);
 const F_LAST: i32 = centre(-(zeta(1) as i64) * (1 << 24));
-static SCALE_P: Table<8> = Table([shoup(F), shoup(F), shoup(F), shoup(F), shoup(F_LAST), shoup(F_LAST), shoup(F_LAST), shoup(F_LAST)]);
 
 /// q in four lanes, read opaquely (see the pitfall above).
 static Q4: Table<4> = Table([Q; 4]);
@@ -230,7 +246,8 @@ fn splat_opaque(z: &i32) -> v128 {
     i32x4_splat(unsafe { read_volatile(z) })
 }
 
-/// Twiddle k < 64 in all four lanes; `t` is FWD or INV, `tps` FWD_PS or INV_PS.
+/// Twiddle k < 64 in all four lanes; `t` is `fwd` or `inv`, `tps` `fwd_ps` or
+/// `inv_ps`.
 #[inline(always)]
 fn splat<const M: usize>(t: &Table<M>, tps: &Table<256>, k: usize) -> Tw {
     debug_assert!(k < 64);
@@ -265,16 +282,16 @@ fn lanes(t: &Table<128>, tp: &Table<128>, p: usize) -> Tw {
     }
 }
 
-/// Forward layer-8 twiddles ζ(128 + 4p + i), i = 0..3, straight from `FWD`.
+/// Forward layer-8 twiddles ζ(128 + 4p + i), i = 0..3, straight from `fwd`.
 #[inline(always)]
-fn fwd8(p: usize) -> Tw {
+fn fwd8(tw: &Twiddles, p: usize) -> Tw {
     debug_assert!(p < 32);
     // SAFETY: 128 + 4p + 3 < N and 4p + 3 < 128; 16-byte aligned since the
     // offsets are multiples of 4.
     unsafe {
         Tw {
-            z: read_volatile(FWD.0.as_ptr().add(128 + 4 * p) as *const v128),
-            zp: read_volatile(FWD8_P.0.as_ptr().add(4 * p) as *const v128),
+            z: read_volatile(tw.fwd.0.as_ptr().add(128 + 4 * p) as *const v128),
+            zp: read_volatile(tw.fwd8_p.0.as_ptr().add(4 * p) as *const v128),
         }
     }
 }
@@ -327,15 +344,15 @@ fn stage_bound(r: &[v128], hundredths: i64) {
 /// in V8; patterns such as <0, 4, 2, 6> would become two `pshufb` with masks
 /// built in registers.
 #[inline(always)]
-fn fwd78(v0: &mut v128, v1: &mut v128, p: usize, k: K) {
+fn fwd78(v0: &mut v128, v1: &mut v128, tw: &Twiddles, p: usize, k: K) {
     // Layer 7: pairs at distance 2.
     let mut x = i32x4_shuffle::<0, 4, 1, 5>(*v0, *v1); // [a0 a4 a1 a5]
     let mut y = i32x4_shuffle::<2, 6, 3, 7>(*v0, *v1); // [a2 a6 a3 a7]
-    ct(&mut x, &mut y, lanes(&FWD7, &FWD7_P, p), k);
+    ct(&mut x, &mut y, lanes(&tw.fwd7, &tw.fwd7_p, p), k);
     // Layer 8: pairs at distance 1.
     let mut u = i32x4_shuffle::<0, 4, 1, 5>(x, y); // [a0 a2 a4 a6]
     let mut w = i32x4_shuffle::<2, 6, 3, 7>(x, y); // [a1 a3 a5 a7]
-    ct(&mut u, &mut w, fwd8(p), k);
+    ct(&mut u, &mut w, fwd8(tw, p), k);
     *v0 = i32x4_shuffle::<0, 4, 1, 5>(u, w); // [a0 a1 a2 a3]
     *v1 = i32x4_shuffle::<2, 6, 3, 7>(u, w); // [a4 a5 a6 a7]
 }
@@ -347,14 +364,14 @@ fn fwd78(v0: &mut v128, v1: &mut v128, p: usize, k: K) {
 /// two-operand patterns such as <0, 4, 2, 6> fall back to two `pshufb` with
 /// masks built in registers, several times slower.
 #[inline(always)]
-fn inv12(v0: &mut v128, v1: &mut v128, p: usize, k: K) {
+fn inv12(v0: &mut v128, v1: &mut v128, tw: &Twiddles, p: usize, k: K) {
     let mut u = i32x4_shuffle::<0, 2, 4, 6>(*v0, *v1); // [a0 a2 a4 a6]
     let mut w = i32x4_shuffle::<1, 3, 5, 7>(*v0, *v1); // [a1 a3 a5 a7]
-    gs(&mut u, &mut w, lanes(&INV1, &INV1_P, p), k);
+    gs(&mut u, &mut w, lanes(&tw.inv1, &tw.inv1_p, p), k);
     // After layer 1: a0 = u0, a1 = w0, a2 = u1, a3 = w1, a4 = u2, ...
     let mut x = i32x4_shuffle::<0, 2, 4, 6>(u, w); // [a0 a4 a1 a5]
     let mut y = i32x4_shuffle::<1, 3, 5, 7>(u, w); // [a2 a6 a3 a7]
-    gs(&mut x, &mut y, lanes(&INV2, &INV2_P, p), k);
+    gs(&mut x, &mut y, lanes(&tw.inv2, &tw.inv2_p, p), k);
     *v0 = i32x4_shuffle::<0, 2, 4, 6>(x, y); // [a0 a1 a2 a3]
     *v1 = i32x4_shuffle::<1, 3, 5, 7>(x, y); // [a4 a5 a6 a7]
 }
@@ -369,14 +386,15 @@ fn inv12(v0: &mut v128, v1: &mut v128, p: usize, k: K) {
 /// vectors: with at most four data registers and two twiddles live, V8 keeps
 /// everything in its 16 xmm registers (three passes of eight vectors spilled).
 pub fn ntt(a: &mut Poly) {
+    let tw = twiddles();
     let k = consts();
     // Layers 1–2: vectors j, j+16, j+32, j+48; twiddles k = 1, then 2 and 3.
-    let z = [splat_opaque(&FWD.0[1]), splat_opaque(&FWD.0[2]), splat_opaque(&FWD.0[3])];
+    let z = [splat_opaque(&tw.fwd.0[1]), splat_opaque(&tw.fwd.0[2]), splat_opaque(&tw.fwd.0[3])];
     for j in 0..16 {
         let mut r = load4(a, j, 16);
-        let w = splat_with(z[0], &FWD_PS, 1);
+        let w = splat_with(z[0], &tw.fwd_ps, 1);
         ct2(&mut r, 0, 2, 1, 3, w, w, k);
-        ct2(&mut r, 0, 1, 2, 3, splat_with(z[1], &FWD_PS, 2), splat_with(z[2], &FWD_PS, 3), k);
+        ct2(&mut r, 0, 1, 2, 3, splat_with(z[1], &tw.fwd_ps, 2), splat_with(z[2], &tw.fwd_ps, 3), k);
         stage_bound(&r, 100 + 2 * 51); // after layer L: q + L·0.51q
         store4(a, j, 16, &r);
     }
@@ -385,9 +403,9 @@ pub fn ntt(a: &mut Poly) {
     for c in 0..4 {
         for j in 0..4 {
             let mut r = load4(a, 16 * c + j, 4);
-            let w = splat(&FWD, &FWD_PS, 4 + c);
+            let w = splat(&tw.fwd, &tw.fwd_ps, 4 + c);
             ct2(&mut r, 0, 2, 1, 3, w, w, k);
-            ct2(&mut r, 0, 1, 2, 3, splat(&FWD, &FWD_PS, 8 + 2 * c), splat(&FWD, &FWD_PS, 9 + 2 * c), k);
+            ct2(&mut r, 0, 1, 2, 3, splat(&tw.fwd, &tw.fwd_ps, 8 + 2 * c), splat(&tw.fwd, &tw.fwd_ps, 9 + 2 * c), k);
             stage_bound(&r, 100 + 4 * 51);
             store4(a, 16 * c + j, 4, &r);
         }
@@ -396,13 +414,13 @@ pub fn ntt(a: &mut Poly) {
     // k = 16 + m, then 32 + 2m and 33 + 2m, then layers 7–8 in registers.
     for m in 0..16 {
         let mut r = load4(a, 4 * m, 1);
-        let w = splat(&FWD, &FWD_PS, 16 + m);
+        let w = splat(&tw.fwd, &tw.fwd_ps, 16 + m);
         ct2(&mut r, 0, 2, 1, 3, w, w, k);
-        ct2(&mut r, 0, 1, 2, 3, splat(&FWD, &FWD_PS, 32 + 2 * m), splat(&FWD, &FWD_PS, 33 + 2 * m), k);
+        ct2(&mut r, 0, 1, 2, 3, splat(&tw.fwd, &tw.fwd_ps, 32 + 2 * m), splat(&tw.fwd, &tw.fwd_ps, 33 + 2 * m), k);
         stage_bound(&r, 100 + 6 * 51);
         let [r0, r1, r2, r3] = &mut r;
-        fwd78(r0, r1, 2 * m, k);
-        fwd78(r2, r3, 2 * m + 1, k);
+        fwd78(r0, r1, tw, 2 * m, k);
+        fwd78(r2, r3, tw, 2 * m + 1, k);
         stage_bound(&r, 100 + 8 * 51);
         store4(a, 4 * m, 1, &r);
     }
@@ -490,6 +508,7 @@ impl Input<'_> {
 /// a copy per input would add about 1.3 KB of .wasm each.
 #[inline(never)]
 fn inv_ntt_from(a: &mut Poly, input: Input) {
+    let tw = twiddles();
     let k = consts();
     // Layers 1–4 on blocks of 16 coefficients m: layers 1–2 in registers,
     // then k = 63 − 2m and 62 − 2m (distance 1 vector), then 31 − m.
@@ -498,12 +517,12 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
         stage_bound(&r, 100); // the input contract, |a_i| < q
         {
             let [r0, r1, r2, r3] = &mut r;
-            inv12(r0, r1, 2 * m, k);
-            inv12(r2, r3, 2 * m + 1, k);
+            inv12(r0, r1, tw, 2 * m, k);
+            inv12(r2, r3, tw, 2 * m + 1, k);
         }
         stage_bound(&r, 400); // after layer L: 2^L·q
-        gs2(&mut r, 0, 1, 2, 3, splat(&INV, &INV_PS, 63 - 2 * m), splat(&INV, &INV_PS, 62 - 2 * m), k);
-        let w = splat(&INV, &INV_PS, 31 - m);
+        gs2(&mut r, 0, 1, 2, 3, splat(&tw.inv, &tw.inv_ps, 63 - 2 * m), splat(&tw.inv, &tw.inv_ps, 62 - 2 * m), k);
+        let w = splat(&tw.inv, &tw.inv_ps, 31 - m);
         gs2(&mut r, 0, 2, 1, 3, w, w, k);
         stage_bound(&r, 1600);
         store4(a, 4 * m, 1, &r);
@@ -513,8 +532,8 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
     for c in 0..4 {
         for j in 0..4 {
             let mut r = load4(a, 16 * c + j, 4);
-            gs2(&mut r, 0, 1, 2, 3, splat(&INV, &INV_PS, 15 - 2 * c), splat(&INV, &INV_PS, 14 - 2 * c), k);
-            let w = splat(&INV, &INV_PS, 7 - c);
+            gs2(&mut r, 0, 1, 2, 3, splat(&tw.inv, &tw.inv_ps, 15 - 2 * c), splat(&tw.inv, &tw.inv_ps, 14 - 2 * c), k);
+            let w = splat(&tw.inv, &tw.inv_ps, 7 - c);
             gs2(&mut r, 0, 2, 1, 3, w, w, k);
             stage_bound(&r, 6400);
             store4(a, 16 * c + j, 4, &r);
@@ -523,18 +542,18 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
     // Layers 7–8 over vectors j, j+16, j+32, j+48: k = 3 and 2, then 1 merged
     // with the final factor 2^24. The twiddles' values are read once, outside
     // the loop.
-    let z = [splat_opaque(&INV.0[3]), splat_opaque(&INV.0[2]), splat_opaque(&F), splat_opaque(&F_LAST)];
+    let z = [splat_opaque(&tw.inv.0[3]), splat_opaque(&tw.inv.0[2]), splat_opaque(&F), splat_opaque(&F_LAST)];
     for j in 0..16 {
         // The Shoup companions are read in the loop: a value hoisted out of
         // it gets its sign extension hoisted too, and the extmul becomes an
         // i64x2.mul.
-        // SAFETY: SCALE_P has 8 entries, 16-byte aligned.
+        // SAFETY: `scale_p` has 8 entries, 16-byte aligned.
         let (f, f_last) = unsafe {
-            let s = SCALE_P.0.as_ptr();
+            let s = tw.scale_p.0.as_ptr();
             (Tw { z: z[2], zp: read_volatile(s as *const v128) }, Tw { z: z[3], zp: read_volatile(s.add(4) as *const v128) })
         };
         let mut r = load4(a, j, 16);
-        gs2(&mut r, 0, 1, 2, 3, splat_with(z[0], &INV_PS, 3), splat_with(z[1], &INV_PS, 2), k);
+        gs2(&mut r, 0, 1, 2, 3, splat_with(z[0], &tw.inv_ps, 3), splat_with(z[1], &tw.inv_ps, 2), k);
         stage_bound(&r, 12800);
         for i in 0..2 {
             let (s, d) = (i32x4_add(r[i], r[i + 2]), i32x4_sub(r[i], r[i + 2]));
@@ -654,27 +673,68 @@ mod tests {
         v
     }
 
-    #[test]
-    fn twiddles_agree_with_the_montgomery_table() {
-        for k in 1..N {
-            // ZETAS[k] = ζ·2^32 mod± q; FWD[k] = ζ mod± q.
-            assert_eq!(
-                modq(crate::field::mont_mul(super::super::ZETAS[k], 1)),
-                modq(FWD.0[k]),
-                "k={k}"
-            );
-            let exact = ((FWD.0[k] as i64) << 32) as f64 / Q as f64;
-            let zp = shoup(FWD.0[k]) as f64;
-            assert!((zp - exact).abs() <= 0.5 + 1e-6, "shoup k={k}");
-            if k < 64 {
-                assert_eq!(FWD_PS.0[4 * k..4 * k + 4], [shoup(FWD.0[k]); 4]);
-                assert_eq!(modq(INV.0[k]), modq(-FWD.0[k]));
-                assert_eq!(INV_PS.0[4 * k], shoup(INV.0[k]));
-            }
-            if k >= 128 {
-                assert_eq!(FWD8_P.0[k - 128], shoup(FWD.0[k]));
-            }
+    /// ζ^brv8(k) mod± q for k = 0..255, computed independently of the tables'
+    /// code (powers of ζ = 1753 by repeated multiplication, the bit reversal
+    /// bit by bit) and checked against the portable Montgomery table ZETAS
+    /// (evaluated at compile time).
+    fn expected_zetas() -> [i32; N] {
+        let q = Q as i64;
+        let mut pow = [1i64; N];
+        for i in 1..N {
+            pow[i] = pow[i - 1] * 1753 % q;
         }
+        let mut z = [0; N];
+        for (k, zk) in z.iter_mut().enumerate().skip(1) {
+            let brv = (0..8).fold(0, |r, b| r | ((k >> b) & 1) << (7 - b));
+            let v = pow[brv];
+            *zk = if v > q / 2 { (v - q) as i32 } else { v as i32 };
+            assert_eq!(modq(crate::field::mont_mul(super::super::ZETAS[k], 1)), modq(*zk), "ZETAS, k = {k}");
+        }
+        z
+    }
+
+    /// zp = round(z·2^32/q), checked exactly: |zp·q − z·2^32| < q/2 (q is odd,
+    /// so there is no tie).
+    fn assert_companion(z: i32, zp: i32, what: &str) {
+        let err = zp as i64 * Q as i64 - ((z as i64) << 32);
+        assert!(2 * err.abs() < Q as i64, "{what}: {zp} is not the Shoup companion of {z}");
+    }
+
+    /// Every entry of every run-time table, against the definitions in its
+    /// doc comment evaluated from `expected_zetas`.
+    #[test]
+    fn twiddles_match_fips204_zetas() {
+        let z = expected_zetas();
+        let tw = twiddles();
+        // The unused index 0 (ζ(0) = 1 is not a twiddle) holds 0.
+        assert_eq!((tw.fwd.0[0], tw.inv.0[0]), (0, 0));
+        assert_eq!(tw.fwd.0[1..], z[1..], "fwd");
+        for i in 4..256 {
+            assert_companion(z[i / 4], tw.fwd_ps.0[i], "fwd_ps");
+            assert_companion(-z[i / 4], tw.inv_ps.0[i], "inv_ps");
+        }
+        assert_eq!(tw.inv.0[1..], z[1..64].iter().map(|v| -v).collect::<Vec<_>>()[..], "inv");
+        for i in 0..128 {
+            let (p, odd) = (i / 4, i % 2);
+            assert_companion(z[128 + i], tw.fwd8_p.0[i], "fwd8_p");
+            assert_eq!(tw.fwd7.0[i], z[64 + 2 * p + odd], "fwd7, i = {i}");
+            assert_companion(z[64 + 2 * p + odd], tw.fwd7_p.0[i], "fwd7_p");
+            assert_eq!(tw.inv1.0[i], -z[255 - i], "inv1, i = {i}");
+            assert_companion(-z[255 - i], tw.inv1_p.0[i], "inv1_p");
+            assert_eq!(tw.inv2.0[i], -z[127 - 2 * p - odd], "inv2, i = {i}");
+            assert_companion(-z[127 - 2 * p - odd], tw.inv2_p.0[i], "inv2_p");
+        }
+        // F = 2^24 mod± q and F_LAST = −ζ(1)·2^24 mod± q.
+        let centred = |v: i64| {
+            let r = v.rem_euclid(Q as i64) as i32;
+            if r > Q / 2 { r - Q } else { r }
+        };
+        assert_eq!((F, F_LAST), (centred(1 << 24), centred(-(z[1] as i64) << 24)));
+        for i in 0..8 {
+            assert_companion(if i < 4 { F } else { F_LAST }, tw.scale_p.0[i], "scale_p");
+        }
+        // One instance, filled once.
+        assert!(core::ptr::eq(tw, twiddles()));
     }
 
     #[test]
@@ -769,3 +829,4 @@ mod tests {
         }
     }
 }
+
