@@ -8,7 +8,7 @@
 use crate::encode::{pk_decode, pk_encode, sig_decode, sig_encode, sk_decode, sk_encode, w1_encode, SkParts};
 use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt, pointwise_inv_ntt};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
-use crate::poly::{make_hints, use_hints, Poly};
+use crate::poly::{make_hints, use_hints, Poly, PAIR_SHIFT};
 use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball, MatrixRows};
 use crate::xof::{h, Shake256};
 use alloc::boxed::Box;
@@ -115,14 +115,17 @@ pub enum SignError {
 
 /// A secret key decoded and expanded for signing: FIPS 204 Algorithm 7 steps
 /// 1–5 (ŝ1, ŝ2, t̂0 and Â), done once so that repeated signing skips them.
-/// Everything in it is wiped when it is dropped. Memory: (k·ℓ + ℓ + 2k)
-/// polynomials of 1 KiB (86 KiB for ML-DSA-87).
+/// s1 and s2 are kept packed in pairs, NTT(s1[i] + 2^9·s2[i]), so that one
+/// inverse NTT per row gives both c·s1[i] and c·s2[i] (`Poly::split_pair`).
+/// Everything in it is wiped when it is dropped. Memory: (k·ℓ + 2k)
+/// polynomials of 1 KiB (72 KiB for ML-DSA-87).
 pub struct ExpandedSecretKey {
     p: &'static Params,
     key: Zeroizing<[u8; 32]>,
     tr: [u8; TR_BYTES],
-    s1_hat: Zeroizing<Vec<Poly>>,
-    s2_hat: Zeroizing<Vec<Poly>>,
+    /// NTT(s1[i] + 2^9·s2[i]) for i < k, with s1[i] = 0 for i ≥ ℓ (ℓ ≤ k in
+    /// every set); coefficients before the NTT below η·(1 + 2^9) ≤ 2052.
+    s_hat: Zeroizing<Vec<Poly>>,
     t0_hat: Zeroizing<Vec<Poly>>,
     a_hat: Vec<Poly>,
 }
@@ -135,13 +138,19 @@ impl ExpandedSecretKey {
         let mut a_hat = vec![Poly::zero(); k * l];
         let (mut s1, mut s2, mut t0) = (polys(l), polys(k), polys(k));
         let parts = sk_decode(p, sk, &mut s1, &mut s2, &mut t0)?;
-        s1.iter_mut().chain(s2.iter_mut()).chain(t0.iter_mut()).for_each(ntt);
+        debug_assert!(l <= k);
+        for (s, s1) in s2.iter_mut().zip(s1.iter().map(Some).chain(core::iter::repeat(None))) {
+            for (i, c) in s.0.iter_mut().enumerate() {
+                *c = (*c << PAIR_SHIFT) + s1.map_or(0, |s1| s1.0[i]);
+            }
+        }
+        s2.iter_mut().chain(t0.iter_mut()).for_each(ntt);
         expand_a(p, parts.rho, &mut a_hat);
         let mut key = Zeroizing::new([0u8; 32]);
         key.copy_from_slice(parts.key);
         let mut tr = [0u8; TR_BYTES];
         tr.copy_from_slice(parts.tr);
-        Some(ExpandedSecretKey { p, key, tr, s1_hat: s1, s2_hat: s2, t0_hat: t0, a_hat })
+        Some(ExpandedSecretKey { p, key, tr, s_hat: s2, t0_hat: t0, a_hat })
     }
 
     /// tr = H(pk, 64), for computing μ.
@@ -153,7 +162,7 @@ impl ExpandedSecretKey {
     pub fn sign_mu(&self, mu: &[u8; MU_BYTES], rnd: &[u8; 32]) -> Result<Vec<u8>, SignError> {
         let p = self.p;
         let (k, l) = (p.k, p.l);
-        let (s1, s2, t0, a_hat) = (&self.s1_hat, &self.s2_hat, &self.t0_hat, &self.a_hat);
+        let (s_hat, t0, a_hat) = (&self.s_hat, &self.t0_hat, &self.a_hat);
         // Step 7: ρ″ ← H(K ‖ rnd ‖ μ, 64).
         let mut rho_pp = Zeroizing::new([0u8; 64]);
         h(&[&self.key[..], rnd, mu], &mut rho_pp[..]);
@@ -196,27 +205,28 @@ impl ExpandedSecretKey {
             // Steps 16–17.
             let mut c_hat = sample_in_ball(c_tilde, p.tau);
             ntt(&mut c_hat);
-            // Step 23 rejects when ‖z‖∞ ≥ γ1 − β or ‖r0‖∞ ≥ γ2 − β; r0 is checked
-            // first because it rejects more often (57–68% of the attempts
-            // depending on the set, z 34–46%), so a rejected attempt usually
-            // stops before computing z. The outcome is the same in either order.
-            // Steps 19, 21: r0 ← LowBits(w − cs2). While ‖w0 − cs2‖∞ < γ2 − β,
-            // LowBits(w − cs2) = w0 − cs2 and HighBits(w − cs2) = w1, so no
-            // second Decompose is needed.
+            // Steps 18–21, a row at a time: NTT^−1(ĉ ∘ NTT(s1[i] + 2^9·s2[i]))
+            // is c·s1[i] + 2^9·c·s2[i] mod q, and as both products are below
+            // β < 2^8 it splits into the two exactly: one inverse NTT for both.
+            // Step 23 rejects when ‖z‖∞ ≥ γ1 − β or ‖r0‖∞ ≥ γ2 − β; each row is
+            // checked as soon as it is known, r0 first because it rejects more
+            // often (57–68% of the attempts depending on the set, z 34–46%), so a
+            // rejected attempt usually stops early. The outcome is the same in
+            // any order. While ‖w0 − cs2‖∞ < γ2 − β, LowBits(w − cs2) = w0 − cs2
+            // and HighBits(w − cs2) = w1, so no second Decompose is needed.
             for i in 0..k {
-                pointwise_inv_ntt(tmp, &c_hat, &s2[i]); // < q
-                // w0 − cs2 < γ2 + q, centred and checked in one pass.
+                pointwise_inv_ntt(tmp, &c_hat, &s_hat[i]); // < q
+                // cs1[i] goes where z[i] is formed (z is where NTT(y) was); rows
+                // i ≥ ℓ have no s1 part, and their zero goes to the hint scratch.
+                let cs1 = if i < l { &mut y_hat_then_z[i] } else { &mut *hint_row };
+                tmp.split_pair(cs1); // tmp = cs2[i]; both |·| ≤ β
+                // r0 = w0 − cs2, |·| < γ2 + β, centred and checked in one pass.
                 if w0[i].sub_center_exceeds(tmp, gamma2 - beta) {
                     count_rejection(1);
                     continue 'attempt;
                 }
-            }
-            // Steps 18, 20: z ← y + NTT^−1(ĉ ∘ ŝ1).
-            for j in 0..l {
-                let z = &mut *y_hat_then_z;
-                pointwise_inv_ntt(&mut z[j], &c_hat, &s1[j]); // < q
-                // z + y < q + γ1, centred and checked in one pass.
-                if z[j].add_center_exceeds(&y[j], gamma1 - beta) {
+                // z = y + cs1, |·| ≤ γ1 + β, centred and checked in one pass.
+                if i < l && y_hat_then_z[i].add_center_exceeds(&y[i], gamma1 - beta) {
                     count_rejection(0);
                     continue 'attempt;
                 }

@@ -18,6 +18,12 @@ use portable as backend;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use simd128 as backend;
 
+/// The shift that packs two short products into one polynomial (`split_pair`):
+/// signing computes c·s1 + 2^9·c·s2 with one inverse NTT. Both products are
+/// below β = τ·η ≤ 196 (ML-DSA-65: 49·4) < 2^8, so the sum is below
+/// 196·(1 + 2^9) = 100,548 < (q−1)/2, and the low 9 bits give the first.
+pub const PAIR_SHIFT: u32 = 9;
+
 /// A polynomial: 256 coefficients, each an i32 whose range the caller states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Poly(pub [i32; N]);
@@ -50,6 +56,14 @@ impl Poly {
     pub fn center_exceeds(&mut self, bound: i32) -> bool {
         static ZERO: Poly = Poly::zero();
         backend::center_exceeds::<0>(self, &ZERO, bound)
+    }
+
+    /// Splits a packed pair of short products: for self ≡ a + 2^PAIR_SHIFT·b
+    /// (mod q) with |self_i| < q and |a_i|, |b_i| < 2^(PAIR_SHIFT−1), so that
+    /// the exact value is below (q−1)/2 and is self mod± q: a goes to `lo`, b
+    /// to self. Branch-free.
+    pub fn split_pair(&mut self, lo: &mut Poly) {
+        backend::split_pair(self, lo)
     }
 
     /// Multiplies by 2^d; for t1 (< 2^10) the result stays below q.
@@ -188,6 +202,30 @@ mod tests {
             (1, true) => (r1 + 1).rem_euclid(m),
             (1, false) => (r1 - 1).rem_euclid(m),
             _ => r1,
+        }
+    }
+
+    /// The packed pairs the signer forms, a + 2^9·b with |a|, |b| < 2^8, in
+    /// each of the representatives an inverse NTT may return (|v| < q), and
+    /// the extreme pairs, come apart exactly.
+    #[test]
+    fn split_pair_recovers_both_products() {
+        let mut rng = crate::test_rng::Rng(77);
+        let top = (1 << (PAIR_SHIFT - 1)) - 1;
+        for round in 0..200 {
+            let (a, b) = if round < 4 {
+                let (x, y) = [(top, top), (-top, -top), (top, -top), (-top, top)][round];
+                (Poly([x; N]), Poly([y; N]))
+            } else {
+                (rng.poly(top), rng.poly(top))
+            };
+            let mut v = Poly::zero();
+            for i in 0..N {
+                v.0[i] = a.0[i] + (b.0[i] << PAIR_SHIFT) + Q * [-1, 0, 1][(i + round) % 3];
+            }
+            let mut lo = Poly::zero();
+            v.split_pair(&mut lo);
+            assert_eq!((lo, v), (a, b), "round {round}");
         }
     }
 

@@ -3,7 +3,7 @@
 //! same order. Bounds and contracts are stated on the `Poly` methods and free
 //! functions of `poly.rs` that call these.
 
-use super::{decompose, make_hint, power2round, use_hint, Poly};
+use super::{decompose, make_hint, power2round, use_hint, Poly, PAIR_SHIFT};
 use crate::field::{caddq, center, freeze};
 use crate::params::N;
 
@@ -16,6 +16,15 @@ pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool 
         over |= (bound - 1) - abs;
     }
     over < 0
+}
+
+pub fn split_pair(v: &mut Poly, lo: &mut Poly) {
+    for i in 0..N {
+        let c = center(caddq(v.0[i]));
+        let a = ((c + (1 << (PAIR_SHIFT - 1))) & ((1 << PAIR_SHIFT) - 1)) - (1 << (PAIR_SHIFT - 1));
+        lo.0[i] = a;
+        v.0[i] = (c - a) >> PAIR_SHIFT;
+    }
 }
 
 pub fn exceeds(a: &Poly, bound: i32) -> bool {

@@ -5,7 +5,7 @@
 //! which FIPS 204 lets the signer reveal (rejection decision; the hints are
 //! part of the signature).
 
-use super::Poly;
+use super::{Poly, PAIR_SHIFT};
 use crate::params::{D, N, Q};
 use core::arch::wasm32::*;
 
@@ -89,6 +89,17 @@ pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool 
         over = v128_or(over, i32x4_sub(b1, i32x4_abs(c)));
     }
     i32x4_bitmask(over) != 0
+}
+
+pub fn split_pair(v: &mut Poly, lo: &mut Poly) {
+    let k = consts();
+    let (half, mask) = (splat_opaque(1 << (PAIR_SHIFT - 1)), splat_opaque((1 << PAIR_SHIFT) - 1));
+    for i in 0..N / 4 {
+        let c = center(caddq(load(v, i), k), k);
+        let a = i32x4_sub(v128_and(i32x4_add(c, half), mask), half);
+        store(lo, i, a);
+        store(v, i, i32x4_shr(i32x4_sub(c, a), PAIR_SHIFT));
+    }
 }
 
 pub fn exceeds(a: &Poly, bound: i32) -> bool {
@@ -276,6 +287,18 @@ mod tests {
                 assert_eq!(center_exceeds::<1>(&mut s, &b, bound), want);
                 assert_eq!(portable::center_exceeds::<1>(&mut p, &b, bound), want);
             }
+        }
+    }
+
+    #[test]
+    fn split_pair_matches_portable() {
+        // Packed pairs (poly.rs tests the exact split), and anything else in (−q, q).
+        for v in inputs(-(Q - 1), Q - 1, 21).into_iter().chain(inputs(-(1 << 17), 1 << 17, 22)) {
+            let (mut s, mut p) = (v, v);
+            let (mut s_lo, mut p_lo) = (Poly::zero(), Poly::zero());
+            split_pair(&mut s, &mut s_lo);
+            portable::split_pair(&mut p, &mut p_lo);
+            assert_eq!((s, s_lo), (p, p_lo));
         }
     }
 
