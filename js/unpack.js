@@ -13,12 +13,11 @@
  * @returns {Uint8Array}
  */
 export function unpackWasm(inflater, deflated, size) {
-  const { memory, inflate_raw, __heap_base } = new WebAssembly.Instance(new WebAssembly.Module(inflater)).exports;
-  // Input, then output, in the decoder's memory after its own data and stack.
-  const input = __heap_base.value;
+  const { memory, inflate_raw } = new WebAssembly.Instance(new WebAssembly.Module(inflater)).exports;
+  // Input, then output, in pages added after the decoder's own data and stack.
+  const input = memory.buffer.byteLength;
   const output = input + deflated.length;
-  const short = output + size - memory.buffer.byteLength;
-  if (short > 0) memory.grow(Math.ceil(short / 65536));
+  memory.grow(Math.ceil((deflated.length + size) / 65536));
   new Uint8Array(memory.buffer).set(deflated, input);
   const code = inflate_raw(input, deflated.length, output, size);
   if (code !== 0) throw new Error(`mldsa-simd: the embedded WebAssembly module is damaged (inflate error ${code})`);

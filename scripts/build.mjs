@@ -27,7 +27,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -139,7 +139,7 @@ const inflateBytes = fs.readFileSync(inflateWasm);
 const { deflateAsync } = (await import('@gfx/zopfli')).default;
 const deflated = Buffer.from(await deflateAsync(wasmBytes, { numiterations: 15 }));
 {
-  const { unpackWasm } = await import(path.join(root, 'js', 'unpack.js'));
+  const { unpackWasm } = await import(pathToFileURL(path.join(root, 'js', 'unpack.js')).href);
   let back;
   try {
     back = unpackWasm(inflateBytes, deflated, wasmBytes.length);

@@ -124,7 +124,8 @@ pub struct ExpandedSecretKey {
     key: Zeroizing<[u8; 32]>,
     tr: [u8; TR_BYTES],
     /// NTT(s1[i] + 2^9·s2[i]) for i < k, with s1[i] = 0 for i ≥ ℓ (ℓ ≤ k in
-    /// every set); coefficients before the NTT below η·(1 + 2^9) ≤ 2052.
+    /// every set); before the NTT the coefficients are at most η·(1 + 2^9) ≤ 2052
+    /// in size (`params.rs` checks both at compile time).
     s_hat: Zeroizing<Vec<Poly>>,
     t0_hat: Zeroizing<Vec<Poly>>,
     a_hat: Vec<Poly>,
@@ -138,7 +139,6 @@ impl ExpandedSecretKey {
         let mut a_hat = vec![Poly::zero(); k * l];
         let (mut s1, mut s2, mut t0) = (polys(l), polys(k), polys(k));
         let parts = sk_decode(p, sk, &mut s1, &mut s2, &mut t0)?;
-        debug_assert!(l <= k);
         for (s, s1) in s2.iter_mut().zip(s1.iter().map(Some).chain(core::iter::repeat(None))) {
             for (i, c) in s.0.iter_mut().enumerate() {
                 *c = (*c << PAIR_SHIFT) + s1.map_or(0, |s1| s1.0[i]);
@@ -206,8 +206,9 @@ impl ExpandedSecretKey {
             let mut c_hat = sample_in_ball(c_tilde, p.tau);
             ntt(&mut c_hat);
             // Steps 18–21, a row at a time: NTT^−1(ĉ ∘ NTT(s1[i] + 2^9·s2[i]))
-            // is c·s1[i] + 2^9·c·s2[i] mod q, and as both products are below
-            // β < 2^8 it splits into the two exactly: one inverse NTT for both.
+            // is c·s1[i] + 2^9·c·s2[i] mod q, and as both products are at most
+            // β < 2^8 in size it splits into the two exactly: one inverse NTT
+            // for both.
             // Step 23 rejects when ‖z‖∞ ≥ γ1 − β or ‖r0‖∞ ≥ γ2 − β; each row is
             // checked as soon as it is known, r0 first because it rejects more
             // often (57–68% of the attempts depending on the set, z 34–46%), so a

@@ -40,6 +40,23 @@ const P44: Params = Params { k: 4, l: 4, eta: 2, tau: 39, lambda: 128, gamma1: 1
 const P65: Params = Params { k: 6, l: 5, eta: 4, tau: 49, lambda: 192, gamma1: 1 << 19, gamma2: (Q - 1) / 32, omega: 55 };
 const P87: Params = Params { k: 8, l: 7, eta: 2, tau: 60, lambda: 256, gamma1: 1 << 19, gamma2: (Q - 1) / 32, omega: 75 };
 
+// What signing's packed pairs (`crate::poly::PAIR_SHIFT`) need of every set:
+// β = τ·η < 2^(PAIR_SHIFT−1), so c·s1 and c·s2 (each at most β) split apart
+// exactly; the packed s1 + 2^PAIR_SHIFT·s2 (at most η·(1 + 2^PAIR_SHIFT)) is
+// a valid NTT input (< q); and ℓ ≤ k, so every row of s1 has a row of s2.
+const _: () = {
+    let shift = crate::poly::PAIR_SHIFT;
+    let sets = [P44, P65, P87];
+    let mut i = 0;
+    while i < sets.len() {
+        let p = &sets[i];
+        assert!((p.tau as i32) * p.eta < 1 << (shift - 1));
+        assert!(p.eta * (1 + (1 << shift)) < Q);
+        assert!(p.l <= p.k);
+        i += 1;
+    }
+};
+
 /// Number of bits needed to write `x` (FIPS 204 `bitlen`).
 const fn bitlen(x: u32) -> usize {
     (32 - x.leading_zeros()) as usize

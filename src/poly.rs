@@ -19,9 +19,10 @@ use portable as backend;
 use simd128 as backend;
 
 /// The shift that packs two short products into one polynomial (`split_pair`):
-/// signing computes c·s1 + 2^9·c·s2 with one inverse NTT. Both products are
-/// below β = τ·η ≤ 196 (ML-DSA-65: 49·4) < 2^8, so the sum is below
+/// signing computes c·s1 + 2^9·c·s2 with one inverse NTT. Both products are at
+/// most β = τ·η ≤ 196 (ML-DSA-65: 49·4) < 2^8 in size, so the sum is at most
 /// 196·(1 + 2^9) = 100,548 < (q−1)/2, and the low 9 bits give the first.
+/// `params.rs` checks these conditions for every set at compile time.
 pub const PAIR_SHIFT: u32 = 9;
 
 /// A polynomial: 256 coefficients, each an i32 whose range the caller states.
@@ -219,9 +220,11 @@ mod tests {
             } else {
                 (rng.poly(top), rng.poly(top))
             };
+            // x itself, or x − q for x > 0 and x + q for x < 0: in (−q, q).
             let mut v = Poly::zero();
             for i in 0..N {
-                v.0[i] = a.0[i] + (b.0[i] << PAIR_SHIFT) + Q * [-1, 0, 1][(i + round) % 3];
+                let x = a.0[i] + (b.0[i] << PAIR_SHIFT);
+                v.0[i] = if (i + round) % 2 == 0 { x } else { x - Q * x.signum() };
             }
             let mut lo = Poly::zero();
             v.split_pair(&mut lo);

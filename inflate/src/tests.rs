@@ -173,6 +173,137 @@ fn random_and_damaged_streams_never_panic() {
 }
 
 #[test]
+fn stored_block_after_a_huffman_block_at_every_bit_offset() {
+    // A fixed block of n literals (8- and 9-bit codes, so it ends at every
+    // bit offset), a stored block, and a final fixed block.
+    let mut offsets = [false; 8];
+    for n in 0..24u32 {
+        for stored in [0usize, 1, 5, 300] {
+            let (mut w, mut want) = (BitWriter::default(), Vec::new());
+            w.put(0, 1);
+            w.put(1, 2);
+            for i in 0..n {
+                // Literals 0–143 have 8-bit codes 0x30 + v, 144–255 9-bit codes 0x190 + v − 144.
+                let v = if i < n % 8 { 144 + i * 5 } else { i * 37 % 144 };
+                if v < 144 { w.put_code(0x30 + v, 8) } else { w.put_code(0x190 + v - 144, 9) }
+                want.push(v as u8);
+            }
+            w.put_code(0, 7); // end of block
+            offsets[(w.n + 3) % 8] = true; // where the stored block's header ends
+            w.put(0, 1);
+            w.put(0, 2);
+            let mut bytes = w.bytes;
+            bytes.extend((stored as u16).to_le_bytes());
+            bytes.extend((!(stored as u16)).to_le_bytes());
+            bytes.extend((0..stored).map(|i| (i * 7) as u8));
+            want.extend((0..stored).map(|i| (i * 7) as u8));
+            let mut w = BitWriter::default();
+            w.put(1, 1);
+            w.put(1, 2);
+            for v in [1, 2, 3] {
+                w.put_code(0x30 + v, 8);
+                want.push(v as u8);
+            }
+            w.put_code(0, 7);
+            bytes.extend(w.bytes);
+            assert_eq!(inflated(&bytes, want.len()), Ok(want), "{n} literals, {stored} stored bytes");
+        }
+    }
+    assert!(offsets.iter().all(|&o| o), "not every bit offset was reached: {offsets:?}");
+}
+
+/// A dynamic block coding "A": literal 'A' and end-of-block both with code
+/// length `len` (1: a complete code; 2: half the code space unused), and a
+/// single one-bit distance code (incomplete, which is allowed).
+fn dynamic_block_for_a(len: u32) -> Vec<u8> {
+    let mut w = BitWriter::default();
+    w.put(1, 1);
+    w.put(2, 2);
+    w.put(0, 5); // HLIT: 257 literal/length codes
+    w.put(0, 5); // HDIST: 1 distance code
+    w.put(14, 4); // HCLEN: 18 code-length code lengths, in CL_ORDER
+    // Code lengths 0, 1, 2 and 18 get 2-bit codes 00, 01, 10, 11.
+    let cl_len = |sym: u8| if [0, 1, 2, 18].contains(&sym) { 2 } else { 0 };
+    for &sym in &CL_ORDER[..18] {
+        w.put(cl_len(sym), 3);
+    }
+    let code_of = |sym: u32| match sym { 0 => 0b00, 1 => 0b01, 2 => 0b10, _ => 0b11 };
+    let zeros = |w: &mut BitWriter, n: u32| {
+        w.put_code(code_of(18), 2); // 11 + 7 extra bits zeros
+        w.put(n - 11, 7);
+    };
+    zeros(&mut w, 65); // literals 0–64
+    w.put_code(code_of(len), 2); // 'A'
+    zeros(&mut w, 138);
+    zeros(&mut w, 52); // literals 66–255
+    w.put_code(code_of(len), 2); // end of block
+    w.put_code(code_of(1), 2); // distance code 0: one bit
+    // Canonical codes: 'A' then end-of-block, each `len` bits.
+    w.put_code(0, len);
+    w.put_code(1, len);
+    w.bytes
+}
+
+#[test]
+fn incomplete_codes_are_refused_as_zlib_refuses_them() {
+    use miniz_oxide::inflate::decompress_to_vec;
+    let complete = dynamic_block_for_a(1);
+    assert_eq!(decompress_to_vec(&complete).ok().as_deref(), Some(&b"A"[..]));
+    assert_eq!(inflated(&complete, 1), Ok(b"A".to_vec()));
+    let incomplete = dynamic_block_for_a(2);
+    assert!(decompress_to_vec(&incomplete).is_err());
+    assert_eq!(inflated(&incomplete, 1), Err(Error::BadLengths));
+}
+
+/// Damaged and random streams get what miniz_oxide's decoder (zlib's rules)
+/// gives them: the same bytes, or a refusal. So the decoder is no more
+/// lenient than zlib, e.g. about incomplete codes.
+#[test]
+fn damaged_streams_are_decoded_as_miniz_decodes_them() {
+    use miniz_oxide::inflate::decompress_to_vec_with_limit;
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    // Skewed bytes give long codes; noise, stored and fixed blocks the rest.
+    let skew: Vec<u8> = (0..6000u32).map(|i| (next().leading_zeros().min(40) as u8).wrapping_mul(3) + (i % 2) as u8 * 100).collect();
+    let base = [deflate(&skew, 9, 0), deflate(&noise(2000, 5), 6, CompressionStrategy::Fixed as i32), deflate(&skew[..2000], 0, 0)];
+    let (mut same, mut refused) = (0, 0);
+    for round in 0..12_000u64 {
+        let d = if round % 4 == 3 {
+            (0..next() % 64).map(|_| next() as u8).collect()
+        } else {
+            let mut d = base[(round % 3) as usize].clone();
+            for _ in 0..1 + next() % 3 {
+                // Mostly in the block headers, where the code lengths are.
+                let bit = (next() % (d.len() as u64 * 8).min(800)) as usize;
+                d[bit >> 3] ^= 1 << (bit & 7);
+            }
+            if round % 5 == 0 {
+                d.truncate(next() as usize % d.len());
+            }
+            d
+        };
+        match decompress_to_vec_with_limit(&d, 1 << 20) {
+            Ok(v) => {
+                assert_eq!(inflated(&d, v.len()), Ok(v), "round {round}: miniz accepts, we differ");
+                same += 1;
+            }
+            Err(_) => {
+                for size in [0, 1, 100, 6000] {
+                    assert!(inflated(&d, size).is_err(), "round {round}: miniz refuses, we accept {size} bytes");
+                }
+                refused += 1;
+            }
+        }
+    }
+    assert!(same > 100 && refused > 5000, "{same} accepted, {refused} refused");
+}
+
+#[test]
 fn length_and_distance_tables_match_rfc_1951() {
     // Spot values from the tables of RFC 1951 §3.2.5.
     assert_eq!(LENGTHS[0], (3, 0));
