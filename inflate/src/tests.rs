@@ -50,6 +50,16 @@ fn samples() -> Vec<Vec<u8>> {
     ]
 }
 
+/// A deterministic xorshift64 generator.
+fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
+    move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    }
+}
+
 fn inflated(stream: &[u8], size: usize) -> Result<Vec<u8>, Error> {
     let mut out = vec![0xa5; size];
     inflate(stream, &mut out).map(|()| out)
@@ -143,13 +153,7 @@ fn malformed_blocks_are_refused() {
 fn random_and_damaged_streams_never_panic() {
     let data = samples().pop().unwrap();
     let stream = deflate(&data, 9, 0);
-    let mut s = 0x1234_5678_9abc_def1u64;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut next = xorshift(0x1234_5678_9abc_def1u64);
     let mut refused = 0;
     for round in 0..3000 {
         // Random bytes, or the real stream with a few bits flipped.
@@ -261,13 +265,7 @@ fn incomplete_codes_are_refused_as_zlib_refuses_them() {
 #[test]
 fn damaged_streams_are_decoded_as_miniz_decodes_them() {
     use miniz_oxide::inflate::decompress_to_vec_with_limit;
-    let mut s = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
     // Skewed bytes give long codes; noise, stored and fixed blocks the rest.
     let skew: Vec<u8> = (0..6000u32).map(|i| (next().leading_zeros().min(40) as u8).wrapping_mul(3) + (i % 2) as u8 * 100).collect();
     let base = [deflate(&skew, 9, 0), deflate(&noise(2000, 5), 6, CompressionStrategy::Fixed as i32), deflate(&skew[..2000], 0, 0)];
