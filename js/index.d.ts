@@ -207,8 +207,9 @@ export interface MlDsa extends MlDsaSigner {
    */
   prehash(hash: HashName | PrehashFunction): MlDsaSigner & { readonly info: { readonly type: 'hashml-dsa' } };
   /**
-   * A secret key prepared for repeated signing: decoded once, with Â, NTT(s1),
-   * NTT(s2) and NTT(t0) cached inside wasm (up to 86 KiB for ML-DSA-87), so each
+   * A secret key prepared for repeated signing: decoded once, with Â, NTT(s1)
+   * and NTT(s2) (packed together, as NTT(s1 + 2^9·s2)) and NTT(t0) cached inside
+   * wasm (up to 72 KiB for ML-DSA-87), so each
    * `sign` skips that work. Release it with `free()` (or `using`); a
    * FinalizationRegistry frees it if it is dropped, but only whenever the
    * garbage collector gets to it. The cached key is wiped when freed.
