@@ -5,12 +5,12 @@
  * This file is only argument checks, conversions and calls into the wasm
  * exports; the algorithms live in the Rust crate (src/). The module is
  * instantiated synchronously at import from bytes inlined at build time
- * (deflated, with a small decoder module: js/unpack.js), so there is no init
+ * (LZMA-compressed, with a small decoder module: js/unpack.js), so there is no init
  * call for the user.
  * @module
  */
 import * as wasm from '../build/wasm/mldsa_simd.js';
-import { INFLATE_BASE64, WASM_DEFLATED_BASE64, WASM_BYTES } from '../build/wasm_base64.js';
+import { UNPACK_BASE64, WASM_LZMA_BASE64, WASM_LZMA_PROPS, WASM_BYTES } from '../build/wasm_base64.js';
 import { unpackWasm } from './unpack.js';
 
 function decodeBase64(text) {
@@ -21,7 +21,7 @@ function decodeBase64(text) {
   return out;
 }
 
-wasm.initSync({ module: unpackWasm(decodeBase64(INFLATE_BASE64), decodeBase64(WASM_DEFLATED_BASE64), WASM_BYTES) });
+wasm.initSync({ module: unpackWasm(decodeBase64(UNPACK_BASE64), WASM_LZMA_PROPS, decodeBase64(WASM_LZMA_BASE64), WASM_BYTES) });
 
 // FIPS 204 Table 2 sizes, and the security strength of each category.
 const PARAMS = {

@@ -2,9 +2,10 @@
 # `npm test` (and .ci/run): set up whatever is missing (Chromium included), then run
 # every suite, in this order, stopping at the first failure:
 #   1. cargo test --release                                 native: unit tests + Rust ACVP suites
-#      (and inflate/'s tests: the decoder that unpacks the embedded .wasm)
+#      (and unpack/'s tests: the decoder that unpacks the embedded .wasm)
 #   2. cargo test --release --target wasm32-unknown-unknown  the same crate as wasm, in Node
 #   3. npm run build                                         the npm package in pkg/
+#      (then node --test unpack/: the built decoder module against LZMA-JS)
 #   4. npm pack pkg/ and install the tarball into an empty consumer folder (offline)
 #   5. node --test pkg-tests/*.test.mjs                      the installed package, as a user gets it
 # Logs of each step go to target/test-logs/. A summary is printed at the end (also on failure).
@@ -42,17 +43,18 @@ summary() {
   echo "=============================================="
   # One closing line over every suite that ran (cargo native + wasm, node --test).
   local passed=0 failed=0 p f
-  for f in "$LOGS/cargo-native.log" "$LOGS/cargo-inflate.log" "$LOGS/cargo-wasm.log"; do
+  for f in "$LOGS/cargo-native.log" "$LOGS/cargo-unpack.log" "$LOGS/cargo-wasm.log"; do
     [ -f "$f" ] || continue
     p=$(grep -hoE 'test result: .*' "$f" | grep -oE '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
     f=$(grep -hoE 'test result: .*' "$f" | grep -oE '[0-9]+ failed' | awk '{s+=$1} END {print s+0}')
     passed=$((passed + p)); failed=$((failed + f))
   done
-  if [ -f "$LOGS/pkg-tests.log" ]; then
-    p=$(grep -E '^ℹ pass [0-9]+' "$LOGS/pkg-tests.log" | tail -1 | awk '{print $3}')
-    f=$(grep -E '^ℹ fail [0-9]+' "$LOGS/pkg-tests.log" | tail -1 | awk '{print $3}')
+  for f in "$LOGS/unpack-tests.log" "$LOGS/pkg-tests.log"; do
+    [ -f "$f" ] || continue
+    p=$(grep -E '^ℹ pass [0-9]+' "$f" | tail -1 | awk '{print $3}')
+    f=$(grep -E '^ℹ fail [0-9]+' "$f" | tail -1 | awk '{print $3}')
     passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
-  fi
+  done
   [ "$rc" = 0 ] || [ "$failed" -gt 0 ] || failed=1
   echo "total: $passed passed, $failed failed"
 }
@@ -110,11 +112,11 @@ SUMMARY+=("$(cargo_counts "$LOGS/cargo-native.log")")
 SUMMARY+=("$(grep -E '^ACVP .*vectors' "$LOGS/cargo-native.log" | sed 's/^/    Rust /' || true)")
 [ "$rc" = 0 ] || exit "$rc"
 
-# The DEFLATE decoder that unpacks the embedded .wasm (inflate/, its own crate),
-# in a debug build: overflow checks on for its bit arithmetic.
-run "cargo test (inflate)" "$LOGS/cargo-inflate.log" \
-  cargo test --manifest-path inflate/Cargo.toml --target-dir target/inflate || rc=$?
-SUMMARY+=("$(cargo_counts "$LOGS/cargo-inflate.log")")
+# The LZMA decoder that unpacks the embedded .wasm (unpack/, its own crate), in a
+# debug build: overflow checks on for its range-coder arithmetic.
+run "cargo test (unpack)" "$LOGS/cargo-unpack.log" \
+  cargo test --manifest-path unpack/Cargo.toml --target-dir target/unpack || rc=$?
+SUMMARY+=("$(cargo_counts "$LOGS/cargo-unpack.log")")
 [ "$rc" = 0 ] || exit "$rc"
 
 # ---------------------------------------------------------------------------- 2. wasm
@@ -127,6 +129,10 @@ run "npm run build" "$LOGS/build.log" npm run build
 for f in package.json index.mjs index.cjs index.d.ts; do
   [ -f "pkg/$f" ] || { echo "test.sh: npm run build did not produce pkg/$f" >&2; exit 1; }
 done
+# The built LZMA decoder module against LZMA-JS (round trips, damaged streams).
+run "node --test unpack" "$LOGS/unpack-tests.log" node --test --test-reporter=spec unpack/ || rc=$?
+SUMMARY+=("$(grep -E '^ℹ (tests|pass|fail) ' "$LOGS/unpack-tests.log" | sed 's/^ℹ /    /' | paste -sd' ' || true)")
+[ "$rc" = 0 ] || exit "$rc"
 
 # ---------------------------------------------------------------------------- 4. pack + install
 pack_and_install() {
