@@ -113,7 +113,7 @@ if (!fs.existsSync(wasmFile) || !fs.existsSync(glueFile)) fail(`missing ${rel(wa
 const wasmBytes = fs.readFileSync(wasmFile);
 if (!WebAssembly.validate(wasmBytes)) fail(`${rel(wasmFile)} is not valid WebAssembly for this Node`);
 // The .wasm travels LZMA-compressed and base64-encoded: base64 of the raw
-// module gzips badly (51.8 KB gzip for a 39.2 KB-gzip module), base64 of
+// module gzips badly (43.3 KB gzip for a 32.7 KB-gzip module), base64 of
 // compressed bytes gzips back to about their size, and LZMA (npm lzma, LZMA-JS,
 // level 9) packs this module 17% tighter than the best DEFLATE (Zopfli). A
 // second, small module (unpack/, an LZMA decoder in Rust) unpacks it at import;

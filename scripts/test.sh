@@ -5,7 +5,7 @@
 #      (and unpack/'s tests: the decoder that unpacks the embedded .wasm)
 #   2. cargo test --release --target wasm32-unknown-unknown  the same crate as wasm, in Node
 #   3. npm run build                                         the npm package in pkg/
-#      (then node --test unpack/: the built decoder module against LZMA-JS)
+#      (then node --test unpack/*.test.mjs: the built decoder module against LZMA-JS)
 #   4. npm pack pkg/ and install the tarball into an empty consumer folder (offline)
 #   5. node --test pkg-tests/*.test.mjs                      the installed package, as a user gets it
 # Logs of each step go to target/test-logs/. A summary is printed at the end (also on failure).
@@ -130,7 +130,7 @@ for f in package.json index.mjs index.cjs index.d.ts; do
   [ -f "pkg/$f" ] || { echo "test.sh: npm run build did not produce pkg/$f" >&2; exit 1; }
 done
 # The built LZMA decoder module against LZMA-JS (round trips, damaged streams).
-run "node --test unpack" "$LOGS/unpack-tests.log" node --test --test-reporter=spec unpack/ || rc=$?
+run "node --test unpack" "$LOGS/unpack-tests.log" node --test --test-reporter=spec unpack/*.test.mjs || rc=$?
 SUMMARY+=("$(grep -E '^ℹ (tests|pass|fail) ' "$LOGS/unpack-tests.log" | sed 's/^ℹ /    /' | paste -sd' ' || true)")
 [ "$rc" = 0 ] || exit "$rc"
 
