@@ -102,7 +102,7 @@ fn random_and_damaged_streams_never_panic() {
         s ^= s << 17;
         s
     };
-    let stream = unhex(STREAM);
+    let (stream, phrases_len) = (unhex(STREAM), phrases_text().len());
     let mut refused = 0;
     for round in 0..6_000 {
         let (input, props, size) = if round % 2 == 0 {
@@ -119,7 +119,7 @@ fn random_and_damaged_streams_never_panic() {
                 let bit = (next() % (d.len() as u64 * 8)) as usize;
                 d[bit >> 3] ^= 1 << (bit & 7);
             }
-            (d, 93, 42_880)
+            (d, 93, phrases_len)
         } else {
             let mut d = stream.clone();
             for _ in 0..1 + next() % 3 {
