@@ -139,9 +139,11 @@ impl ExpandedSecretKey {
         let mut a_hat = vec![Poly::zero(); k * l];
         let (mut s1, mut s2, mut t0) = (polys(l), polys(k), polys(k));
         let parts = sk_decode(p, sk, &mut s1, &mut s2, &mut t0)?;
-        for (s, s1) in s2.iter_mut().zip(s1.iter().map(Some).chain(core::iter::repeat(None))) {
-            for (i, c) in s.0.iter_mut().enumerate() {
-                *c = (*c << PAIR_SHIFT) + s1.map_or(0, |s1| s1.0[i]);
+        // s2[i] ← s1[i] + 2^9·s2[i]; rows i ≥ ℓ have no s1 part.
+        for (i, s) in s2.iter_mut().enumerate() {
+            s.0.iter_mut().for_each(|c| *c <<= PAIR_SHIFT);
+            if let Some(s1) = s1.get(i) {
+                s.0.iter_mut().zip(s1.0.iter()).for_each(|(c, a)| *c += a);
             }
         }
         s2.iter_mut().chain(t0.iter_mut()).for_each(ntt);

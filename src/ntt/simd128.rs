@@ -393,8 +393,8 @@ pub fn ntt(a: &mut Poly) {
     for j in 0..16 {
         let mut r = load4(a, j, 16);
         let w = splat_with(z[0], &tw.fwd_ps, 1);
-        ct2(&mut r, 0, 2, 1, 3, w, w, k);
-        ct2(&mut r, 0, 1, 2, 3, splat_with(z[1], &tw.fwd_ps, 2), splat_with(z[2], &tw.fwd_ps, 3), k);
+        two(ct, &mut r, 0, 2, 1, 3, w, w, k);
+        two(ct, &mut r, 0, 1, 2, 3, splat_with(z[1], &tw.fwd_ps, 2), splat_with(z[2], &tw.fwd_ps, 3), k);
         stage_bound(&r, 100 + 2 * 51); // after layer L: q + L·0.51q
         store4(a, j, 16, &r);
     }
@@ -404,8 +404,8 @@ pub fn ntt(a: &mut Poly) {
         for j in 0..4 {
             let mut r = load4(a, 16 * c + j, 4);
             let w = splat(&tw.fwd, &tw.fwd_ps, 4 + c);
-            ct2(&mut r, 0, 2, 1, 3, w, w, k);
-            ct2(&mut r, 0, 1, 2, 3, splat(&tw.fwd, &tw.fwd_ps, 8 + 2 * c), splat(&tw.fwd, &tw.fwd_ps, 9 + 2 * c), k);
+            two(ct, &mut r, 0, 2, 1, 3, w, w, k);
+            two(ct, &mut r, 0, 1, 2, 3, splat(&tw.fwd, &tw.fwd_ps, 8 + 2 * c), splat(&tw.fwd, &tw.fwd_ps, 9 + 2 * c), k);
             stage_bound(&r, 100 + 4 * 51);
             store4(a, 16 * c + j, 4, &r);
         }
@@ -415,8 +415,8 @@ pub fn ntt(a: &mut Poly) {
     for m in 0..16 {
         let mut r = load4(a, 4 * m, 1);
         let w = splat(&tw.fwd, &tw.fwd_ps, 16 + m);
-        ct2(&mut r, 0, 2, 1, 3, w, w, k);
-        ct2(&mut r, 0, 1, 2, 3, splat(&tw.fwd, &tw.fwd_ps, 32 + 2 * m), splat(&tw.fwd, &tw.fwd_ps, 33 + 2 * m), k);
+        two(ct, &mut r, 0, 2, 1, 3, w, w, k);
+        two(ct, &mut r, 0, 1, 2, 3, splat(&tw.fwd, &tw.fwd_ps, 32 + 2 * m), splat(&tw.fwd, &tw.fwd_ps, 33 + 2 * m), k);
         stage_bound(&r, 100 + 6 * 51);
         let [r0, r1, r2, r3] = &mut r;
         fwd78(r0, r1, tw, 2 * m, k);
@@ -439,28 +439,16 @@ fn store4(a: &mut Poly, i: usize, s: usize, r: &[v128; 4]) {
     }
 }
 
-/// Two Cooley–Tukey butterflies: (r[a], r[b]) by w, (r[c], r[d]) by x.
-/// (Four register positions, two twiddles and the constants: eight arguments.)
+/// Two butterflies `bf` (`ct` or `gs`): (r[a], r[b]) by w, (r[c], r[d]) by x.
+/// (The butterfly, four register positions, two twiddles and the constants.)
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn ct2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw, k: K) {
+fn two(bf: fn(&mut v128, &mut v128, Tw, K), r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw, k: K) {
     let (mut p, mut q) = (r[a], r[b]);
-    ct(&mut p, &mut q, w, k);
+    bf(&mut p, &mut q, w, k);
     (r[a], r[b]) = (p, q);
     let (mut p, mut q) = (r[c], r[d]);
-    ct(&mut p, &mut q, x, k);
-    (r[c], r[d]) = (p, q);
-}
-
-/// Two Gentleman–Sande butterflies: (r[a], r[b]) by w, (r[c], r[d]) by x.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn gs2(r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw, k: K) {
-    let (mut p, mut q) = (r[a], r[b]);
-    gs(&mut p, &mut q, w, k);
-    (r[a], r[b]) = (p, q);
-    let (mut p, mut q) = (r[c], r[d]);
-    gs(&mut p, &mut q, x, k);
+    bf(&mut p, &mut q, x, k);
     (r[c], r[d]) = (p, q);
 }
 
@@ -521,9 +509,9 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
             inv12(r2, r3, tw, 2 * m + 1, k);
         }
         stage_bound(&r, 400); // after layer L: 2^L·q
-        gs2(&mut r, 0, 1, 2, 3, splat(&tw.inv, &tw.inv_ps, 63 - 2 * m), splat(&tw.inv, &tw.inv_ps, 62 - 2 * m), k);
+        two(gs, &mut r, 0, 1, 2, 3, splat(&tw.inv, &tw.inv_ps, 63 - 2 * m), splat(&tw.inv, &tw.inv_ps, 62 - 2 * m), k);
         let w = splat(&tw.inv, &tw.inv_ps, 31 - m);
-        gs2(&mut r, 0, 2, 1, 3, w, w, k);
+        two(gs, &mut r, 0, 2, 1, 3, w, w, k);
         stage_bound(&r, 1600);
         store4(a, 4 * m, 1, &r);
     }
@@ -532,9 +520,9 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
     for c in 0..4 {
         for j in 0..4 {
             let mut r = load4(a, 16 * c + j, 4);
-            gs2(&mut r, 0, 1, 2, 3, splat(&tw.inv, &tw.inv_ps, 15 - 2 * c), splat(&tw.inv, &tw.inv_ps, 14 - 2 * c), k);
+            two(gs, &mut r, 0, 1, 2, 3, splat(&tw.inv, &tw.inv_ps, 15 - 2 * c), splat(&tw.inv, &tw.inv_ps, 14 - 2 * c), k);
             let w = splat(&tw.inv, &tw.inv_ps, 7 - c);
-            gs2(&mut r, 0, 2, 1, 3, w, w, k);
+            two(gs, &mut r, 0, 2, 1, 3, w, w, k);
             stage_bound(&r, 6400);
             store4(a, 16 * c + j, 4, &r);
         }
@@ -553,7 +541,7 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
             (Tw { z: z[2], zp: read_volatile(s as *const v128) }, Tw { z: z[3], zp: read_volatile(s.add(4) as *const v128) })
         };
         let mut r = load4(a, j, 16);
-        gs2(&mut r, 0, 1, 2, 3, splat_with(z[0], &tw.inv_ps, 3), splat_with(z[1], &tw.inv_ps, 2), k);
+        two(gs, &mut r, 0, 1, 2, 3, splat_with(z[0], &tw.inv_ps, 3), splat_with(z[1], &tw.inv_ps, 2), k);
         stage_bound(&r, 12800);
         for i in 0..2 {
             let (s, d) = (i32x4_add(r[i], r[i + 2]), i32x4_sub(r[i], r[i + 2]));
