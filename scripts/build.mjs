@@ -110,6 +110,28 @@ if (!args.has('--skip-wasm')) {
 }
 if (!fs.existsSync(wasmFile) || !fs.existsSync(glueFile)) fail(`missing ${rel(wasmFile)} or ${rel(glueFile)}; run without --skip-wasm`);
 
+// The glue instantiates the module once (initSync returns early once `wasm` is
+// set); the package replaces an instance that trapped, so the glue gets one
+// more export that clears its state and instantiates again. Its variables are
+// those of the wasm-bindgen version pinned in Cargo.lock: check them first.
+{
+  const glue = fs.readFileSync(glueFile, 'utf8');
+  const marker = '// Added by scripts/build.mjs';
+  if (!glue.includes(marker)) {
+    for (const needed of ['let wasmModule, wasmInstance, wasm;', 'function initSync(module) {', 'cachedUint8ArrayMemory0 = null;']) {
+      if (!glue.includes(needed)) fail(`${rel(glueFile)} has no "${needed}": the wasm-bindgen glue changed; update reinstantiate in scripts/build.mjs`);
+    }
+    fs.writeFileSync(glueFile, glue + `
+${marker}: a fresh instance of the same module, after a trap.
+export function reinstantiate(module) {
+    wasm = undefined;
+    cachedUint8ArrayMemory0 = null;
+    return initSync({ module });
+}
+`);
+  }
+}
+
 const wasmBytes = fs.readFileSync(wasmFile);
 if (!WebAssembly.validate(wasmBytes)) fail(`${rel(wasmFile)} is not valid WebAssembly for this Node`);
 // The .wasm travels LZMA-compressed and base64-encoded: base64 of the raw

@@ -49,7 +49,7 @@ pub use params::ParamSet;
 pub use prehash::{HashAlg, Prehasher, NIST_HASH_OID_PREFIX};
 
 use alloc::vec::Vec;
-use params::{MU_BYTES, RND_BYTES, SEED_BYTES};
+use params::{MAX_EXPANDED_POLYS, MU_BYTES, RND_BYTES, SEED_BYTES};
 use zeroize::Zeroizing;
 
 /// Why an operation refused its inputs.
@@ -140,9 +140,27 @@ pub fn public_key(ps: ParamSet, sk: &[u8]) -> Result<Vec<u8>, Error> {
     mldsa::public_key(ps.params(), sk).ok_or(Error::MalformedSecretKey)
 }
 
+/// The memory of one expanded key, a [`SigningKey`] or a [`VerifyingKey`] of
+/// any set, for reuse: a key made with `new_in` takes it, and `into_storage`
+/// wipes the key and gives it back, so that a pool of keys (the npm package's
+/// prepared keys) holds a fixed amount of memory however many keys come and go.
+pub struct KeyStorage(Vec<poly::Poly>);
+
+impl KeyStorage {
+    /// No memory yet: the key made with it allocates what it needs.
+    pub fn empty() -> KeyStorage {
+        KeyStorage(Vec::new())
+    }
+    /// One block with room for the largest expanded key of any set (72 KiB).
+    pub fn for_any_key() -> KeyStorage {
+        KeyStorage(Vec::with_capacity(MAX_EXPANDED_POLYS))
+    }
+}
+
 /// A secret key prepared for repeated signing: decoded once, with Â, NTT(s1),
-/// NTT(s2) and NTT(t0) cached (FIPS 204 Algorithm 7 steps 1–5). Wiped on drop.
-/// The one-shot functions ([`sign`], …) build one of these and sign once.
+/// NTT(s2) and NTT(t0) cached (FIPS 204 Algorithm 7 steps 1–5), in one heap
+/// block. Wiped on drop. The one-shot functions ([`sign`], …) build one of
+/// these and sign once.
 pub struct SigningKey {
     ps: ParamSet,
     inner: mldsa::ExpandedSecretKey,
@@ -151,9 +169,23 @@ pub struct SigningKey {
 impl SigningKey {
     /// Decodes and expands an encoded secret key.
     pub fn new(ps: ParamSet, sk: &[u8]) -> Result<SigningKey, Error> {
-        check_len("secretKey", sk, ps.secret_key_len())?;
-        let inner = mldsa::ExpandedSecretKey::new(ps.params(), sk).ok_or(Error::MalformedSecretKey)?;
-        Ok(SigningKey { ps, inner })
+        SigningKey::new_in(ps, sk, KeyStorage::empty()).map_err(|(e, _)| e)
+    }
+
+    /// As [`SigningKey::new`], in `storage`; on error the storage comes back, wiped.
+    pub fn new_in(ps: ParamSet, sk: &[u8], storage: KeyStorage) -> Result<SigningKey, (Error, KeyStorage)> {
+        if let Err(e) = check_len("secretKey", sk, ps.secret_key_len()) {
+            return Err((e, storage));
+        }
+        match mldsa::ExpandedSecretKey::new(ps.params(), sk, storage.0) {
+            Ok(inner) => Ok(SigningKey { ps, inner }),
+            Err(storage) => Err((Error::MalformedSecretKey, KeyStorage(storage))),
+        }
+    }
+
+    /// Wipes the key and gives back its memory.
+    pub fn into_storage(self) -> KeyStorage {
+        KeyStorage(self.inner.into_storage())
     }
 
     pub fn param_set(&self) -> ParamSet {
@@ -214,8 +246,20 @@ pub struct VerifyingKey {
 
 impl VerifyingKey {
     pub fn new(ps: ParamSet, pk: &[u8]) -> Result<VerifyingKey, Error> {
-        check_len("publicKey", pk, ps.public_key_len())?;
-        Ok(VerifyingKey { ps, inner: mldsa::ExpandedPublicKey::new(ps.params(), pk) })
+        VerifyingKey::new_in(ps, pk, KeyStorage::empty()).map_err(|(e, _)| e)
+    }
+
+    /// As [`VerifyingKey::new`], in `storage`; on error the storage comes back.
+    pub fn new_in(ps: ParamSet, pk: &[u8], storage: KeyStorage) -> Result<VerifyingKey, (Error, KeyStorage)> {
+        if let Err(e) = check_len("publicKey", pk, ps.public_key_len()) {
+            return Err((e, storage));
+        }
+        Ok(VerifyingKey { ps, inner: mldsa::ExpandedPublicKey::new(ps.params(), pk, storage.0) })
+    }
+
+    /// Gives back the key's memory, wiped.
+    pub fn into_storage(self) -> KeyStorage {
+        KeyStorage(self.inner.into_storage())
     }
 
     pub fn param_set(&self) -> ParamSet {

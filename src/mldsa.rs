@@ -113,46 +113,71 @@ pub enum SignError {
     TooManyAttempts,
 }
 
+/// Storage of `n` zero polynomials for an expanded key: `storage` reused when
+/// it has room (its old contents were wiped by `wipe_storage`), else a new block.
+fn key_storage(mut storage: Vec<Poly>, n: usize) -> Zeroizing<Vec<Poly>> {
+    storage.clear();
+    storage.resize(n, Poly::zero());
+    Zeroizing::new(storage)
+}
+
+/// Takes an expanded key's storage back, wiped (its whole capacity) and empty,
+/// for reuse by another key without a new allocation.
+fn wipe_storage(polys: &mut Zeroizing<Vec<Poly>>) -> Vec<Poly> {
+    let mut storage = core::mem::take(&mut **polys);
+    zeroize::Zeroize::zeroize(&mut storage);
+    storage
+}
+
 /// A secret key decoded and expanded for signing: FIPS 204 Algorithm 7 steps
 /// 1–5 (ŝ1, ŝ2, t̂0 and Â), done once so that repeated signing skips them.
 /// s1 and s2 are kept packed in pairs, NTT(s1[i] + 2^9·s2[i]), so that one
 /// inverse NTT per row gives both c·s1[i] and c·s2[i] (`Poly::split_pair`).
-/// Everything in it is wiped when it is dropped. Memory: (k·ℓ + 2k)
-/// polynomials of 1 KiB (72 KiB for ML-DSA-87).
+/// The polynomials live in one heap block, `polys` = Â (k·ℓ) ‖ ŝ (k) ‖ t̂0 (k):
+/// (k·ℓ + 2k) KiB, 72 KiB for ML-DSA-87. Everything in it is wiped when it
+/// is dropped or its storage is taken back (`into_storage`).
 pub struct ExpandedSecretKey {
     p: &'static Params,
     key: Zeroizing<[u8; 32]>,
     tr: [u8; TR_BYTES],
-    /// NTT(s1[i] + 2^9·s2[i]) for i < k, with s1[i] = 0 for i ≥ ℓ (ℓ ≤ k in
-    /// every set); before the NTT the coefficients are at most η·(1 + 2^9) ≤ 2052
-    /// in size (`params.rs` checks both at compile time).
-    s_hat: Zeroizing<Vec<Poly>>,
-    t0_hat: Zeroizing<Vec<Poly>>,
-    a_hat: Vec<Poly>,
+    /// Â, then NTT(s1[i] + 2^9·s2[i]) for i < k, with s1[i] = 0 for i ≥ ℓ
+    /// (ℓ ≤ k in every set; before the NTT the coefficients are at most
+    /// η·(1 + 2^9) ≤ 2052 in size, `params.rs` checks both at compile time),
+    /// then NTT(t0).
+    polys: Zeroizing<Vec<Poly>>,
 }
 
 impl ExpandedSecretKey {
-    /// skDecode and steps 2–5 of Algorithm 7. None for a malformed key.
-    pub fn new(p: &'static Params, sk: &[u8]) -> Option<ExpandedSecretKey> {
+    /// skDecode and steps 2–5 of Algorithm 7, into `storage` (any capacity;
+    /// reused when it has room). A malformed key gives the storage back, wiped.
+    pub fn new(p: &'static Params, sk: &[u8], storage: Vec<Poly>) -> Result<ExpandedSecretKey, Vec<Poly>> {
         let (k, l) = (p.k, p.l);
-        // The largest block first: fewer holes in the allocator's memory.
-        let mut a_hat = vec![Poly::zero(); k * l];
-        let (mut s1, mut s2, mut t0) = (polys(l), polys(k), polys(k));
-        let parts = sk_decode(p, sk, &mut s1, &mut s2, &mut t0)?;
-        // s2[i] ← s1[i] + 2^9·s2[i]; rows i ≥ ℓ have no s1 part.
-        for (i, s) in s2.iter_mut().enumerate() {
+        let mut store = key_storage(storage, k * l + 2 * k);
+        let (a_hat, rest) = store.split_at_mut(k * l);
+        let (s_hat, t0_hat) = rest.split_at_mut(k);
+        let mut s1 = polys(l);
+        let Some(parts) = sk_decode(p, sk, &mut s1, s_hat, t0_hat) else {
+            return Err(wipe_storage(&mut store));
+        };
+        // s_hat[i] ← s1[i] + 2^9·s2[i]; rows i ≥ ℓ have no s1 part.
+        for (i, s) in s_hat.iter_mut().enumerate() {
             s.0.iter_mut().for_each(|c| *c <<= PAIR_SHIFT);
             if let Some(s1) = s1.get(i) {
                 s.0.iter_mut().zip(s1.0.iter()).for_each(|(c, a)| *c += a);
             }
         }
-        s2.iter_mut().chain(t0.iter_mut()).for_each(ntt);
-        expand_a(p, parts.rho, &mut a_hat);
+        s_hat.iter_mut().chain(t0_hat.iter_mut()).for_each(ntt);
+        expand_a(p, parts.rho, a_hat);
         let mut key = Zeroizing::new([0u8; 32]);
         key.copy_from_slice(parts.key);
         let mut tr = [0u8; TR_BYTES];
         tr.copy_from_slice(parts.tr);
-        Some(ExpandedSecretKey { p, key, tr, s_hat: s2, t0_hat: t0, a_hat })
+        Ok(ExpandedSecretKey { p, key, tr, polys: store })
+    }
+
+    /// Wipes the key and gives back its polynomial storage, for `new`.
+    pub fn into_storage(mut self) -> Vec<Poly> {
+        wipe_storage(&mut self.polys)
     }
 
     /// tr = H(pk, 64), for computing μ.
@@ -164,7 +189,8 @@ impl ExpandedSecretKey {
     pub fn sign_mu(&self, mu: &[u8; MU_BYTES], rnd: &[u8; 32]) -> Result<Vec<u8>, SignError> {
         let p = self.p;
         let (k, l) = (p.k, p.l);
-        let (s_hat, t0, a_hat) = (&self.s_hat, &self.t0_hat, &self.a_hat);
+        let (a_hat, rest) = self.polys.split_at(k * l);
+        let (s_hat, t0) = rest.split_at(k);
         // Step 7: ρ″ ← H(K ‖ rnd ‖ μ, 64).
         let mut rho_pp = Zeroizing::new([0u8; 64]);
         h(&[&self.key[..], rnd, mu], &mut rho_pp[..]);
@@ -266,38 +292,45 @@ enum Matrix<'a> {
 }
 
 /// NTT(t1·2^d) for every row (FIPS 204 Algorithm 8, step 9's right-hand factor).
-fn t1_hat(p: &Params, pk: &[u8]) -> Vec<Poly> {
-    let mut t1 = vec![Poly::zero(); p.k];
-    pk_decode(p, pk, &mut t1);
+fn t1_hat(p: &Params, pk: &[u8], t1: &mut [Poly]) {
+    pk_decode(p, pk, t1);
     for t in t1.iter_mut() {
         t.shift_left_d(); // < 2^23 < q
         ntt(t);
     }
-    t1
 }
 
 /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) given μ; `pk` and `sig` must
 /// have their exact lengths. Â is generated as it is used.
 pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
-    verify_core(p, Matrix::FromSeed(Box::new(MatrixRows::new(p, &pk[..SEED_BYTES]))), &t1_hat(p, pk), mu, sig)
+    let mut t1 = vec![Poly::zero(); p.k];
+    t1_hat(p, pk, &mut t1);
+    verify_core(p, Matrix::FromSeed(Box::new(MatrixRows::new(p, &pk[..SEED_BYTES]))), &t1, mu, sig)
 }
 
 /// A public key expanded for verifying: Â and NTT(t1·2^d) (FIPS 204 Algorithm 8
 /// steps 1, 5 and part of 9) and tr (step 6), done once so that repeated
-/// verification skips them. Memory: (k·ℓ + k) polynomials of 1 KiB.
+/// verification skips them. The polynomials live in one heap block,
+/// `polys` = Â (k·ℓ) ‖ NTT(t1·2^d) (k): (k·ℓ + k) KiB.
 pub struct ExpandedPublicKey {
     p: &'static Params,
     tr: [u8; TR_BYTES],
-    a_hat: Vec<Poly>,
-    t1_hat: Vec<Poly>,
+    polys: Zeroizing<Vec<Poly>>,
 }
 
 impl ExpandedPublicKey {
-    /// `pk` must have its exact length.
-    pub fn new(p: &'static Params, pk: &[u8]) -> ExpandedPublicKey {
-        let mut a_hat = vec![Poly::zero(); p.k * p.l];
-        expand_a(p, &pk[..SEED_BYTES], &mut a_hat);
-        ExpandedPublicKey { p, tr: public_key_hash(pk), a_hat, t1_hat: t1_hat(p, pk) }
+    /// `pk` must have its exact length; `storage` as for `ExpandedSecretKey::new`.
+    pub fn new(p: &'static Params, pk: &[u8], storage: Vec<Poly>) -> ExpandedPublicKey {
+        let mut polys = key_storage(storage, p.k * p.l + p.k);
+        let (a_hat, t1) = polys.split_at_mut(p.k * p.l);
+        expand_a(p, &pk[..SEED_BYTES], a_hat);
+        t1_hat(p, pk, t1);
+        ExpandedPublicKey { p, tr: public_key_hash(pk), polys }
+    }
+
+    /// Gives back the polynomial storage, wiped, for `new`.
+    pub fn into_storage(mut self) -> Vec<Poly> {
+        wipe_storage(&mut self.polys)
     }
 
     pub fn tr(&self) -> &[u8; TR_BYTES] {
@@ -306,7 +339,8 @@ impl ExpandedPublicKey {
 
     /// Verify_internal given μ; `sig` must have its exact length.
     pub fn verify_mu(&self, mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
-        verify_core(self.p, Matrix::Cached(&self.a_hat), &self.t1_hat, mu, sig)
+        let (a_hat, t1_hat) = self.polys.split_at(self.p.k * self.p.l);
+        verify_core(self.p, Matrix::Cached(a_hat), t1_hat, mu, sig)
     }
 }
 

@@ -53,9 +53,14 @@ const _: () = {
         assert!((p.tau as i32) * p.eta < 1 << (shift - 1));
         assert!(p.eta * (1 + (1 << shift)) < Q);
         assert!(p.l <= p.k);
+        assert!(p.k * p.l + 2 * p.k <= MAX_EXPANDED_POLYS);
         i += 1;
     }
 };
+
+/// The most polynomials an expanded key of any set holds: a secret key of
+/// ML-DSA-87, k·ℓ + 2k (a public key needs k·ℓ + k). Checked above.
+pub const MAX_EXPANDED_POLYS: usize = 8 * 7 + 2 * 8;
 
 /// Number of bits needed to write `x` (FIPS 204 `bitlen`).
 const fn bitlen(x: u32) -> usize {

@@ -1,13 +1,15 @@
 //! WebAssembly exports for the npm package: thin wrappers over the crate's
 //! public API. The JavaScript layer checks every argument first and throws
 //! TypeError/RangeError itself; the errors here are a last line of defence.
-//! `ps` is 44, 65 or 87. `rnd`: undefined = hedged, else 32 bytes.
+//! `ps` is 44, 65 or 87.
 //!
-//! Secret inputs (`sk`, `seed`, `rnd`) are taken as owned vectors so that
-//! their copies in linear memory are freed here, and the allocator below wipes
-//! every block it frees (so no `Zeroizing` is needed on top): results (a
-//! secret key from `keygen`) are copied out and freed by the generated glue,
-//! also through that allocator.
+//! No secret stays in linear memory after a call, except the expanded keys of
+//! live prepared signers: secret inputs (`sk`, `seed`, `rnd`) are taken as
+//! owned vectors so that their copies in linear memory are freed here; the
+//! allocator below wipes every block it frees, results (a secret key from
+//! `keygen`) are copied out and freed by the generated glue through it too;
+//! and every export that handles a secret clears the stack it used
+//! (`wiping`).
 //!
 //! For size, the set of exports is small: HashML-DSA is signed and verified
 //! through `sign_internal`/`verify_internal` with M′ built in JavaScript
@@ -15,7 +17,7 @@
 //! pre-hash functions are chosen by index, so no string crosses the boundary
 //! into wasm.
 
-use crate::{Error, HashAlg, MuBuilder, ParamSet, Prehasher, SigningKey, VerifyingKey};
+use crate::{Error, HashAlg, KeyStorage, MuBuilder, ParamSet, Prehasher, SigningKey, VerifyingKey};
 use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
@@ -94,25 +96,40 @@ unsafe impl core::alloc::GlobalAlloc for WipingAllocator {
             while cur != 0 {
                 let size = size_of_block(cur);
                 if size >= need {
-                    if size - need >= 2 * HEADER {
-                        // Split: hand out the tail, the head stays on the list.
-                        set_size(cur, size - need);
-                        let b = cur + size - need;
-                        set_size(b, need);
-                        return (b + HEADER) as *mut u8;
-                    }
-                    if prev == 0 {
-                        self.free.set(next_of(cur));
+                    // Hand out the head; a tail of 2 headers or more stays on
+                    // the list in its place. (The head, so that the rest of
+                    // freshly grown pages lies at the end of memory, where
+                    // the next pages grown merge with it.)
+                    let rest = if size - need >= 2 * HEADER {
+                        let tail = cur + need;
+                        set_size(tail, size - need);
+                        set_next(tail, next_of(cur));
+                        set_size(cur, need);
+                        tail
                     } else {
-                        set_next(prev, next_of(cur));
+                        next_of(cur)
+                    };
+                    if prev == 0 {
+                        self.free.set(rest);
+                    } else {
+                        set_next(prev, rest);
                     }
                     return (cur + HEADER) as *mut u8;
                 }
                 prev = cur;
                 cur = next_of(cur);
             }
-            // No block fits: add fresh pages (zeroed by memory.grow) and retry.
-            let pages = need.div_ceil(PAGE);
+            // No block fits: add fresh pages (zeroed by memory.grow) and
+            // retry. A free block that ends where memory ends merges with
+            // them (`insert`), so only what it lacks is grown.
+            let end = core::arch::wasm32::memory_size(0) * PAGE;
+            let (mut last, mut cur) = (0, self.free.get());
+            while cur != 0 {
+                last = cur;
+                cur = next_of(cur);
+            }
+            let at_end = if last != 0 && last + size_of_block(last) == end { size_of_block(last) } else { 0 };
+            let pages = (need - at_end).div_ceil(PAGE);
             let old = core::arch::wasm32::memory_grow(0, pages);
             // Refused at 4 GiB (65536 pages), where block ends would wrap.
             if old == usize::MAX || old + pages >= 65536 {
@@ -172,37 +189,90 @@ fn js(e: Error) -> JsError {
     })
 }
 
-/// pk ‖ sk for the 32-byte seed ξ, or for fresh randomness when `seed` is undefined.
-#[wasm_bindgen]
-pub fn keygen(ps: u32, seed: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    let ps = param_set(ps)?;
-    let (mut pk, sk) = match seed {
-        Some(s) => crate::keygen_internal(ps, &s),
-        None => crate::keygen(ps),
+/// A value that only this instance's one thread touches: wasm32 without the
+/// atomics feature runs one thread, so a plain static can hold it (a
+/// thread_local would bring std's TLS destructor registration along).
+struct SingleThreaded<T>(T);
+// SAFETY: without the atomics feature a wasm instance runs one thread.
+unsafe impl<T> Sync for SingleThreaded<T> {}
+#[cfg(target_feature = "atomics")]
+compile_error!("src/wasm.rs keeps state in plain statics: single-threaded wasm only");
+
+// ---------------------------------------------------------------- the stack
+//
+// Every call that handles a secret ends by clearing the stack it used. The
+// heap is wiped by the allocator and secret locals are `Zeroizing`, but moves
+// and compiler temporaries leave copies of keys and seeds in stack frames
+// that no destructor reaches. No export calls back into JavaScript (the
+// randomness comes in as an argument), so nothing runs between the
+// operation and the wipe.
+
+/// How many bytes below an export's frame `wipe_stack` clears: more than the
+/// deepest any secret-handling export reaches (pkg-tests/secrets.test.mjs
+/// paints the free stack before each such call and fails if anything below
+/// this depth was written); far less than the 64 KiB stack.
+const STACK_WIPE: usize = 16 * 1024;
+
+#[inline(never)]
+fn wipe_stack() {
+    let mut area = core::mem::MaybeUninit::<[u8; STACK_WIPE]>::uninit();
+    // SAFETY: writes only this frame's own (uninitialised) array.
+    unsafe { core::ptr::write_bytes(area.as_mut_ptr().cast::<u8>(), 0, STACK_WIPE) };
+    core::hint::black_box(&mut area);
+}
+
+/// Runs `f` out of line, so that its frames lie below this one, then clears
+/// them (`wipe_stack`).
+#[inline(always)]
+fn wiping<T>(f: impl FnOnce() -> T) -> T {
+    #[inline(never)]
+    fn outlined<T>(f: impl FnOnce() -> T) -> T {
+        f()
     }
-    .map_err(js)?;
-    pk.extend_from_slice(&sk);
-    Ok(pk)
+    let r = outlined(f);
+    wipe_stack();
+    r
+}
+
+// ---------------------------------------------------------------- one-shot operations
+// `rnd` and `seed` are 32 bytes that JavaScript drew from crypto.getRandomValues
+// (or the caller gave): drawing them there keeps every export free of calls
+// back into JavaScript.
+
+/// pk ‖ sk for the 32-byte seed ξ.
+#[wasm_bindgen]
+pub fn keygen(ps: u32, seed: Vec<u8>) -> Result<Vec<u8>, JsError> {
+    let ps = param_set(ps)?;
+    wiping(|| {
+        let (mut pk, sk) = crate::keygen_internal(ps, &seed)?;
+        pk.extend_from_slice(&sk);
+        Ok(pk)
+    })
+    .map_err(js)
 }
 
 #[wasm_bindgen]
 pub fn public_key(ps: u32, sk: Vec<u8>) -> Result<Vec<u8>, JsError> {
-    crate::public_key(param_set(ps)?, &sk).map_err(js)
+    let ps = param_set(ps)?;
+    wiping(|| crate::public_key(ps, &sk)).map_err(js)
 }
 
 #[wasm_bindgen]
-pub fn sign(ps: u32, sk: Vec<u8>, msg: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign(param_set(ps)?, &sk, msg, ctx, rnd.as_deref()).map_err(js)
+pub fn sign(ps: u32, sk: Vec<u8>, msg: &[u8], ctx: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, JsError> {
+    let ps = param_set(ps)?;
+    wiping(|| crate::sign(ps, &sk, msg, ctx, Some(&rnd))).map_err(js)
 }
 
 #[wasm_bindgen]
-pub fn sign_internal(ps: u32, sk: Vec<u8>, m_prime: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign_internal(param_set(ps)?, &sk, m_prime, rnd.as_deref()).map_err(js)
+pub fn sign_internal(ps: u32, sk: Vec<u8>, m_prime: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, JsError> {
+    let ps = param_set(ps)?;
+    wiping(|| crate::sign_internal(ps, &sk, m_prime, Some(&rnd))).map_err(js)
 }
 
 #[wasm_bindgen]
-pub fn sign_mu(ps: u32, sk: Vec<u8>, mu: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-    crate::sign_mu(param_set(ps)?, &sk, mu, rnd.as_deref()).map_err(js)
+pub fn sign_mu(ps: u32, sk: Vec<u8>, mu: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, JsError> {
+    let ps = param_set(ps)?;
+    wiping(|| crate::sign_mu(ps, &sk, mu, Some(&rnd))).map_err(js)
 }
 
 #[wasm_bindgen]
@@ -220,126 +290,291 @@ pub fn verify_mu(ps: u32, pk: &[u8], sig: &[u8], mu: &[u8]) -> bool {
     ParamSet::from_number(ps).is_some_and(|ps| crate::verify_mu(ps, pk, mu, sig))
 }
 
-/// A secret key prepared for repeated signing (see `SigningKey`). The JS
-/// layer owns it and frees it (`free()`, `Symbol.dispose`, or its
-/// FinalizationRegistry); the expanded key is wiped when freed.
-#[wasm_bindgen]
-pub struct Signer(SigningKey);
-
-#[wasm_bindgen]
-impl Signer {
-    #[wasm_bindgen(constructor)]
-    pub fn new(ps: u32, sk: Vec<u8>) -> Result<Signer, JsError> {
-        Ok(Signer(SigningKey::new(param_set(ps)?, &sk).map_err(js)?))
-    }
-    pub fn sign(&self, msg: &[u8], ctx: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-        self.0.sign(msg, ctx, rnd.as_deref()).map_err(js)
-    }
-    pub fn sign_mu(&self, mu: &[u8], rnd: Option<Vec<u8>>) -> Result<Vec<u8>, JsError> {
-        self.0.sign_mu(mu, rnd.as_deref()).map_err(js)
-    }
-    /// Starts a μ stream with this key's tr (see `stream_update`).
-    pub fn stream_mu(&self) {
-        start(Stream::Mu(self.0.mu_builder()));
-    }
-}
-
-/// A public key prepared for repeated verification (see `VerifyingKey`).
-#[wasm_bindgen]
-pub struct Verifier(VerifyingKey);
-
-#[wasm_bindgen]
-impl Verifier {
-    #[wasm_bindgen(constructor)]
-    pub fn new(ps: u32, pk: &[u8]) -> Result<Verifier, JsError> {
-        Ok(Verifier(VerifyingKey::new(param_set(ps)?, pk).map_err(js)?))
-    }
-    pub fn verify(&self, sig: &[u8], msg: &[u8], ctx: &[u8]) -> bool {
-        self.0.verify(msg, sig, ctx)
-    }
-    pub fn verify_mu(&self, sig: &[u8], mu: &[u8]) -> bool {
-        self.0.verify_mu(mu, sig)
-    }
-    /// Starts a μ stream with this key's tr (see `stream_update`).
-    pub fn stream_mu(&self) {
-        start(Stream::Mu(self.0.mu_builder()));
-    }
-}
-
 /// Bytes of linear memory the instance holds now (it only grows).
 #[wasm_bindgen]
 pub fn memory_bytes() -> usize {
     core::arch::wasm32::memory_size(0) * 65536
 }
 
-// Streaming: a message too large to copy into linear memory at once is fed
-// in pieces. JavaScript runs one stream at a time, from start to finish within
-// one synchronous call, so one slot is enough; starting a stream replaces any
-// earlier one.
+// ---------------------------------------------------------------- prepared keys
+//
+// The package's `signer()` and `verifier()` objects keep their key bytes in
+// JavaScript and their expanded key here, in one of at most SLOTS slots. Each
+// slot owns one `KeyStorage` (72 KiB, room for any expanded key) from its
+// first use to the end of the instance, so prepared keys never hold more than
+// SLOTS × 72 KiB of linear memory, however many the caller makes and however
+// many it drops without `free()` (a dropped key's slot is taken by the next
+// key made once the pool is full). When every slot is taken, making a key
+// evicts the least recently used one; JavaScript asks `prepared_live` before
+// each use and expands an evicted key again from its bytes.
+//
+// A handle is serial · 256 + slot, an integer below 2^53 (so a JavaScript
+// number): serials are never reused within an instance, so a stale handle
+// never reaches another key.
+
+/// At most this many expanded keys at once: 192 × 72 KiB = 13.5 MiB.
+const SLOTS: usize = 192;
+const SERIAL_LIMIT: u64 = 1 << 45;
+
+enum Held {
+    Vacant(KeyStorage),
+    Signer(SigningKey),
+    Verifier(VerifyingKey),
+}
+
+struct Slot {
+    serial: u64,
+    last_use: u64,
+    held: Held,
+}
+
+impl Slot {
+    /// Wipes whatever key the slot holds and leaves it vacant, with its storage.
+    fn vacate(&mut self) -> KeyStorage {
+        let held = core::mem::replace(&mut self.held, Held::Vacant(KeyStorage::empty()));
+        self.serial = 0;
+        match held {
+            Held::Vacant(storage) => storage,
+            Held::Signer(key) => key.into_storage(),
+            Held::Verifier(key) => key.into_storage(),
+        }
+    }
+}
+
+struct Pool {
+    slots: Vec<Slot>,
+    /// Counts uses and creations: the source of serials and of LRU order.
+    clock: u64,
+}
+
+static POOL: SingleThreaded<RefCell<Pool>> = SingleThreaded(RefCell::new(Pool { slots: Vec::new(), clock: 0 }));
+
+impl Pool {
+    /// The slot of a live handle, its use recorded.
+    fn find(&mut self, handle: f64) -> Option<&mut Slot> {
+        let n = handle as u64;
+        if n as f64 != handle {
+            return None;
+        }
+        self.clock += 1;
+        let clock = self.clock;
+        let slot = self.slots.get_mut((n % 256) as usize)?;
+        (slot.serial != 0 && slot.serial == n / 256).then(|| {
+            slot.last_use = clock;
+            slot
+        })
+    }
+
+    /// Takes a slot for a new key: a vacant one, a new one while there are
+    /// fewer than SLOTS, else the least recently used one, evicted. Returns
+    /// its index and storage.
+    fn take_slot(&mut self) -> (usize, KeyStorage) {
+        let index = match self.slots.iter().position(|s| s.serial == 0) {
+            Some(i) => i,
+            None if self.slots.len() < SLOTS => {
+                let held = Held::Vacant(KeyStorage::for_any_key());
+                self.slots.push(Slot { serial: 0, last_use: 0, held });
+                self.slots.len() - 1
+            }
+            None => (0..self.slots.len()).min_by_key(|&i| self.slots[i].last_use).unwrap_or(0),
+        };
+        (index, self.slots[index].vacate())
+    }
+
+    /// Puts a new key (or, on error, the storage back) into slot `index`.
+    fn fill(&mut self, index: usize, made: Result<Held, (Error, KeyStorage)>) -> Result<f64, Error> {
+        self.clock += 1;
+        let slot = &mut self.slots[index];
+        match made {
+            Ok(held) => {
+                // A serial per key made, never reused; SERIAL_LIMIT keys
+                // (over 10^13) would take centuries.
+                let serial = self.clock.min(SERIAL_LIMIT - 1);
+                *slot = Slot { serial, last_use: self.clock, held };
+                Ok((serial * 256 + index as u64) as f64)
+            }
+            Err((e, storage)) => {
+                slot.held = Held::Vacant(storage);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Expands a secret key into a slot; returns its handle.
+#[wasm_bindgen]
+pub fn prepare_signer(ps: u32, sk: Vec<u8>) -> Result<f64, JsError> {
+    let ps = param_set(ps)?;
+    wiping(|| {
+        let mut pool = POOL.0.borrow_mut();
+        let (index, storage) = pool.take_slot();
+        let made = SigningKey::new_in(ps, &sk, storage).map(Held::Signer);
+        pool.fill(index, made)
+    })
+    .map_err(js)
+}
+
+/// Expands a public key into a slot; returns its handle.
+#[wasm_bindgen]
+pub fn prepare_verifier(ps: u32, pk: &[u8]) -> Result<f64, JsError> {
+    let ps = param_set(ps)?;
+    let mut pool = POOL.0.borrow_mut();
+    let (index, storage) = pool.take_slot();
+    let made = VerifyingKey::new_in(ps, pk, storage).map(Held::Verifier);
+    let result = pool.fill(index, made);
+    drop(pool);
+    result.map_err(js)
+}
+
+/// Whether the key of this handle is still expanded (not freed nor evicted).
+#[wasm_bindgen]
+pub fn prepared_live(handle: f64) -> bool {
+    POOL.0.borrow_mut().find(handle).is_some()
+}
+
+/// Wipes the key of this handle and frees its slot (nothing if it is gone).
+#[wasm_bindgen]
+pub fn prepared_free(handle: f64) {
+    wiping(|| {
+        if let Some(slot) = POOL.0.borrow_mut().find(handle) {
+            let storage = slot.vacate();
+            slot.held = Held::Vacant(storage);
+        }
+    })
+}
+
+/// Runs `f` on the signer of `handle`; Err when the handle is not a live signer.
+fn with_signer<T>(handle: f64, f: impl FnOnce(&SigningKey) -> Result<T, Error>) -> Result<T, JsError> {
+    let result = wiping(|| match POOL.0.borrow_mut().find(handle) {
+        Some(Slot { held: Held::Signer(key), .. }) => Some(f(key)),
+        _ => None,
+    });
+    // The error is made after the pool is released.
+    result.ok_or_else(|| JsError::new("signer: no such prepared key"))?.map_err(js)
+}
+
+fn with_verifier<T>(handle: f64, f: impl FnOnce(&VerifyingKey) -> T) -> Result<T, JsError> {
+    let result = match POOL.0.borrow_mut().find(handle) {
+        Some(Slot { held: Held::Verifier(key), .. }) => Some(f(key)),
+        _ => None,
+    };
+    result.ok_or_else(|| JsError::new("verifier: no such prepared key"))
+}
+
+#[wasm_bindgen]
+pub fn signer_sign(handle: f64, msg: &[u8], ctx: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, JsError> {
+    with_signer(handle, |key| key.sign(msg, ctx, Some(&rnd)))
+}
+
+#[wasm_bindgen]
+pub fn signer_sign_mu(handle: f64, mu: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, JsError> {
+    with_signer(handle, |key| key.sign_mu(mu, Some(&rnd)))
+}
+
+/// Starts a μ stream with this signer's tr (see `stream_update`).
+#[wasm_bindgen]
+pub fn signer_stream_mu(handle: f64) -> Result<u32, JsError> {
+    with_signer(handle, |key| Ok(start(Stream::Mu(key.mu_builder()))))
+}
+
+#[wasm_bindgen]
+pub fn verifier_verify(handle: f64, sig: &[u8], msg: &[u8], ctx: &[u8]) -> Result<bool, JsError> {
+    with_verifier(handle, |key| key.verify(msg, sig, ctx))
+}
+
+#[wasm_bindgen]
+pub fn verifier_verify_mu(handle: f64, sig: &[u8], mu: &[u8]) -> Result<bool, JsError> {
+    with_verifier(handle, |key| key.verify_mu(mu, sig))
+}
+
+/// Starts a μ stream with this verifier's tr (see `stream_update`).
+#[wasm_bindgen]
+pub fn verifier_stream_mu(handle: f64) -> Result<u32, JsError> {
+    with_verifier(handle, |key| start(Stream::Mu(key.mu_builder())))
+}
+
+// ---------------------------------------------------------------- streaming
+//
+// A message too large to copy into linear memory at once is fed in pieces.
+// JavaScript runs one stream at a time, from start to finish within one
+// synchronous call, so one slot is enough. Each start returns a new stream
+// number, and `stream_update`/`stream_finish` act only on the stream with
+// that number, so a stream can never be taken over or continued by a call
+// that did not start it.
 enum Stream {
     Mu(MuBuilder),
     Prehash(Prehasher),
 }
 
-/// The one stream slot. wasm32 without atomics has a single thread, so a
-/// plain static holds it (a thread_local would bring std's TLS destructor
-/// registration along).
-struct Slot(RefCell<Option<Stream>>);
-// SAFETY: without the atomics feature a wasm instance runs one thread.
-unsafe impl Sync for Slot {}
-#[cfg(target_feature = "atomics")]
-compile_error!("src/wasm.rs keeps the stream in a plain static: single-threaded wasm only");
-static STREAM: Slot = Slot(RefCell::new(None));
+struct Streams {
+    open: Option<(u32, Stream)>,
+    last_id: u32,
+}
 
-fn start(s: Stream) {
-    *STREAM.0.borrow_mut() = Some(s);
+static STREAM: SingleThreaded<RefCell<Streams>> = SingleThreaded(RefCell::new(Streams { open: None, last_id: 0 }));
+
+/// Opens `s`, replacing any stream left open; returns its number (never 0).
+fn start(s: Stream) -> u32 {
+    let mut streams = STREAM.0.borrow_mut();
+    streams.last_id = streams.last_id.wrapping_add(1).max(1);
+    let id = streams.last_id;
+    streams.open = Some((id, s));
+    id
 }
 
 /// Starts μ = H(H(pk) ‖ M′) for verification; feed M′ with `stream_update`.
 #[wasm_bindgen]
-pub fn stream_mu_public(ps: u32, pk: &[u8]) -> Result<(), JsError> {
-    start(Stream::Mu(MuBuilder::for_public_key(param_set(ps)?, pk).map_err(js)?));
-    Ok(())
+pub fn stream_mu_public(ps: u32, pk: &[u8]) -> Result<u32, JsError> {
+    let builder = MuBuilder::for_public_key(param_set(ps)?, pk).map_err(js)?;
+    Ok(start(Stream::Mu(builder)))
 }
 
 /// Starts μ = H(tr ‖ M′) with the tr of a secret key, for signing.
 #[wasm_bindgen]
-pub fn stream_mu_secret(ps: u32, sk: Vec<u8>) -> Result<(), JsError> {
-    start(Stream::Mu(MuBuilder::for_secret_key(param_set(ps)?, &sk).map_err(js)?));
-    Ok(())
+pub fn stream_mu_secret(ps: u32, sk: Vec<u8>) -> Result<u32, JsError> {
+    let ps = param_set(ps)?;
+    wiping(|| {
+        let builder = MuBuilder::for_secret_key(ps, &sk)?;
+        Ok(start(Stream::Mu(builder)))
+    })
+    .map_err(js)
 }
 
 /// Starts PH(M) for the pre-hash function with this index (see `hash`).
 #[wasm_bindgen]
-pub fn stream_prehash(index: u32) -> Result<(), JsError> {
-    start(Stream::Prehash(hash(index)?.hasher()));
-    Ok(())
+pub fn stream_prehash(index: u32) -> Result<u32, JsError> {
+    Ok(start(Stream::Prehash(hash(index)?.hasher())))
 }
 
-/// Appends bytes to the current stream; false when none is open.
+/// Appends bytes to stream `id`; false when that stream is not the open one.
 #[wasm_bindgen]
-pub fn stream_update(data: &[u8]) -> bool {
-    match STREAM.0.borrow_mut().as_mut() {
-        Some(Stream::Mu(b)) => {
-            b.update(data);
-            true
-        }
-        Some(Stream::Prehash(h)) => {
-            h.update(data);
-            true
-        }
-        None => false,
+pub fn stream_update(id: u32, data: &[u8]) -> bool {
+    match STREAM.0.borrow_mut().open.as_mut() {
+        Some((open, Stream::Mu(b))) if *open == id => b.update(data),
+        Some((open, Stream::Prehash(h))) if *open == id => h.update(data),
+        _ => return false,
     }
+    true
 }
 
-/// Closes the current stream: μ (64 bytes) or PH(M).
+/// Closes stream `id`: μ (64 bytes) or PH(M). An error when that stream is
+/// not the open one (the open one, if any, stays open).
 #[wasm_bindgen]
-pub fn stream_finish() -> Result<Vec<u8>, JsError> {
-    let stream = STREAM.0.borrow_mut().take();
+pub fn stream_finish(id: u32) -> Result<Vec<u8>, JsError> {
+    let stream = {
+        let mut streams = STREAM.0.borrow_mut();
+        match streams.open.take() {
+            Some((open, s)) if open == id => Some(s),
+            other => {
+                streams.open = other;
+                None
+            }
+        }
+    };
     match stream {
         Some(Stream::Mu(b)) => Ok(b.finalize().to_vec()),
         Some(Stream::Prehash(h)) => Ok(h.finalize()),
-        None => Err(JsError::new("no stream open")),
+        None => Err(JsError::new("stream: not open")),
     }
 }
 
