@@ -4,10 +4,9 @@
 // skipped silently.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { lib, acvpDir, IMPL } from './lib/load.mjs';
+import { lib, IMPL } from './lib/load.mjs';
 import { hex, toHex, nameFor, describeError } from './lib/util.mjs';
+import { loadFolder, sigVerVector } from './lib/acvp.mjs';
 
 const ALGS = { 'ML-DSA-44': lib.ml_dsa44, 'ML-DSA-65': lib.ml_dsa65, 'ML-DSA-87': lib.ml_dsa87 };
 const EXPECTED_TOTALS = {
@@ -16,29 +15,6 @@ const EXPECTED_TOTALS = {
   'ML-DSA-sigGen-FIPS204-tr1': 720,
   'ML-DSA-sigVer-FIPS204': 180,
 };
-
-/** prompt.json joined with expectedResults.json on (tgId, tcId). */
-function loadFolder(folder) {
-  const dir = path.join(acvpDir, folder);
-  const read = (f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-  const prompt = read('prompt.json');
-  const expected = read('expectedResults.json');
-  const answers = new Map();
-  for (const g of expected.testGroups) for (const t of g.tests) answers.set(`${g.tgId}/${t.tcId}`, t);
-  let total = 0;
-  const groups = prompt.testGroups.map((g) => {
-    const tests = g.tests.map((t) => {
-      const a = answers.get(`${g.tgId}/${t.tcId}`);
-      if (!a) throw new Error(`${folder}: no expected result for tgId ${g.tgId} tcId ${t.tcId}`);
-      answers.delete(`${g.tgId}/${t.tcId}`);
-      return { ...t, expected: a };
-    });
-    total += tests.length;
-    return { ...g, tests };
-  });
-  if (answers.size) throw new Error(`${folder}: ${answers.size} expected results without a prompt`);
-  return { prompt, groups, total };
-}
 
 function groupLabel(g) {
   const parts = [`tgId ${g.tgId}`, g.parameterSet];
@@ -139,21 +115,4 @@ acvpFolder('ML-DSA-sigGen-FIPS204', sigGenVector);
 acvpFolder('ML-DSA-sigGen-FIPS204-tr1', sigGenVector);
 
 // sigVer: the boolean must equal testPassed.
-acvpFolder('ML-DSA-sigVer-FIPS204', (alg, g, v) => {
-  const pk = hex(v.pk);
-  const sig = hex(v.signature);
-  let got;
-  if (g.signatureInterface === 'external') {
-    const context = hex(v.context);
-    if (g.preHash === 'pure') got = alg.verify(sig, hex(v.message), pk, { context });
-    else if (g.preHash === 'preHash') got = alg.prehash(nameFor(v.hashAlg)).verify(sig, hex(v.message), pk, { context });
-    else throw new Error(`unknown preHash ${g.preHash}`);
-  } else if (g.signatureInterface === 'internal') {
-    if (g.externalMu === true) got = alg.internal.verify(sig, hex(v.mu), pk, { externalMu: true });
-    else if (g.externalMu === false) got = alg.internal.verify(sig, hex(v.message), pk);
-    else throw new Error(`unknown externalMu ${g.externalMu}`);
-  } else throw new Error(`unknown signatureInterface ${g.signatureInterface}`);
-  if (typeof v.expected.testPassed !== 'boolean') throw new Error('expected result without testPassed');
-  if (got !== v.expected.testPassed) return `verify returned ${String(got)}, expected ${v.expected.testPassed}`;
-  return null;
-});
+acvpFolder('ML-DSA-sigVer-FIPS204', sigVerVector);

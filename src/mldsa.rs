@@ -138,8 +138,9 @@ fn wipe_storage(polys: &mut Zeroizing<Vec<Poly>>) -> Vec<Poly> {
 /// is dropped or its storage is taken back (`into_storage`).
 pub struct ExpandedSecretKey {
     p: &'static Params,
-    key: Zeroizing<[u8; 32]>,
-    tr: [u8; TR_BYTES],
+    /// K ‖ tr, on the heap like the polynomials, so that moving the key moves
+    /// no secret bytes (a move leaves the old bytes where they were).
+    key_tr: Zeroizing<Vec<u8>>,
     /// Â, then NTT(s1[i] + 2^9·s2[i]) for i < k, with s1[i] = 0 for i ≥ ℓ
     /// (ℓ ≤ k in every set; before the NTT the coefficients are at most
     /// η·(1 + 2^9) ≤ 2052 in size, `params.rs` checks both at compile time),
@@ -168,11 +169,10 @@ impl ExpandedSecretKey {
         }
         s_hat.iter_mut().chain(t0_hat.iter_mut()).for_each(ntt);
         expand_a(p, parts.rho, a_hat);
-        let mut key = Zeroizing::new([0u8; 32]);
-        key.copy_from_slice(parts.key);
-        let mut tr = [0u8; TR_BYTES];
-        tr.copy_from_slice(parts.tr);
-        Ok(ExpandedSecretKey { p, key, tr, polys: store })
+        let mut key_tr = Zeroizing::new(Vec::with_capacity(32 + TR_BYTES));
+        key_tr.extend_from_slice(parts.key);
+        key_tr.extend_from_slice(parts.tr);
+        Ok(ExpandedSecretKey { p, key_tr, polys: store })
     }
 
     /// Wipes the key and gives back its polynomial storage, for `new`.
@@ -181,8 +181,8 @@ impl ExpandedSecretKey {
     }
 
     /// tr = H(pk, 64), for computing μ.
-    pub fn tr(&self) -> &[u8; TR_BYTES] {
-        &self.tr
+    pub fn tr(&self) -> &[u8] {
+        &self.key_tr[32..]
     }
 
     /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7) from step 7, given μ.
@@ -193,7 +193,7 @@ impl ExpandedSecretKey {
         let (s_hat, t0) = rest.split_at(k);
         // Step 7: ρ″ ← H(K ‖ rnd ‖ μ, 64).
         let mut rho_pp = Zeroizing::new([0u8; 64]);
-        h(&[&self.key[..], rnd, mu], &mut rho_pp[..]);
+        h(&[&self.key_tr[..32], rnd, mu], &mut rho_pp[..]);
 
         let (gamma1, gamma2, beta) = (p.gamma1, p.gamma2, p.beta());
         // Every temporary in one heap block, wiped when dropped. Two take turns:

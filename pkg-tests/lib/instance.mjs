@@ -1,0 +1,38 @@
+// A fresh copy of the installed package whose WebAssembly instances the test can
+// see: WebAssembly.Instance is wrapped (for this process) so that every instance
+// the package makes, including the ones that replace a trapped instance, is
+// recorded. The package itself exposes no memory; only tests look inside.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { installedPackageDir } from './load.mjs';
+
+const made = [];
+const Original = WebAssembly.Instance;
+WebAssembly.Instance = new Proxy(Original, {
+  construct(target, args, newTarget) {
+    const instance = Reflect.construct(target, args, newTarget);
+    made.push(instance);
+    return instance;
+  },
+});
+
+/**
+ * Imports the installed package's ESM entry as a new module (its own wasm
+ * instance, apart from the one lib/load.mjs shares). Returns the library and
+ * `memory()`, the linear memory of its current instance.
+ */
+export async function importWatched(tag) {
+  const url = pathToFileURL(path.join(installedPackageDir(), 'index.mjs')).href + `?watched=${tag}`;
+  const lib = await import(url);
+  const instances = () => made.filter((i) => typeof i.exports.prepare_signer === 'function');
+  if (instances().length === 0) throw new Error('no mldsa-simd instance was recorded');
+  return { lib, instances, memory: () => instances().at(-1).exports.memory };
+}
+
+/** Every offset at which `needle` occurs in `haystack` (both Uint8Array). */
+export function occurrences(haystack, needle) {
+  const hay = Buffer.from(haystack.buffer, haystack.byteOffset, haystack.byteLength);
+  const out = [];
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) out.push(i);
+  return out;
+}

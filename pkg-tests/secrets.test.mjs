@@ -1,0 +1,137 @@
+// No secret stays in wasm memory after a call (issue #8 item 2). A fresh copy of
+// the package is imported with its instance visible (lib/instance.mjs); after each
+// of keygen, getPublicKey, sign (pure, hedged, streamed), internal.sign (M′ and
+// external μ), prehash().sign (a named hash and a noble-hashes function), a
+// signer's sign and signer.free(), for all three sets, the whole linear memory
+// (stack, data and heap) is searched for every secret the test can compute: ξ,
+// ρ′, K, K ‖ tr, ρ″, rnd, and windows of the s1, s2 and t0 encodings. A live
+// signer holds K (its expanded key is in the instance): there, K must appear
+// exactly once, which is also the check that the search finds what is there.
+//
+// The stack: before each call the free stack below the zone that the exports
+// wipe (src/wasm.rs, STACK_WIPE = 16 KiB) is painted; a call that went deeper
+// would leave the paint damaged, and its secrets below the wiped zone.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { shake256 } from '@noble/hashes/sha3.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { SETS, IMPL } from './lib/load.mjs';
+import { Rng, concat } from './lib/util.mjs';
+import { importWatched, occurrences } from './lib/instance.mjs';
+
+const skip = IMPL === 'noble' ? 'looks inside the package instance' : false;
+const rng = new Rng('secrets');
+const STACK_TOP = 65536; // the stack is the first 64 KiB of memory, growing down
+const WIPED = 16 * 1024;
+const PAINT_END = STACK_TOP - WIPED - 2048; // leave 2 KiB for the frames of the export and its glue
+const PAINT = 0xa5;
+
+const H = (parts, dkLen) => shake256(concat(...parts), { dkLen });
+
+/** 16-byte windows of `bytes`, every `step` bytes, each named. */
+function windows(name, bytes, step = 16) {
+  const out = [];
+  for (let i = 0; i + 16 <= bytes.length; i += step) out.push([`${name}[${i}..${i + 16}]`, bytes.subarray(i, i + 16)]);
+  return out;
+}
+
+test('no secret is left in wasm memory after any secret-handling call', { skip, timeout: 120_000 }, async (t) => {
+  const { lib, memory } = await importWatched('secrets');
+  const bytes = () => new Uint8Array(memory().buffer);
+
+  const paint = () => bytes().fill(PAINT, 0, PAINT_END);
+  // Runs `call`, then checks the paint and that the wiped zone was cleared.
+  const onCleanStack = (what, call) => {
+    paint();
+    const result = call();
+    const m = bytes();
+    const damaged = m.subarray(0, PAINT_END).findIndex((b) => b !== PAINT);
+    assert.equal(damaged, -1, `${what}: the stack went deeper than the wiped ${WIPED} bytes (paint changed at ${damaged})`);
+    const dirty = m.subarray(PAINT_END + 2048, STACK_TOP - 2048).findIndex((b) => b !== 0);
+    assert.equal(dirty, -1, `${what}: the wiped stack zone holds data at ${PAINT_END + 2048 + dirty}`);
+    m.fill(0, 0, PAINT_END);
+    return result;
+  };
+  // Fails on any of `secrets` ([name, bytes]) found in memory more than `allowed[name] ?? 0` times.
+  const scan = (what, secrets, allowed = {}) => {
+    const m = bytes();
+    const found = [];
+    for (const [name, s] of secrets) {
+      const at = occurrences(m, s);
+      if (at.length > (allowed[name] ?? 0)) found.push(`${name} ×${at.length} at ${at.slice(0, 4).join(', ')}`);
+    }
+    assert.deepEqual(found, [], `${what}: secrets left in wasm memory: ${found.join('; ')}`);
+  };
+
+  for (const P of SETS) {
+    const alg = lib[P.key];
+    const xi = rng.bytes(32);
+    const seeds = H([xi, Uint8Array.of(P.k, P.l)], 128);
+    const rhoPrime = seeds.subarray(32, 96);
+    const { publicKey, secretKey } = onCleanStack(`${P.name} keygen(seed)`, () => alg.keygen(xi));
+    const K = secretKey.subarray(32, 64);
+    const tr = secretKey.subarray(64, 128);
+    assert.deepEqual(K, seeds.subarray(96, 128), 'K of the key is H(ξ ‖ k ‖ ℓ)[96..128]');
+    // Everything secret about this key, as 16-byte windows (and K, K ‖ tr whole).
+    const keySecrets = [
+      ['ξ', xi], ['ρ′', rhoPrime], ['K', K], ['K ‖ tr', secretKey.subarray(32, 128)],
+      ...windows('ξ', xi), ...windows('ρ′', rhoPrime), ...windows('K', K),
+      ...windows('s1 ‖ s2 ‖ t0', secretKey.subarray(128), 48),
+    ];
+    scan(`${P.name} keygen(seed)`, keySecrets);
+
+    const random = onCleanStack(`${P.name} keygen()`, () => alg.keygen());
+    scan(`${P.name} keygen()`, [
+      ['K', random.secretKey.subarray(32, 64)],
+      ...windows('s1 ‖ s2 ‖ t0', random.secretKey.subarray(128), 48),
+    ]);
+
+    onCleanStack(`${P.name} getPublicKey`, () => alg.getPublicKey(secretKey));
+    scan(`${P.name} getPublicKey`, keySecrets);
+
+    // Signing with a known rnd: ρ″ = H(K ‖ rnd ‖ μ, 64), μ = H(tr ‖ M′, 64).
+    const msg = rng.bytes(200);
+    const context = rng.bytes(7);
+    const rnd = rng.bytes(32);
+    const mPrime = concat(Uint8Array.of(0, context.length), context, msg);
+    const mu = H([tr, mPrime], 64);
+    const rhoPP = H([K, rnd, mu], 64);
+    const signSecrets = [...keySecrets, ['rnd', rnd], ['ρ″', rhoPP], ...windows('rnd', rnd), ...windows('ρ″', rhoPP)];
+    const sig = onCleanStack(`${P.name} sign`, () => alg.sign(msg, secretKey, { context, extraEntropy: rnd }));
+    assert.equal(alg.verify(sig, msg, publicKey, { context }), true);
+    scan(`${P.name} sign`, signSecrets);
+
+    onCleanStack(`${P.name} sign (hedged)`, () => alg.sign(msg, secretKey));
+    scan(`${P.name} sign (hedged)`, keySecrets);
+    onCleanStack(`${P.name} sign (deterministic)`, () => alg.sign(msg, secretKey, { extraEntropy: false }));
+    scan(`${P.name} sign (deterministic)`, [...keySecrets, ['ρ″ (rnd = 0)', H([K, new Uint8Array(32), mu], 64)]]);
+
+    const large = rng.bytes(70_000); // streamed into μ in 64 KiB pieces
+    onCleanStack(`${P.name} sign (streamed)`, () => alg.sign(large, secretKey, { extraEntropy: rnd }));
+    const muLarge = H([tr, Uint8Array.of(0, 0), large], 64);
+    scan(`${P.name} sign (streamed)`, [...keySecrets, ['rnd', rnd], ['ρ″', H([K, rnd, muLarge], 64)]]);
+
+    onCleanStack(`${P.name} internal.sign`, () => alg.internal.sign(mPrime, secretKey, { extraEntropy: rnd }));
+    scan(`${P.name} internal.sign`, signSecrets);
+    onCleanStack(`${P.name} internal.sign (μ)`, () => alg.internal.sign(mu, secretKey, { externalMu: true, extraEntropy: rnd }));
+    scan(`${P.name} internal.sign (μ)`, signSecrets);
+
+    onCleanStack(`${P.name} prehash('sha512').sign`, () => alg.prehash('sha512').sign(msg, secretKey, { extraEntropy: rnd }));
+    scan(`${P.name} prehash('sha512').sign`, [...keySecrets, ['rnd', rnd]]);
+    onCleanStack(`${P.name} prehash(sha256).sign`, () => alg.prehash(sha256).sign(msg, secretKey, { context, extraEntropy: rnd }));
+    scan(`${P.name} prehash(sha256).sign`, [...keySecrets, ['rnd', rnd]]);
+
+    // A prepared signer holds its expanded key, K and tr included, until free().
+    const live = { K: 1, 'K ‖ tr': 1, 'K[0..16]': 1, 'K[16..32]': 1 };
+    const signer = onCleanStack(`${P.name} signer()`, () => alg.signer(secretKey));
+    scan(`${P.name} signer()`, keySecrets, live);
+    assert.equal(occurrences(bytes(), K).length, 1, `${P.name}: a live signer's K is found in memory exactly once`);
+    onCleanStack(`${P.name} signer.sign`, () => signer.sign(msg, { context, extraEntropy: rnd }));
+    scan(`${P.name} signer.sign`, signSecrets, live);
+    onCleanStack(`${P.name} signer.sign (streamed)`, () => signer.sign(large, { extraEntropy: rnd }));
+    scan(`${P.name} signer.sign (streamed)`, [...keySecrets, ['rnd', rnd]], live);
+    onCleanStack(`${P.name} signer.free`, () => signer.free());
+    scan(`${P.name} signer.free`, signSecrets);
+    t.diagnostic(`${P.name}: no secret found after 15 kinds of call (memory ${bytes().length} bytes)`);
+  }
+});
