@@ -1,0 +1,68 @@
+// A trap never leaves a broken instance (issue #8 item 3). A real trap is forced:
+// the test grows the instance's memory to the 4 GiB limit, so that the next
+// allocation inside Rust fails and the allocator's error handler traps
+// (`unreachable`). The call that trapped throws an Error saying so; the package
+// has replaced the instance by then, so the next calls work (checked against
+// noble and every ACVP sigVer vector), and prepared keys of the old instance
+// throw a clear Error asking to be made again.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import * as noble from '@noble/post-quantum/ml-dsa.js';
+import { IMPL } from './lib/load.mjs';
+import { Rng, equalBytes } from './lib/util.mjs';
+import { importWatched } from './lib/instance.mjs';
+import { runAllSigVer } from './lib/acvp.mjs';
+
+const skip = IMPL === 'noble' ? 'looks inside the package instance' : false;
+const rng = new Rng('trap');
+
+test('after a trap the instance is replaced and the next calls work', { skip, timeout: 120_000 }, async (t) => {
+  const { lib, instances, memory } = await importWatched('trap');
+  const { ml_dsa44, ml_dsa87 } = lib;
+  const seed = rng.bytes(32);
+  const { publicKey, secretKey } = ml_dsa87.keygen(seed);
+  const msg = rng.bytes(100);
+  const signer = ml_dsa87.signer(secretKey);
+  const verifier = ml_dsa44.verifier(ml_dsa44.keygen(seed).publicKey);
+  const before = instances().length;
+
+  // Every page up to 4 GiB is taken from outside, so Rust's next memory.grow fails.
+  const mem = memory();
+  const pages = mem.buffer.byteLength / 65536;
+  mem.grow(65536 - pages);
+  let trapped;
+  try {
+    // ML-DSA-87 signing needs more heap than a fresh instance has.
+    ml_dsa87.sign(rng.bytes(200_000), secretKey);
+  } catch (e) {
+    trapped = e;
+  }
+  assert.ok(trapped instanceof Error, 'the call that trapped throws');
+  assert.match(trapped.message, /instance failed during this call and has been replaced/);
+  assert.ok(trapped.cause instanceof WebAssembly.RuntimeError, `the cause is the trap, got ${trapped.cause}`);
+  assert.equal(instances().length, before + 1, 'a new instance was made');
+  assert.ok(memory().buffer.byteLength < 1 << 20, 'the new instance has its own small memory');
+  t.diagnostic(`trap: ${trapped.cause.message}; new instance with ${memory().buffer.byteLength} bytes`);
+
+  // Prepared keys of the old instance refuse, and say what to do.
+  assert.throws(() => signer.sign(msg), /instance was replaced after a failure; make the signer again/);
+  assert.throws(() => verifier.verify(new Uint8Array(2420), msg), /make the verifier again/);
+  signer.free(); // still allowed, and harmless
+  verifier.free();
+
+  // The next calls are right.
+  const again = ml_dsa87.keygen(seed);
+  assert.ok(equalBytes(again.publicKey, publicKey) && equalBytes(again.secretKey, secretKey), 'keygen after the trap');
+  const sig = ml_dsa87.sign(msg, secretKey, { extraEntropy: false });
+  assert.ok(equalBytes(sig, noble.ml_dsa87.sign(msg, secretKey, { extraEntropy: false })), 'deterministic signature = noble');
+  assert.equal(ml_dsa87.verify(sig, msg, publicKey), true);
+  sig[5] ^= 1;
+  assert.equal(ml_dsa87.verify(sig, msg, publicKey), false);
+  const fresh = ml_dsa87.signer(secretKey);
+  assert.equal(ml_dsa87.verify(fresh.sign(msg), msg, publicKey), true, 'a signer made after the trap works');
+  fresh.free();
+  const { passed, total, failures } = runAllSigVer(lib);
+  assert.deepEqual(failures, []);
+  assert.equal(passed, total);
+  t.diagnostic(`after the trap: ${passed}/${total} ACVP sigVer vectors right`);
+});
