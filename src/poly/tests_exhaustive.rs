@@ -9,7 +9,7 @@
 //! Exhaustive, for both γ2 where γ2 matters:
 //! - mod± q: `field::center` for every r in [0, q); the centred output of the
 //!   fused `center_exceeds` passes (S = +1, −1, 0) for every sum in [−2q, 2q]
-//!   (the callers' sums are below q + γ1 + β) and in the two outermost 2^20
+//!   (the callers' sums are below q in size) and in the two outermost 2^20
 //!   values of the contract |sum| ≤ 2^31 − 2^22 − 1 at each end.
 //! - ‖·‖∞ ≥ bound: `exceeds` (verification's z check) for every value of its
 //!   range [−(q−1)/2, (q−1)/2], alone among coefficients at ±(bound − 1),
@@ -19,7 +19,7 @@
 //! - Power2Round: every sum in the same ranges as mod± above.
 //! - Decompose (HighBits, LowBits) and UseHint (h = 0 and h = 1): every r in
 //!   (−q, q), the inputs they document.
-//! - MakeHint: every r in [0, q) for each z in a set of 15–19 (0, ±1, ±2,
+//! - MakeHint: every r in [0, q) for each z in a set of 19–23 (0, ±1, ±2,
 //!   ±β, ±(β + 1), ±γ2/2, ±(γ2 − 2), ±(γ2 − 1) and 4 random ones; |z| < γ2
 //!   is what signing allows, its ct0 check rejects the rest), and every z in
 //!   (−γ2, γ2) for 16 r at the edges of Decompose's intervals. Each time also
