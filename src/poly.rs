@@ -167,6 +167,9 @@ pub fn use_hint(h: i32, r: i32, gamma2: i32) -> i32 {
 }
 
 #[cfg(test)]
+mod tests_exhaustive;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
