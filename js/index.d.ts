@@ -209,10 +209,13 @@ export interface MlDsa extends MlDsaSigner {
   /**
    * A secret key prepared for repeated signing: decoded once, with Â, NTT(s1)
    * and NTT(s2) (packed together, as NTT(s1 + 2^9·s2)) and NTT(t0) cached inside
-   * wasm (up to 72 KiB for ML-DSA-87), so each
-   * `sign` skips that work. Release it with `free()` (or `using`); a
-   * FinalizationRegistry frees it if it is dropped, but only whenever the
-   * garbage collector gets to it. The cached key is wiped when freed.
+   * wasm, in one slot of a pool of 192 slots of 72 KiB shared by all prepared
+   * keys, so each `sign` skips that work. The object keeps a copy of the
+   * secret key: if the pool evicted its slot (the least recently used one goes
+   * when a key is made and all are taken), the next `sign` expands it again.
+   * Release it with `free()` (or `using`), which wipes the slot and the copy; a
+   * FinalizationRegistry does the same if it is dropped, whenever the garbage
+   * collector gets to it.
    * @throws TypeError / RangeError for a wrong type or length; Error for a malformed key.
    * @example
    * ```ts
@@ -223,8 +226,9 @@ export interface MlDsa extends MlDsaSigner {
   signer(secretKey: Uint8Array): PreparedSigner;
   /**
    * A public key prepared for repeated verification: Â, NTT(t1·2^d) and
-   * H(pk) cached inside wasm (up to 64 KiB for ML-DSA-87). Verifying with it
-   * skips ExpandA, the largest part of a one-shot `verify`.
+   * H(pk) cached inside wasm, in a slot of the same pool as `signer` (an
+   * evicted key is expanded again from its bytes on its next use). Verifying
+   * with it skips ExpandA, the largest part of a one-shot `verify`.
    * @example
    * ```ts
    * const verifier = ml_dsa65.verifier(publicKey);
