@@ -136,7 +136,9 @@ pub fn sk_decode<'a>(p: &Params, sk: &'a [u8], s1: &mut [Poly], s2: &mut [Poly],
     for (t, inp) in t0.iter_mut().zip(sk[t0_start..].chunks_exact(32 * D as usize)) {
         unpack_offset(inp, 1 << (D - 1), D as usize, t);
     }
-    if bad < 0 {
+    // Declassified: the verdict only. A key from KeyGen always passes; a
+    // malformed one is refused with an error that says so.
+    if crate::ct::declassified(bad < 0) {
         return None;
     }
     Some(SkParts { rho: &sk[..32], key: &sk[32..64], tr: &sk[64..64 + TR_BYTES] })
