@@ -6,11 +6,11 @@
 //! Secret intermediates are held in `Zeroizing` and wiped when dropped.
 
 use crate::ct;
-use crate::encode::{pk_decode, pk_encode, sig_decode, sig_encode, sk_decode, sk_encode, w1_encode, SkParts};
+use crate::encode::{pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime, sk_decode, sk_encode, w1_encode, SkParts};
 use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt, pointwise_inv_ntt};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{make_hints, use_hints, Poly, PAIR_SHIFT};
-use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball, MatrixRows};
+use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball_vartime, MatrixRows};
 use crate::xof::{h, Shake256};
 use alloc::boxed::Box;
 use alloc::vec;
@@ -217,7 +217,7 @@ impl ExpandedSecretKey {
             // s1, s2, t0 (Dilithium round-3 specification v3.1, §5.5).
             ct::declassify(c_tilde);
             // Steps 16–17.
-            let mut c_hat = sample_in_ball(c_tilde, p.tau);
+            let mut c_hat = sample_in_ball_vartime(c_tilde, p.tau);
             ntt(&mut c_hat);
             // Steps 18–21, a row at a time: NTT^−1(ĉ ∘ NTT(s1[i] + 2^9·s2[i]))
             // is c·s1[i] + 2^9·c·s2[i] mod q, and as both products are at most
@@ -276,7 +276,7 @@ impl ExpandedSecretKey {
             ct::declassify(&y_hat_then_z[..l]);
             ct::declassify(&w1_then_hint[..]);
             let mut sig = vec![0u8; p.signature_len()];
-            sig_encode(p, c_tilde, y_hat_then_z, w1_then_hint, &mut sig);
+            sig_encode_vartime(p, c_tilde, y_hat_then_z, w1_then_hint, &mut sig);
             return Ok(sig);
         }
     }
@@ -339,14 +339,14 @@ impl ExpandedPublicKey {
 fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
     let (k, l) = (p.k, p.l);
     let (mut z, mut hint) = (vec![Poly::zero(); l], vec![Poly::zero(); k]);
-    let Some(c_tilde) = sig_decode(p, sig, &mut z, &mut hint) else {
+    let Some(c_tilde) = sig_decode_vartime(p, sig, &mut z, &mut hint) else {
         return false;
     };
     // Step 13's norm check first: it is cheap and z is already centred.
     if z.iter().any(|zi| zi.exceeds(p.gamma1 - p.beta())) {
         return false;
     }
-    let mut c_hat = sample_in_ball(c_tilde, p.tau);
+    let mut c_hat = sample_in_ball_vartime(c_tilde, p.tau);
     ntt(&mut c_hat);
     z.iter_mut().for_each(ntt);
     let mut w1 = vec![Poly::zero(); k];

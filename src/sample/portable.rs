@@ -14,7 +14,11 @@ use crate::params::Q;
 /// at N; whole 3-byte groups only. Coefficients are in [0, q).
 pub fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
     let mut m = *n;
-    for b in buf.chunks_exact(3) {
+    // Not `chunks_exact(3)`: its length / 3 would be a division in the .wasm.
+    let mut at = 0;
+    while at + 3 <= buf.len() {
+        let b = &buf[at..at + 3];
+        at += 3;
         let Some(c) = a.0.get_mut(m) else { break };
         let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
         *c = z;
