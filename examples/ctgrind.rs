@@ -47,6 +47,7 @@ fn t0_start(ps: ParamSet, k: usize) -> usize {
 /// The secret key as a caller holds it: ρ and tr public, K and s1 ‖ s2 ‖ t0 secret.
 fn mark_secret_key(sk: &[u8]) -> Vec<u8> {
     let mut sk = sk.to_vec();
+    // The harness's own copy starts public; then only the secret parts are marked.
     ct::declassify(&sk[..]);
     ct::secret(&mut sk[32..64]);
     ct::secret(&mut sk[128..]);

@@ -103,8 +103,8 @@ pub fn message_representative(tr: &[u8], m_prime: &[&[u8]]) -> [u8; MU_BYTES] {
     mu
 }
 
-/// How often each rejection condition of Algorithm 7 fired (tests only), in
-/// the order: ‖z‖∞, ‖r0‖∞, ‖ct0‖∞, hint count.
+/// How often each rejection condition of Algorithm 7 fired (unit tests and
+/// the ct-testing harness only), in the order: ‖z‖∞, ‖r0‖∞, ‖ct0‖∞, hint count.
 #[cfg(any(test, feature = "ct-testing"))]
 pub static REJECTIONS: [core::sync::atomic::AtomicUsize; 4] = [const { core::sync::atomic::AtomicUsize::new(0) }; 4];
 
