@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh machine that has rustup/cargo/node/npm (and root + apt).
 #
-#   bash scripts/setup.sh [--no-chromium] [--node24]      # run it
-#   source scripts/setup.sh [--no-chromium] [--node24]    # run it, then keep PATH for this shell
+#   bash scripts/setup.sh [--no-chromium] [--no-valgrind] [--node24]      # run it
+#   source scripts/setup.sh [--no-chromium] [--no-valgrind] [--node24]    # run it, then keep PATH for this shell
 #
 # What it makes sure of (each step is skipped, quickly, when already true):
 #   1. rustup target wasm32-unknown-unknown
@@ -17,6 +17,7 @@
 #      for the benchmark's node:crypto peer
 #   5. Debian Chromium (/usr/bin/chromium, chromium-driver) for the browser test,
 #      unless --no-chromium
+#   6. Debian valgrind for the constant-time check (scripts/ct.sh), unless --no-valgrind
 #
 # It writes nothing to shell profiles. A script that sources it gets PATH with
 # ~/.cargo/bin and <repo>/node_modules/.bin first; running it as a command
@@ -25,13 +26,14 @@
 _mldsa_setup_main() {
   set -euo pipefail
 
-  local want_chromium=1 want_node24=0 arg
+  local want_chromium=1 want_node24=0 want_valgrind=1 arg
   for arg in "$@"; do
     case "$arg" in
       --no-chromium) want_chromium=0 ;;
       --node24) want_node24=1 ;;
       --chromium) want_chromium=1 ;;
-      -h|--help) sed -n '2,22p' "$_MLDSA_SETUP_ROOT/scripts/setup.sh"; return 0 ;;
+      --no-valgrind) want_valgrind=0 ;;
+      -h|--help) sed -n '2,23p' "$_MLDSA_SETUP_ROOT/scripts/setup.sh"; return 0 ;;
       *) echo "setup: unknown argument: $arg" >&2; return 2 ;;
     esac
   done
@@ -165,6 +167,25 @@ _mldsa_setup_main() {
     fi
   else
     say "skip: chromium (--no-chromium)"
+  fi
+
+  # 6. valgrind for the constant-time check (scripts/ct.sh; x86_64 only) -------------------
+  if [ "$want_valgrind" = 1 ] && [ "$(uname -m)" = x86_64 ]; then
+    if command -v valgrind >/dev/null; then
+      say "ok: $(valgrind --version)"
+    else
+      local vsudo=""
+      if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null || die "need root (or sudo) to apt-get install valgrind"
+        vsudo="sudo -n"
+      fi
+      say "installing Debian valgrind with apt-get"
+      $vsudo env DEBIAN_FRONTEND=noninteractive apt-get update
+      $vsudo env DEBIAN_FRONTEND=noninteractive apt-get install -y valgrind
+      command -v valgrind >/dev/null || die "apt-get finished but valgrind is missing"
+    fi
+  else
+    say "skip: valgrind"
   fi
 
   say "done in $((SECONDS - t0))s"

@@ -119,6 +119,14 @@ run "cargo test (unpack)" "$LOGS/cargo-unpack.log" \
 SUMMARY+=("$(cargo_counts "$LOGS/cargo-unpack.log")")
 [ "$rc" = 0 ] || exit "$rc"
 
+# ---------------------------------------------------------------------------- constant time
+# KeyGen and Sign of all three sets under valgrind memcheck with the secrets
+# marked: a secret-dependent branch or index fails (README "Constant-time
+# checks"). This is the short version; `bash scripts/ct.sh` is the full one.
+run "constant time (valgrind)" "$LOGS/ct.log" bash scripts/ct.sh --quick || rc=$?
+SUMMARY+=("$(grep -E '^ctgrind: [0-9]+ signatures|^ct.sh: constant-time' "$LOGS/ct.log" | sed 's/^/    /' || true)")
+[ "$rc" = 0 ] || exit "$rc"
+
 # ---------------------------------------------------------------------------- 2. wasm
 run "cargo test (wasm32, Node)" "$LOGS/cargo-wasm.log" cargo test --release --target wasm32-unknown-unknown || rc=$?
 SUMMARY+=("$(cargo_counts "$LOGS/cargo-wasm.log")")
@@ -129,6 +137,10 @@ run "npm run build" "$LOGS/build.log" npm run build
 for f in package.json index.mjs index.cjs index.d.ts; do
   [ -f "pkg/$f" ] || { echo "test.sh: npm run build did not produce pkg/$f" >&2; exit 1; }
 done
+# No integer division in the shipped .wasm where keygen and signing reach it.
+run "wasm division scan" "$LOGS/div-scan.log" node scripts/wasm-div-scan.mjs || rc=$?
+SUMMARY+=("$(grep -E '^wasm-div-scan: (passed|FAILED)' "$LOGS/div-scan.log" | sed 's/^/    /' || true)")
+[ "$rc" = 0 ] || exit "$rc"
 # The built LZMA decoder module against LZMA-JS (round trips, damaged streams).
 run "node --test unpack" "$LOGS/unpack-tests.log" node --test --test-reporter=spec unpack/*.test.mjs || rc=$?
 SUMMARY+=("$(grep -E '^ℹ (tests|pass|fail) ' "$LOGS/unpack-tests.log" | sed 's/^ℹ /    /' | paste -sd' ' || true)")

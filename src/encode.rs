@@ -79,18 +79,40 @@ pub fn unpack_offset(inp: &[u8], b: i32, bits: usize, p: &mut Poly) {
 
 const T1_BITS: usize = 23 - D as usize;
 
+// The blocks of a key or signature are split off one at a time, not taken
+// with `chunks_exact` or indexed as buf[i·len..]: both let LLVM compute a trip
+// count as length / block size, which for wasm32 stays an integer division,
+// and scripts/wasm-div-scan.mjs refuses those in code keygen and signing reach.
+
+/// Splits the first `len` bytes off `rest`.
+#[inline(always)]
+fn take<'a>(rest: &mut &'a [u8], len: usize) -> &'a [u8] {
+    let (head, tail) = rest.split_at(len);
+    *rest = tail;
+    head
+}
+
+#[inline(always)]
+fn take_mut<'a>(rest: &mut &'a mut [u8], len: usize) -> &'a mut [u8] {
+    let (head, tail) = core::mem::take(rest).split_at_mut(len);
+    *rest = tail;
+    head
+}
+
 /// pkEncode (Algorithm 22): ρ ‖ SimpleBitPack(t1[i], 2^10 − 1) for each i.
 pub fn pk_encode(p: &Params, rho: &[u8], t1: &[Poly], pk: &mut [u8]) {
     pk[..SEED_BYTES].copy_from_slice(rho);
-    for (t, out) in t1.iter().zip(pk[SEED_BYTES..].chunks_exact_mut(32 * T1_BITS)).take(p.k) {
-        pack_bits(t, T1_BITS, out);
+    let mut rest = &mut pk[SEED_BYTES..];
+    for t in &t1[..p.k] {
+        pack_bits(t, T1_BITS, take_mut(&mut rest, 32 * T1_BITS));
     }
 }
 
 /// pkDecode (Algorithm 23): returns ρ; every 10-bit value is a valid t1 coefficient.
 pub fn pk_decode<'a>(p: &Params, pk: &'a [u8], t1: &mut [Poly]) -> &'a [u8] {
-    for (t, inp) in t1.iter_mut().zip(pk[SEED_BYTES..].chunks_exact(32 * T1_BITS)).take(p.k) {
-        unpack_bits(inp, T1_BITS, t);
+    let mut rest = &pk[SEED_BYTES..];
+    for t in &mut t1[..p.k] {
+        unpack_bits(take(&mut rest, 32 * T1_BITS), T1_BITS, t);
     }
     &pk[..SEED_BYTES]
 }
@@ -108,13 +130,12 @@ pub fn sk_encode(p: &Params, parts: &SkParts, s1: &[Poly], s2: &[Poly], t0: &[Po
     sk[32..64].copy_from_slice(parts.key);
     sk[64..64 + TR_BYTES].copy_from_slice(parts.tr);
     let eb = p.eta_bits();
-    let mut chunks = sk[64 + TR_BYTES..].chunks_exact_mut(32 * eb);
+    let mut rest = &mut sk[64 + TR_BYTES..];
     for s in s1.iter().chain(s2.iter()) {
-        pack_offset(s, p.eta, eb, chunks.next().unwrap());
+        pack_offset(s, p.eta, eb, take_mut(&mut rest, 32 * eb));
     }
-    let t0_start = 64 + TR_BYTES + 32 * eb * (p.k + p.l);
-    for (t, out) in t0.iter().zip(sk[t0_start..].chunks_exact_mut(32 * D as usize)) {
-        pack_offset(t, 1 << (D - 1), D as usize, out);
+    for t in t0 {
+        pack_offset(t, 1 << (D - 1), D as usize, take_mut(&mut rest, 32 * D as usize));
     }
 }
 
@@ -123,34 +144,37 @@ pub fn sk_encode(p: &Params, parts: &SkParts, s1: &[Poly], s2: &[Poly], t0: &[Po
 /// coefficient and only the verdict can leak.
 pub fn sk_decode<'a>(p: &Params, sk: &'a [u8], s1: &mut [Poly], s2: &mut [Poly], t0: &mut [Poly]) -> Option<SkParts<'a>> {
     let eb = p.eta_bits();
-    let mut chunks = sk[64 + TR_BYTES..].chunks_exact(32 * eb);
     let mut bad = 0i32;
+    let mut rest = &sk[64 + TR_BYTES..];
     for s in s1.iter_mut().chain(s2.iter_mut()) {
-        unpack_offset(chunks.next().unwrap(), p.eta, eb, s);
+        unpack_offset(take(&mut rest, 32 * eb), p.eta, eb, s);
         for &c in s.0.iter() {
             // c ∈ [η − (2^eb − 1), η]; negative when c < −η.
             bad |= c + p.eta;
         }
     }
-    let t0_start = 64 + TR_BYTES + 32 * eb * (p.k + p.l);
-    for (t, inp) in t0.iter_mut().zip(sk[t0_start..].chunks_exact(32 * D as usize)) {
-        unpack_offset(inp, 1 << (D - 1), D as usize, t);
+    for t in t0 {
+        unpack_offset(take(&mut rest, 32 * D as usize), 1 << (D - 1), D as usize, t);
     }
-    if bad < 0 {
+    // Declassified: the verdict only. A key from KeyGen always passes; a
+    // malformed one is refused with an error that says so.
+    if crate::ct::declassified(bad < 0) {
         return None;
     }
     Some(SkParts { rho: &sk[..32], key: &sk[32..64], tr: &sk[64..64 + TR_BYTES] })
 }
 
 /// sigEncode (Algorithm 26): c̃ ‖ BitPack(z[i], γ1 − 1, γ1) ‖ HintBitPack(h).
-/// The hint is public once the signature is released, so HintBitPack
-/// (Algorithm 20) may branch on it.
-pub fn sig_encode(p: &Params, c_tilde: &[u8], z: &[Poly], h: &[Poly], sig: &mut [u8]) {
+/// Variable time: HintBitPack (Algorithm 20) branches on the hint. Call it
+/// only on the accepted (z, h), which are public as the signature being
+/// output (Sign_internal declassifies them before the call).
+pub fn sig_encode_vartime(p: &Params, c_tilde: &[u8], z: &[Poly], h: &[Poly], sig: &mut [u8]) {
     let ct = p.c_tilde_bytes();
     let zb = p.z_bits();
     sig[..ct].copy_from_slice(c_tilde);
-    for (zi, out) in z.iter().zip(sig[ct..].chunks_exact_mut(32 * zb)).take(p.l) {
-        pack_offset(zi, p.gamma1, zb, out);
+    let mut rest = &mut sig[ct..];
+    for zi in &z[..p.l] {
+        pack_offset(zi, p.gamma1, zb, take_mut(&mut rest, 32 * zb));
     }
     let y = &mut sig[ct + 32 * zb * p.l..];
     y.fill(0);
@@ -169,11 +193,14 @@ pub fn sig_encode(p: &Params, c_tilde: &[u8], z: &[Poly], h: &[Poly], sig: &mut 
 /// sigDecode (Algorithm 27) with HintBitUnpack (Algorithm 21). Returns c̃, or
 /// None for a malformed hint: a count above ω or below the previous one,
 /// indices not strictly increasing within a polynomial, or non-zero padding.
-pub fn sig_decode<'a>(p: &Params, sig: &'a [u8], z: &mut [Poly], h: &mut [Poly]) -> Option<&'a [u8]> {
+/// Variable time (it branches and indexes on the hint bytes): verification
+/// only, where the signature is public.
+pub fn sig_decode_vartime<'a>(p: &Params, sig: &'a [u8], z: &mut [Poly], h: &mut [Poly]) -> Option<&'a [u8]> {
     let ct = p.c_tilde_bytes();
     let zb = p.z_bits();
-    for (zi, inp) in z.iter_mut().zip(sig[ct..].chunks_exact(32 * zb)).take(p.l) {
-        unpack_offset(inp, p.gamma1, zb, zi);
+    let mut rest = &sig[ct..];
+    for zi in &mut z[..p.l] {
+        unpack_offset(take(&mut rest, 32 * zb), p.gamma1, zb, zi);
     }
     let y = &sig[ct + 32 * zb * p.l..];
     let mut index = 0usize;
@@ -201,8 +228,9 @@ pub fn sig_decode<'a>(p: &Params, sig: &'a [u8], z: &mut [Poly], h: &mut [Poly])
 /// w1Encode (Algorithm 28): SimpleBitPack of each w1[i] with bitlen((q−1)/(2γ2) − 1) bits.
 pub fn w1_encode(p: &Params, w1: &[Poly], out: &mut [u8]) {
     let b = p.w1_bits();
-    for (w, o) in w1.iter().zip(out.chunks_exact_mut(32 * b)) {
-        pack_bits(w, b, o);
+    let mut rest = out;
+    for w in w1 {
+        pack_bits(w, b, take_mut(&mut rest, 32 * b));
     }
 }
 
@@ -382,9 +410,9 @@ pub(super) mod tests {
         h[0].0[200] = 1;
         h[2].0[0] = 1;
         let mut sig = vec![0u8; ps.signature_len()];
-        sig_encode(p, &[9; 32], &z, &h, &mut sig);
+        sig_encode_vartime(p, &[9; 32], &z, &h, &mut sig);
         let (mut z2, mut h2) = (vec![Poly::zero(); p.l], vec![Poly::zero(); p.k]);
-        assert_eq!(sig_decode(p, &sig, &mut z2, &mut h2), Some(&[9u8; 32][..]));
+        assert_eq!(sig_decode_vartime(p, &sig, &mut z2, &mut h2), Some(&[9u8; 32][..]));
         assert_eq!((&z2, &h2), (&z, &h));
 
         let hints = ps.signature_len() - p.omega - p.k;
@@ -392,7 +420,7 @@ pub(super) mod tests {
             let mut s = sig.clone();
             f(&mut s[hints..]);
             let (mut z2, mut h2) = (vec![Poly::zero(); p.l], vec![Poly::zero(); p.k]);
-            sig_decode(p, &s, &mut z2, &mut h2).map(|c| c.to_vec())
+            sig_decode_vartime(p, &s, &mut z2, &mut h2).map(|c| c.to_vec())
         };
         // Indices out of order within a polynomial.
         assert!(mutate(&|y| y.swap(0, 1)).is_none());

@@ -31,6 +31,12 @@
 
 extern crate alloc;
 
+// Constant-time testing marks (feature `ct-testing`, for scripts/ct.sh): public
+// only then, for the harness examples/ctgrind.rs; otherwise empty functions.
+#[cfg(feature = "ct-testing")]
+pub mod ct;
+#[cfg(not(feature = "ct-testing"))]
+mod ct;
 mod encode;
 mod field;
 mod keccak;

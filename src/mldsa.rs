@@ -5,11 +5,12 @@
 //! Large temporaries live on the heap, so the code runs on a small stack.
 //! Secret intermediates are held in `Zeroizing` and wiped when dropped.
 
-use crate::encode::{pk_decode, pk_encode, sig_decode, sig_encode, sk_decode, sk_encode, w1_encode, SkParts};
+use crate::ct;
+use crate::encode::{pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime, sk_decode, sk_encode, w1_encode, SkParts};
 use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt, pointwise_inv_ntt};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{make_hints, use_hints, Poly, PAIR_SHIFT};
-use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball, MatrixRows};
+use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball_vartime, MatrixRows};
 use crate::xof::{h, Shake256};
 use alloc::boxed::Box;
 use alloc::vec;
@@ -36,6 +37,8 @@ fn power2round_t(p: &Params, rho: &[u8], s1: &[Poly], s2: &[Poly], t1: &mut [Pol
         // range `freeze` accepts.
         dot_inv_ntt(&mut t, &a_row, &s1_hat);
         t.add_power2round_into(&s2[i], &mut t1[i], &mut t0[i]);
+        // Declassified: t1 is the public key (pkEncode, Algorithm 22); t0 stays secret.
+        ct::declassify(&t1[i]);
     }
 }
 
@@ -44,6 +47,8 @@ pub fn keygen_internal(p: &Params, xi: &[u8; SEED_BYTES]) -> (Vec<u8>, Vec<u8>) 
     // Step 1: (ρ, ρ′, K) ← H(ξ ‖ k ‖ ℓ, 128).
     let mut seeds = Zeroizing::new([0u8; 128]);
     h(&[xi, &[p.k as u8, p.l as u8]], &mut seeds[..]);
+    // Declassified: ρ is public, the first part of pk (pkEncode, Algorithm 22).
+    ct::declassify(&seeds[..32]);
     let (rho, rho_prime, key) = (&seeds[..32], &seeds[32..96], &seeds[96..]);
     // Step 4.
     let (mut s1, mut s2) = (polys(p.l), polys(p.k));
@@ -81,7 +86,9 @@ pub fn public_key(p: &Params, sk: &[u8]) -> Option<Vec<u8>> {
             diff |= a.0[c] ^ b.0[c];
         }
     }
-    (tr[..] == *parts.tr && diff == 0).then_some(pk)
+    // Declassified: the verdict only. For a key from KeyGen it is always true;
+    // otherwise the caller learns what the error says, that the key is malformed.
+    (tr[..] == *parts.tr && ct::declassified(diff == 0)).then_some(pk)
 }
 
 /// μ = H(tr ‖ M′, 64) (FIPS 204 Algorithm 7 step 6, Algorithm 8 step 7), with M′
@@ -96,17 +103,18 @@ pub fn message_representative(tr: &[u8], m_prime: &[&[u8]]) -> [u8; MU_BYTES] {
     mu
 }
 
-#[cfg(test)]
+#[cfg(any(test, feature = "ct-testing"))]
 std::thread_local! {
-    /// How often each rejection condition of Algorithm 7 fired (tests only), in
-    /// the order: ‖z‖∞, ‖r0‖∞, ‖ct0‖∞, hint count. Per thread: the test harness
-    /// runs tests in parallel threads, and signing runs on the caller's.
+    /// How often each rejection condition of Algorithm 7 fired (unit tests and
+    /// the ct-testing harness only), in the order: ‖z‖∞, ‖r0‖∞, ‖ct0‖∞, hint
+    /// count. Per thread: the test harness runs tests in parallel threads, and
+    /// signing runs on the caller's.
     pub static REJECTIONS: [core::cell::Cell<usize>; 4] = const { [const { core::cell::Cell::new(0) }; 4] };
 }
 
 #[inline(always)]
 fn count_rejection(_which: usize) {
-    #[cfg(test)]
+    #[cfg(any(test, feature = "ct-testing"))]
     REJECTIONS.with(|r| r[_which].set(r[_which].get() + 1));
 }
 
@@ -233,8 +241,13 @@ impl ExpandedSecretKey {
             // Step 15: c̃ ← H(μ ‖ w1Encode(w1), λ/4).
             w1_encode(p, w1_then_hint, &mut w1_bytes);
             h(&[mu, &w1_bytes], c_tilde);
+            // Declassified: c̃ before SampleInBall, which branches on it. An
+            // accepted attempt publishes c̃ in the signature; a rejected one's
+            // c̃ = H(μ ‖ w1) is a function of μ and the discarded y alone, not of
+            // s1, s2, t0 (Dilithium round-3 specification v3.1, §5.5).
+            ct::declassify(c_tilde);
             // Steps 16–17.
-            let mut c_hat = sample_in_ball(c_tilde, p.tau);
+            let mut c_hat = sample_in_ball_vartime(c_tilde, p.tau);
             ntt(&mut c_hat);
             // Steps 18–21, a row at a time: NTT^−1(ĉ ∘ NTT(s1[i] + 2^9·s2[i]))
             // is c·s1[i] + 2^9·c·s2[i] mod q, and as both products are at most
@@ -246,6 +259,13 @@ impl ExpandedSecretKey {
             // rejected attempt usually stops early. The outcome is the same in
             // any order. While ‖w0 − cs2‖∞ < γ2 − β, LowBits(w − cs2) = w0 − cs2
             // and HighBits(w − cs2) = w1, so no second Decompose is needed.
+            // The early exit also reveals which check failed, and in which row.
+            // That is allowed (Dilithium round-3 specification v3.1, §5.5): given
+            // c, a coefficient of z passes for exactly 2(γ1 − β) − 1 of the 2γ1
+            // values of y_i whatever (cs1)_i is (|cs1_i| ≤ β), so where z fails is
+            // independent of s1; the same holds for r0 if the low bits of w are
+            // uniform, the spec's assumption; and the attempt's y is discarded.
+            // The ct0 and hint-count checks come after every row has passed.
             for i in 0..k {
                 pointwise_inv_ntt(tmp, &c_hat, &s_hat[i]); // < q
                 // cs1[i] goes where z[i] is formed (z is where NTT(y) was); rows
@@ -253,12 +273,15 @@ impl ExpandedSecretKey {
                 let cs1 = if i < l { &mut y_hat_then_z[i] } else { &mut *hint_row };
                 tmp.split_pair(cs1); // tmp = cs2[i]; both |·| ≤ β
                 // r0 = w0 − cs2, |·| < γ2 + β, centred and checked in one pass.
-                if w0[i].sub_center_exceeds(tmp, gamma2 - beta) {
+                // Declassified here and in the three checks below: the rejection
+                // decision of steps 23 and 28, which the number of attempts makes
+                // visible anyway.
+                if ct::declassified(w0[i].sub_center_exceeds(tmp, gamma2 - beta)) {
                     count_rejection(1);
                     continue 'attempt;
                 }
                 // z = y + cs1, |·| ≤ γ1 + β, centred and checked in one pass.
-                if i < l && y_hat_then_z[i].add_center_exceeds(&y[i], gamma1 - beta) {
+                if i < l && ct::declassified(y_hat_then_z[i].add_center_exceeds(&y[i], gamma1 - beta)) {
                     count_rejection(0);
                     continue 'attempt;
                 }
@@ -267,20 +290,23 @@ impl ExpandedSecretKey {
             for i in 0..k {
                 // Steps 25–28: ct0; reject if ‖ct0‖∞ ≥ γ2; h ← MakeHint(−ct0, w − cs2 + ct0).
                 pointwise_inv_ntt(tmp, &c_hat, &t0[i]); // < q
-                if tmp.center_exceeds(gamma2) {
+                if ct::declassified(tmp.center_exceeds(gamma2)) {
                     count_rejection(2);
                     continue 'attempt;
                 }
                 hints += make_hints(hint_row, &w0[i], tmp, &w1_then_hint[i], gamma2);
                 w1_then_hint[i] = *hint_row;
             }
-            if hints > p.omega {
+            if ct::declassified(hints > p.omega) {
                 count_rejection(3);
                 continue 'attempt;
             }
-            // Step 33.
+            // Step 33. Declassified: the accepted (z, h) are the signature
+            // being output (sigEncode, Algorithm 26), whose hint packing branches.
+            ct::declassify(&y_hat_then_z[..l]);
+            ct::declassify(&w1_then_hint[..]);
             let mut sig = vec![0u8; p.signature_len()];
-            sig_encode(p, c_tilde, y_hat_then_z, w1_then_hint, &mut sig);
+            sig_encode_vartime(p, c_tilde, y_hat_then_z, w1_then_hint, &mut sig);
             return Ok(sig);
         }
     }
@@ -351,14 +377,14 @@ impl ExpandedPublicKey {
 fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
     let (k, l) = (p.k, p.l);
     let (mut z, mut hint) = (vec![Poly::zero(); l], vec![Poly::zero(); k]);
-    let Some(c_tilde) = sig_decode(p, sig, &mut z, &mut hint) else {
+    let Some(c_tilde) = sig_decode_vartime(p, sig, &mut z, &mut hint) else {
         return false;
     };
     // Step 13's norm check first: it is cheap and z is already centred.
     if z.iter().any(|zi| zi.exceeds(p.gamma1 - p.beta())) {
         return false;
     }
-    let mut c_hat = sample_in_ball(c_tilde, p.tau);
+    let mut c_hat = sample_in_ball_vartime(c_tilde, p.tau);
     ntt(&mut c_hat);
     z.iter_mut().for_each(ntt);
     let mut w1 = vec![Poly::zero(); k];

@@ -84,9 +84,19 @@ impl Params {
     pub fn z_bits(&self) -> usize {
         1 + bitlen(self.gamma1 as u32 - 1)
     }
-    /// Bits per coefficient of w1: bitlen((q − 1)/(2γ2) − 1).
+    /// Bits per coefficient of w1: bitlen((q − 1)/(2γ2) − 1), evaluated at
+    /// compile time for the two γ2 of FIPS 204 (Table 1), so that signing has
+    /// no division in it (scripts/wasm-div-scan.mjs).
     pub fn w1_bits(&self) -> usize {
-        bitlen(((Q - 1) / (2 * self.gamma2) - 1) as u32)
+        const fn w1_bits(gamma2: i32) -> usize {
+            bitlen(((Q - 1) / (2 * gamma2) - 1) as u32)
+        }
+        const { assert!(P44.gamma2 == (Q - 1) / 88 && P65.gamma2 == (Q - 1) / 32 && P87.gamma2 == (Q - 1) / 32) };
+        if self.gamma2 == (Q - 1) / 88 {
+            const { w1_bits((Q - 1) / 88) }
+        } else {
+            const { w1_bits((Q - 1) / 32) }
+        }
     }
     pub fn public_key_len(&self) -> usize {
         SEED_BYTES + 32 * self.k * (23 - D as usize)

@@ -142,15 +142,16 @@ pub fn make_hint(a0: i32, r1: i32, gamma2: i32) -> i32 {
 }
 
 /// UseHint (FIPS 204 Algorithm 40) of every coefficient:
-/// w1_i = use_hint(h_i, caddq(r_i)) for h_i ∈ {0, 1} and r_i ∈ (−q, q).
+/// w1_i = use_hint_vartime(h_i, caddq(r_i)) for h_i ∈ {0, 1} and r_i ∈ (−q, q).
+/// Verification only: the portable form is variable time.
 pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
     backend::use_hints(w1, h, r, gamma2)
 }
 
-/// UseHint (FIPS 204 Algorithm 40) for r ∈ [0, q). Verification only: every
-/// input is public, so it may branch.
+/// UseHint (FIPS 204 Algorithm 40) for r ∈ [0, q). Variable time (it
+/// branches on h and r): verification only, where every input is public.
 #[inline(always)]
-pub fn use_hint(h: i32, r: i32, gamma2: i32) -> i32 {
+pub fn use_hint_vartime(h: i32, r: i32, gamma2: i32) -> i32 {
     let (r1, r0) = decompose(r, gamma2);
     if h == 0 {
         return r1;
@@ -278,12 +279,12 @@ mod tests {
                     assert_eq!(make_hint(r0 + z, r1, g), spec, "w={w} z={z} g={g}");
                 }
                 let h = (x >> 60) as i32 & 1;
-                assert_eq!(use_hint(h, w, g), use_hint_spec(h, w, g), "w={w} h={h}");
+                assert_eq!(use_hint_vartime(h, w, g), use_hint_spec(h, w, g), "w={w} h={h}");
                 // Theorem behind UseHint: it recovers HighBits(r + z) from r and the hint.
                 if z.abs() <= g {
                     let r = (w + z).rem_euclid(Q);
                     let target = decompose_spec(w, g).0;
-                    assert_eq!(use_hint(make_hint_spec(-z, r, g), r, g), target);
+                    assert_eq!(use_hint_vartime(make_hint_spec(-z, r, g), r, g), target);
                 }
             }
         }
@@ -318,7 +319,7 @@ mod tests {
                     assert_eq!((t1.0[i], t0.0[i]), power2round(a.0[i]));
                     let bit = make_hint(w0.0[i] + ct0.0[i], w1.0[i], g);
                     assert_eq!(h.0[i], bit);
-                    assert_eq!(used.0[i], use_hint(bit, a.0[i], g));
+                    assert_eq!(used.0[i], use_hint_vartime(bit, a.0[i], g));
                     want_n += bit as usize;
                 }
                 assert_eq!(n, want_n);
@@ -363,7 +364,7 @@ mod tests {
         use_hints(&mut u, &Poly([1; N]), &c, G32);
         for i in 0..N {
             assert_eq!((w1.0[i], w0.0[i]), decompose(1, G32));
-            assert_eq!(u.0[i], use_hint(1, 1, G32));
+            assert_eq!(u.0[i], use_hint_vartime(1, 1, G32));
         }
     }
 }

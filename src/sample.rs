@@ -22,11 +22,11 @@ use simd128::{rej_bounded_parse, rej_ntt_parse};
 
 /// SampleInBall (FIPS 204 Algorithm 29): c with τ coefficients ±1, the rest 0.
 ///
-/// The memory indices here depend on c̃. That is the one exception of the
-/// signer's constant-time rule: c̃ is published in the signature, and the c̃ of
-/// a rejected attempt is a hash of the commitment only, which reveals nothing
-/// about s1, s2 (the reference implementation relies on the same argument).
-pub fn sample_in_ball(c_tilde: &[u8], tau: usize) -> Poly {
+/// Variable time: its loop and memory indices depend on c̃. The signer may
+/// call it because c̃ is public: it is in the signature for the accepted
+/// attempt, and for a rejected one it is a hash of μ and the discarded y
+/// only (Sign_internal declassifies it, with the reason, before the call).
+pub fn sample_in_ball_vartime(c_tilde: &[u8], tau: usize) -> Poly {
     let mut xof = Shake256::new().absorb(c_tilde).finalize();
     let mut buf = [0u8; SHAKE256_RATE];
     xof.squeeze(&mut buf);
@@ -58,8 +58,10 @@ pub fn sample_in_ball(c_tilde: &[u8], tau: usize) -> Poly {
 const REJ_NTT_FIRST: usize = 5 * SHAKE128_RATE;
 
 /// RejNTTPoly (FIPS 204 Algorithm 30) with seed ρ‖s‖r: a uniform element of T_q.
-/// Coefficients are in [0, q).
-pub fn rej_ntt_poly(rho: &[u8], s: u8, r: u8) -> Poly {
+/// Coefficients are in [0, q). Variable time: how many blocks are squeezed
+/// and where each coefficient lands depend on the stream. Allowed: ρ is
+/// public (part of pk), so Â is too.
+pub fn rej_ntt_poly_vartime(rho: &[u8], s: u8, r: u8) -> Poly {
     let mut xof = Shake128::new().absorb(rho).absorb(&[s, r]).finalize();
     let mut buf = [0u8; REJ_NTT_FIRST];
     xof.squeeze(&mut buf);
@@ -75,8 +77,9 @@ pub fn rej_ntt_poly(rho: &[u8], s: u8, r: u8) -> Poly {
 }
 
 /// Two RejNTTPoly at once on a two-lane SHAKE128: a0 from ρ‖s0‖r0 and a1 from
-/// ρ‖s1‖r1. The same outputs as two `rej_ntt_poly` calls.
-pub fn rej_ntt_poly_x2(rho: &[u8], (s0, r0): (u8, u8), (s1, r1): (u8, u8), a0: &mut Poly, a1: &mut Poly) {
+/// ρ‖s1‖r1. The same outputs as two `rej_ntt_poly_vartime` calls; variable
+/// time for the same reason (ρ is public).
+pub fn rej_ntt_poly_x2_vartime(rho: &[u8], (s0, r0): (u8, u8), (s1, r1): (u8, u8), a0: &mut Poly, a1: &mut Poly) {
     let mut xof = Shake128x2::new([rho, &[s0, r0]], [rho, &[s1, r1]]);
     let mut buf0 = [0u8; REJ_NTT_FIRST];
     let mut buf1 = [0u8; REJ_NTT_FIRST];
@@ -159,27 +162,37 @@ pub struct MatrixRows<'a> {
     len: usize,
     /// Index r·ℓ + s of the next entry handed out.
     next: usize,
+    /// (s, r) of that entry, the two bytes after ρ in RejNTTPoly's seed;
+    /// counted along instead of computed as (i mod ℓ, i / ℓ), so that
+    /// keygen has no division in it (scripts/wasm-div-scan.mjs).
+    at: (u8, u8),
     spare: Poly,
 }
 
 impl<'a> MatrixRows<'a> {
     pub fn new(p: &Params, rho: &'a [u8]) -> Self {
-        MatrixRows { rho, l: p.l, len: p.k * p.l, next: 0, spare: Poly::zero() }
+        MatrixRows { rho, l: p.l, len: p.k * p.l, next: 0, at: (0, 0), spare: Poly::zero() }
+    }
+
+    /// (s, r) of the entry after the one at (s, r), in row-major order.
+    fn after(&self, (s, r): (u8, u8)) -> (u8, u8) {
+        if s as usize + 1 == self.l { (0, r + 1) } else { (s + 1, r) }
     }
 
     /// Writes the next entry of Â to `out`. Entries at even indices are
     /// generated together with their successor, which waits in `spare`.
     pub fn next_entry(&mut self, out: &mut Poly) {
-        let (i, l) = (self.next, self.l);
+        let i = self.next;
         assert!(i < self.len);
-        if i % 2 == 1 {
+        let (s, r) = self.at;
+        if i & 1 == 1 {
             *out = self.spare;
         } else if i + 1 < self.len {
-            let j = i + 1;
-            rej_ntt_poly_x2(self.rho, ((i % l) as u8, (i / l) as u8), ((j % l) as u8, (j / l) as u8), out, &mut self.spare);
+            rej_ntt_poly_x2_vartime(self.rho, (s, r), self.after((s, r)), out, &mut self.spare);
         } else {
-            *out = rej_ntt_poly(self.rho, (i % l) as u8, (i / l) as u8);
+            *out = rej_ntt_poly_vartime(self.rho, s, r);
         }
+        self.at = self.after((s, r));
         self.next += 1;
     }
 }
@@ -224,7 +237,7 @@ mod tests {
     fn sample_in_ball_has_tau_signs() {
         for (i, tau) in [39usize, 49, 60].into_iter().enumerate() {
             for seed in 0u8..20 {
-                let c = sample_in_ball(&[seed ^ i as u8; 48], tau);
+                let c = sample_in_ball_vartime(&[seed ^ i as u8; 48], tau);
                 assert_eq!(c.0.iter().filter(|&&x| x != 0).count(), tau);
                 assert!(c.0.iter().all(|&x| (-1..=1).contains(&x)));
             }
@@ -234,7 +247,7 @@ mod tests {
     #[test]
     fn rejection_samplers_stay_in_range() {
         for nonce in 0..40u16 {
-            let a = rej_ntt_poly(&[nonce as u8; 32], 3, 1);
+            let a = rej_ntt_poly_vartime(&[nonce as u8; 32], 3, 1);
             assert!(a.0.iter().all(|&x| (0..Q).contains(&x)));
             for eta in [2, 4] {
                 let s = rej_bounded_poly(&[7u8; 64], nonce, eta);
@@ -293,7 +306,7 @@ mod tests {
                 expand_a(p, &rho[..32], &mut a_hat);
                 for r in 0..p.k {
                     for s in 0..p.l {
-                        assert_eq!(a_hat[r * p.l + s], rej_ntt_poly(&rho[..32], s as u8, r as u8), "Â[{r}][{s}]");
+                        assert_eq!(a_hat[r * p.l + s], rej_ntt_poly_vartime(&rho[..32], s as u8, r as u8), "Â[{r}][{s}]");
                     }
                 }
                 let (mut s1, mut s2) = (vec![Poly::zero(); p.l], vec![Poly::zero(); p.k]);

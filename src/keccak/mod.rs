@@ -412,7 +412,7 @@ mod bench {
         }
         // One polynomial alone against a pair (what a dummy lane would cost).
         use crate::poly::Poly;
-        use crate::sample::{rej_bounded_poly, rej_bounded_poly_x2, rej_ntt_poly, rej_ntt_poly_x2};
+        use crate::sample::{rej_bounded_poly, rej_bounded_poly_x2, rej_ntt_poly_vartime, rej_ntt_poly_x2_vartime};
         let seed = [7u8; 64];
         let (mut p0, mut p1) = (Poly::zero(), Poly::zero());
         let mut tp = [vec![], vec![], vec![], vec![]];
@@ -420,11 +420,11 @@ mod bench {
         for r in 0..41u16 {
             let s0 = now();
             for i in 0..reps {
-                p0 = rej_ntt_poly(&seed[..32], i as u8, r as u8);
+                p0 = rej_ntt_poly_vartime(&seed[..32], i as u8, r as u8);
             }
             let s1 = now();
             for i in 0..reps {
-                rej_ntt_poly_x2(&seed[..32], (i as u8, r as u8), (i as u8, 1), &mut p0, &mut p1);
+                rej_ntt_poly_x2_vartime(&seed[..32], (i as u8, r as u8), (i as u8, 1), &mut p0, &mut p1);
             }
             let s2 = now();
             for i in 0..reps {
@@ -479,7 +479,7 @@ mod bench {
                 }
                 let s1 = now();
                 for i in 0..p.k * p.l {
-                    m[i] = rej_ntt_poly(&rho, (i % p.l) as u8, (i / p.l) as u8);
+                    m[i] = rej_ntt_poly_vartime(&rho, (i % p.l) as u8, (i / p.l) as u8);
                 }
                 let s2 = now();
                 crate::sample::expand_a(p, &rho, &mut m);

@@ -3,7 +3,7 @@
 //! same order. Bounds and contracts are stated on the `Poly` methods and free
 //! functions of `poly.rs` that call these.
 
-use super::{decompose, make_hint, power2round, use_hint, Poly, PAIR_SHIFT};
+use super::{decompose, make_hint, power2round, use_hint_vartime, Poly, PAIR_SHIFT};
 use crate::field::{caddq, center, freeze};
 use crate::params::N;
 
@@ -60,6 +60,6 @@ pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -
 
 pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
     for i in 0..N {
-        w1.0[i] = use_hint(h.0[i], caddq(r.0[i]), gamma2);
+        w1.0[i] = use_hint_vartime(h.0[i], caddq(r.0[i]), gamma2);
     }
 }

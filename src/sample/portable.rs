@@ -14,7 +14,11 @@ use crate::params::Q;
 /// at N; whole 3-byte groups only. Coefficients are in [0, q).
 pub fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
     let mut m = *n;
-    for b in buf.chunks_exact(3) {
+    // Not `chunks_exact(3)`: its length / 3 would be a division in the .wasm.
+    let mut at = 0;
+    while at + 3 <= buf.len() {
+        let b = &buf[at..at + 3];
+        at += 3;
         let Some(c) = a.0.get_mut(m) else { break };
         let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
         *c = z;
@@ -27,9 +31,15 @@ pub fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
 /// from index *n on (RejBoundedPoly, Algorithm 31, steps 4–12), low half-byte
 /// first, stopping at N; coefficients in [−η, η].
 ///
-/// The stream is secret. Which half-bytes are rejected may leak (FIPS 204
-/// allows it: they are discarded), and only that does: the stores go to *n
-/// and the stop checks test *n, both functions of the rejection count alone.
+/// The stream is secret. Which half-bytes are rejected may leak, and only
+/// that does: the stores go to *n and the stop checks test *n, both functions
+/// of the rejection pattern alone. That pattern is independent of s1, s2: each
+/// half-byte is uniform and independent of the others, and a kept one is
+/// uniform on [0, 15) (η = 2) or [0, 9) (η = 4) whatever the pattern, so the
+/// pattern says nothing about the kept values; the rejected ones are
+/// discarded (Dilithium round-3 specification v3.1, §5.5, which mldsa-native
+/// cites for the same point). `scripts/ct.sh` checks that nothing else leaks.
+///
 /// The map needs no division: for z < 15, z mod 5 = z − 5·⌊205·z / 1024⌋
 /// (z = 15 is rejected).
 pub fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
@@ -57,7 +67,8 @@ fn bounded<const ETA: i32>(buf: &[u8], a: &mut Poly, n: &mut usize) {
             let Some(c) = a.0.get_mut(m) else { break 'bytes };
             let (v, keep) = half_byte::<ETA>(z);
             *c = v;
-            m += keep;
+            // Declassified: whether this half-byte is kept (see above).
+            m += crate::ct::declassified(keep);
         }
     }
     *n = m;
