@@ -287,7 +287,14 @@ test(`soak: ${OPS} mixed operations in one instance; every answer right; wasm me
     else if ((i + 1) % YIELD_EVERY === 0) await turn();
   }
   const seconds = (performance.now() - tStart) / 1000;
-  for (const list of [...ctl.signers.values(), ...ctl.verifiers.values()]) for (const k of list) k.free();
+  for (const list of [...ctl.signers.values(), ...ctl.verifiers.values()])
+    for (const k of list) {
+      const r = attempt(() => k.free());
+      if (!r.ok) {
+        wrong++;
+        if (problems.length < 25) problems.push(`free() of a long-lived prepared key threw ${describeError(r.error)}`);
+      }
+    }
 
   const rows = samples.map((s) => `  ${String(s.done).padStart(9)} ${s.seconds.toFixed(1).padStart(8)} ${String(s.wasm).padStart(11)} ${fmtMiB(s.rss).padStart(9)} ${fmtMiB(s.heap).padStart(9)}`);
   const report = [
