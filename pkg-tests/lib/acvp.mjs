@@ -4,6 +4,9 @@ import path from 'node:path';
 import { acvpDir } from './load.mjs';
 import { hex, nameFor, describeError } from './util.mjs';
 
+/** How many sigVer vectors there are (prompt.json of ML-DSA-sigVer-FIPS204). */
+export const SIGVER_TOTAL = 180;
+
 /** prompt.json joined with expectedResults.json on (tgId, tcId). */
 export function loadFolder(folder) {
   const dir = path.join(acvpDir, folder);
@@ -51,7 +54,7 @@ export function sigVerVector(alg, g, v) {
  * Every sigVer vector through `lib` ({ ml_dsa44, ml_dsa65, ml_dsa87 }): how
  * many matched testPassed, of how many, and the first failures.
  */
-export function runAllSigVer(lib) {
+export function runSigVer(lib) {
   const { groups, total } = loadFolder('ML-DSA-sigVer-FIPS204');
   const algs = { 'ML-DSA-44': lib.ml_dsa44, 'ML-DSA-65': lib.ml_dsa65, 'ML-DSA-87': lib.ml_dsa87 };
   let passed = 0;
