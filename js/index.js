@@ -319,7 +319,15 @@ function resolveHash(hash) {
   if (outputLen !== wantLen)
     throw new RangeError(`hash: the function with OID 2.16.840.1.101.3.4.2.${oid[10]} must output ${wantLen} bytes for HashML-DSA, got outputLen ${outputLen}`);
   const digest = (msg) => {
-    const out = hash(msg);
+    let out;
+    try {
+      out = hash(msg);
+    } catch (e) {
+      // The caller's function failed (for example on a buffer it detached
+      // itself): say so, with its error as the cause.
+      const Kind = e instanceof RangeError ? RangeError : TypeError;
+      throw new Kind(`hash: the pre-hash function threw: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
     const isU8 = apply(taTag, out, []) === 'Uint8Array';
     const bytes = isU8 ? readBytes(out, 'hash output') : undefined;
     if (!isU8 || bytes.length !== outputLen)
