@@ -2,7 +2,9 @@
 //! (mode 0), and with keys from KeyGen_internal of a fuzz-chosen seed (mode 1).
 //!
 //! Mode 0, input: header ‖ rnd (32) ‖ |ctx| ‖ ctx ‖ sk ‖ msg. Checks that skDecode
-//! accepts a key exactly when it is the one encoding of what it decodes to,
+//! accepts a key exactly when the harness's own reading of FIPS 204 Algorithm
+//! 25 finds every s1, s2 coefficient in [−η, η], that what it accepts is the one
+//! encoding of what it decodes to,
 //! that SigningKey::new, sign and public_key agree on which keys are
 //! malformed, and that whenever public_key accepts the key (its parts belong
 //! together), the signature made with it verifies under that public key.
@@ -15,7 +17,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use mldsa_simd::{external_mu, fuzzing, keygen_internal, public_key, sign, verify, Error, SigningKey};
-use mldsa_simd_fuzz::{context, header, Input};
+use mldsa_simd_fuzz::{context, header, sk_in_range, Input};
 
 fuzz_target!(|data: &[u8]| {
     let mut inp = Input(data);
@@ -52,6 +54,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let decoded = fuzzing::sk_reencode(ps, sk);
+    assert_eq!(decoded.is_some(), sk_in_range(ps, sk), "skDecode disagrees with the harness on the range of s1, s2");
     if let Some(again) = &decoded {
         assert!(again == sk, "a secret key that decodes is not the encoding of what it decodes to");
     }

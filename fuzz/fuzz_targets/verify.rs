@@ -4,10 +4,12 @@
 //!
 //! Mode 0, input: header ‖ |ctx| ‖ ctx ‖ pk ‖ sig ‖ msg. Checks that the three
 //! verification paths give one answer (one-shot, with Â generated row by row;
-//! a prepared VerifyingKey, with Â cached; the prepared key on an external μ),
-//! that a signature with a malformed hint is refused, that every signature
-//! that decodes is the one encoding of its (c̃, z, h), and that a short pk or
-//! sig is refused.
+//! a prepared VerifyingKey, with Â cached; the prepared key on an external μ);
+//! that sigDecode accepts exactly the hints that the harness's own reading of
+//! FIPS 204 Algorithm 21 calls well formed, and that every signature that
+//! decodes is the one encoding of its (c̃, z, h); that no signature with a
+//! malformed hint or a z out of range verifies; and that a short pk or sig is
+//! refused.
 //!
 //! Mode 1, input: header ‖ ξ (32) ‖ rnd (32) ‖ bit (2) ‖ |ctx| ‖ ctx ‖ msg.
 //! Checks that the signature of (pk, sk) = KeyGen_internal(ξ) verifies on
@@ -16,7 +18,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use mldsa_simd::{external_mu, fuzzing, keygen_internal, sign, verify, VerifyingKey};
-use mldsa_simd_fuzz::{context, flip_bit, header, Input};
+use mldsa_simd_fuzz::{context, flip_bit, header, hint_well_formed, z_in_range, Input};
 
 fuzz_target!(|data: &[u8]| {
     let mut inp = Input(data);
@@ -51,8 +53,19 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(vk.verify(msg, sig, ctx), one_shot, "one-shot and prepared verify disagree");
     let mu = external_mu(ps, pk, msg, ctx).unwrap();
     assert_eq!(vk.verify_mu(&mu, sig), one_shot, "verify on the external mu disagrees");
+    if sig.len() != ps.signature_len() {
+        assert!(!one_shot);
+        return;
+    }
+    let well_formed = hint_well_formed(ps, sig);
     match fuzzing::sig_reencode(ps, sig) {
-        Some(again) => assert!(again == sig, "a signature that decodes is not the encoding of what it decodes to"),
-        None => assert!(!one_shot, "a signature that does not decode verifies"),
+        Some(again) => {
+            assert!(well_formed, "sigDecode accepts a malformed hint");
+            assert!(again == sig, "a signature that decodes is not the encoding of what it decodes to");
+        }
+        None => assert!(!well_formed, "sigDecode refuses a well-formed hint"),
+    }
+    if one_shot {
+        assert!(well_formed && z_in_range(ps, sig), "a signature with a malformed hint or z out of range verifies");
     }
 });
