@@ -148,7 +148,7 @@ for (const P of SETS) {
           assert.equal(ref.verify(sig, msg, pk, { context: ctx2 }), false);
         }
       ),
-      { seed: fcSeed, numRuns: RUNS }
+      { seed: fcSeed, numRuns: RUNS, includeErrorInReport: true }
     );
     t.diagnostic(`${P.name}: ${RUNS} keys, ${changed} changed signatures rejected by both; mutations ${JSON.stringify(kinds)}`);
   });
