@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh machine that has rustup/cargo/node/npm (and root + apt).
 #
-#   bash scripts/setup.sh [--no-chromium] [--no-valgrind] [--node24]      # run it
-#   source scripts/setup.sh [--no-chromium] [--no-valgrind] [--node24]    # run it, then keep PATH for this shell
+#   bash scripts/setup.sh [--no-chromium] [--no-valgrind] [--node24] [--fuzz]    # run it
+#   source scripts/setup.sh [--no-chromium] [--no-valgrind] [--node24] [--fuzz]  # run it, then keep PATH for this shell
 #
 # What it makes sure of (each step is skipped, quickly, when already true):
 #   1. rustup target wasm32-unknown-unknown
@@ -18,6 +18,9 @@
 #   5. Debian Chromium (/usr/bin/chromium, chromium-driver) for the browser test,
 #      unless --no-chromium
 #   6. Debian valgrind for the constant-time check (scripts/ct.sh), unless --no-valgrind
+#   7. with --fuzz (npm test, scripts/fuzz-long.sh): the nightly toolchain (cargo
+#      fuzz needs nightly rustc; no extra components) and cargo-fuzz, built with
+#      cargo; with --fuzz-only, just this step
 #
 # It writes nothing to shell profiles. A script that sources it gets PATH with
 # ~/.cargo/bin and <repo>/node_modules/.bin first; running it as a command
@@ -26,14 +29,16 @@
 _mldsa_setup_main() {
   set -euo pipefail
 
-  local want_chromium=1 want_node24=0 want_valgrind=1 arg
+  local want_chromium=1 want_node24=0 want_valgrind=1 want_fuzz=0 fuzz_only=0 arg
   for arg in "$@"; do
     case "$arg" in
+      --fuzz) want_fuzz=1 ;;
+      --fuzz-only) want_fuzz=1; fuzz_only=1 ;;
       --no-chromium) want_chromium=0 ;;
       --node24) want_node24=1 ;;
       --chromium) want_chromium=1 ;;
       --no-valgrind) want_valgrind=0 ;;
-      -h|--help) sed -n '2,23p' "$_MLDSA_SETUP_ROOT/scripts/setup.sh"; return 0 ;;
+      -h|--help) sed -n '2,26p' "$_MLDSA_SETUP_ROOT/scripts/setup.sh"; return 0 ;;
       *) echo "setup: unknown argument: $arg" >&2; return 2 ;;
     esac
   done
@@ -55,6 +60,26 @@ _mldsa_setup_main() {
   local node_major
   node_major="$(node -p 'process.versions.node.split(".")[0]')"
   [ "$node_major" -ge 20 ] || die "Node >= 20 required, found $(node --version)"
+
+  # 6. cargo fuzz, first because --fuzz-only stops after it ------------------------
+  if [ "$want_fuzz" = 1 ]; then
+    if rustup toolchain list | grep -q '^nightly-'; then
+      say "ok: $(rustc +nightly --version)"
+    else
+      say "installing the nightly toolchain (minimal profile) for cargo fuzz"
+      rustup toolchain install nightly --profile minimal
+    fi
+    if [ -x "$cargo_bin/cargo-fuzz" ]; then
+      say "ok: $("$cargo_bin/cargo-fuzz" --version)"
+    else
+      say "installing cargo-fuzz with cargo; takes ~2-3 min"
+      cargo install cargo-fuzz --locked
+    fi
+    if [ "$fuzz_only" = 1 ]; then
+      say "done in $((SECONDS - t0))s"
+      return 0
+    fi
+  fi
 
   # 1. wasm32 target -----------------------------------------------------------
   if rustup target list --installed | grep -qx 'wasm32-unknown-unknown'; then

@@ -3,6 +3,7 @@
 # every suite, in this order, stopping at the first failure:
 #   1. cargo test --release                                 native: unit tests + Rust ACVP suites
 #      (and unpack/'s tests: the decoder that unpacks the embedded .wasm)
+#      then cargo fuzz: each target in fuzz/ for a short smoke time from its seed corpus
 #   2. cargo test --release --target wasm32-unknown-unknown  the same crate as wasm, in Node
 #   3. npm run build                                         the npm package in pkg/
 #      (then node --test unpack/*.test.mjs: the built decoder module against LZMA-JS)
@@ -49,6 +50,11 @@ summary() {
     f=$(grep -hoE 'test result: .*' "$f" | grep -oE '[0-9]+ failed' | awk '{s+=$1} END {print s+0}')
     passed=$((passed + p)); failed=$((failed + f))
   done
+  if [ -f "$LOGS/fuzz-smoke.log" ]; then
+    p=$(grep -cE '^fuzz [a-z_0-9]+: ok' "$LOGS/fuzz-smoke.log" || true)
+    f=$(grep -cE '^fuzz [a-z_0-9]+: FAILED' "$LOGS/fuzz-smoke.log" || true)
+    passed=$((passed + p)); failed=$((failed + f))
+  fi
   for f in "$LOGS/unpack-tests.log" "$LOGS/pkg-tests.log"; do
     [ -f "$f" ] || continue
     p=$(grep -E '^ℹ pass [0-9]+' "$f" | tail -1 | awk '{print $3}')
@@ -101,7 +107,7 @@ CURRENT="setup"
 echo "==== setup"
 t0=$SECONDS
 # shellcheck source=scripts/setup.sh
-source scripts/setup.sh
+source scripts/setup.sh --fuzz
 SUMMARY+=("$(printf '%-28s %4ss' "setup" "$((SECONDS - t0))")")
 
 # ---------------------------------------------------------------------------- 1. native
@@ -125,6 +131,38 @@ SUMMARY+=("$(cargo_counts "$LOGS/cargo-unpack.log")")
 # checks"). This is the short version; `bash scripts/ct.sh` is the full one.
 run "constant time (valgrind)" "$LOGS/ct.log" bash scripts/ct.sh --quick || rc=$?
 SUMMARY+=("$(grep -E '^ctgrind: [0-9]+ signatures|^ct.sh: constant-time' "$LOGS/ct.log" | sed 's/^/    /' || true)")
+[ "$rc" = 0 ] || exit "$rc"
+
+# Each cargo fuzz target (fuzz/) for a short time from its seed corpus (new inputs
+# go to fuzz/target/smoke-corpus/, not to the committed corpus). Built without a
+# sanitizer (-s none): the crates' only unsafe code is in the wasm32-only simd128
+# kernels and allocator, so natively everything fuzzed is safe Rust, whose bounds
+# and overflow checks (on in fuzz/'s profile) find what ASan would, at ~2x speed.
+# The long run is scripts/fuzz-long.sh. MLDSA_FUZZ_SECONDS (default 10) per target.
+fuzz_smoke() {
+  local secs="${MLDSA_FUZZ_SECONDS:-10}" t trc execs rate
+  (cd fuzz && cargo +nightly fuzz build -s none) || return 1
+  local targets
+  targets="$(cd fuzz && cargo +nightly fuzz list)" || return 1
+  [ -n "$targets" ] || { echo "no fuzz targets found" >&2; return 1; }
+  for t in $targets; do
+    rm -rf "fuzz/target/smoke-corpus/$t" && mkdir -p "fuzz/target/smoke-corpus/$t" || return 1
+    trc=0
+    (cd fuzz && cargo +nightly fuzz run -s none "$t" "target/smoke-corpus/$t" "corpus/$t" -- \
+      -max_total_time="$secs" -timeout=60 -print_final_stats=1) > "$LOGS/fuzz-$t.log" 2>&1 || trc=$?
+    execs="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$LOGS/fuzz-$t.log" | grep -oE '[0-9]+$' || echo 0)"
+    rate="$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$LOGS/fuzz-$t.log" | grep -oE '[0-9]+$' || echo 0)"
+    if [ "$trc" = 0 ] && [ "$execs" -gt 0 ]; then
+      echo "fuzz $t: ok, $execs executions in ${secs}s ($rate/s), 0 crashes"
+    else
+      tail -n 40 "$LOGS/fuzz-$t.log"
+      echo "fuzz $t: FAILED (exit $trc, $execs executions; log: $LOGS/fuzz-$t.log, inputs: fuzz/artifacts/$t/)"
+      return 1
+    fi
+  done
+}
+run "cargo fuzz (smoke)" "$LOGS/fuzz-smoke.log" fuzz_smoke || rc=$?
+SUMMARY+=("$(grep -E '^fuzz [a-z_0-9]+: ' "$LOGS/fuzz-smoke.log" | sed 's/^/    /' || true)")
 [ "$rc" = 0 ] || exit "$rc"
 
 # ---------------------------------------------------------------------------- 2. wasm

@@ -51,6 +51,11 @@ mod xof;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
+// Decode/encode round trips for the fuzz targets in fuzz/ (cargo feature `fuzzing`).
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
+
 pub use params::ParamSet;
 pub use prehash::{HashAlg, Prehasher, NIST_HASH_OID_PREFIX};
 
