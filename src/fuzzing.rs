@@ -8,7 +8,7 @@
 //! and sigDecode's job is to accept exactly one encoding of each (z, h), which
 //! only a round trip shows. Each function here is decode then encode.
 
-use crate::encode::{pk_decode, pk_encode, sig_decode, sig_encode, sk_decode, sk_encode};
+use crate::encode::{pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime, sk_decode, sk_encode};
 use crate::poly::Poly;
 use crate::ParamSet;
 use alloc::vec;
@@ -49,8 +49,8 @@ pub fn sig_reencode(ps: ParamSet, sig: &[u8]) -> Option<Vec<u8>> {
         return None;
     }
     let (mut z, mut h) = (vec![Poly::zero(); p.l], vec![Poly::zero(); p.k]);
-    let c_tilde = sig_decode(p, sig, &mut z, &mut h)?;
+    let c_tilde = sig_decode_vartime(p, sig, &mut z, &mut h)?;
     let mut out = vec![0u8; sig.len()];
-    sig_encode(p, c_tilde, &z, &h, &mut out);
+    sig_encode_vartime(p, c_tilde, &z, &h, &mut out);
     Some(out)
 }
