@@ -175,19 +175,24 @@ _mldsa_setup_main() {
     fi
   fi
 
+  # apt_install PKG...: Debian packages, as root or through sudo.
+  apt_install() {
+    local sudo=""
+    if [ "$(id -u)" != 0 ]; then
+      command -v sudo >/dev/null || die "need root (or sudo) to apt-get install $*"
+      sudo="sudo -n"
+    fi
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"
+  }
+
   # 5. Chromium for the browser test ---------------------------------------------------------
   if [ "$want_chromium" = 1 ]; then
     if [ -x /usr/bin/chromium ]; then
       say "ok: /usr/bin/chromium ($(/usr/bin/chromium --version 2>/dev/null | head -n1 || echo '?'))"
     else
-      local sudo=""
-      if [ "$(id -u)" != 0 ]; then
-        command -v sudo >/dev/null || die "need root (or sudo) to apt-get install chromium"
-        sudo="sudo -n"
-      fi
       say "installing Debian chromium + chromium-driver with apt-get; takes ~1 min"
-      $sudo env DEBIAN_FRONTEND=noninteractive apt-get update
-      $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+      apt_install chromium chromium-driver
       [ -x /usr/bin/chromium ] || die "apt-get finished but /usr/bin/chromium is missing"
     fi
   else
@@ -199,14 +204,8 @@ _mldsa_setup_main() {
     if command -v valgrind >/dev/null; then
       say "ok: $(valgrind --version)"
     else
-      local vsudo=""
-      if [ "$(id -u)" != 0 ]; then
-        command -v sudo >/dev/null || die "need root (or sudo) to apt-get install valgrind"
-        vsudo="sudo -n"
-      fi
       say "installing Debian valgrind with apt-get"
-      $vsudo env DEBIAN_FRONTEND=noninteractive apt-get update
-      $vsudo env DEBIAN_FRONTEND=noninteractive apt-get install -y valgrind
+      apt_install valgrind
       command -v valgrind >/dev/null || die "apt-get finished but valgrind is missing"
     fi
   else
