@@ -683,6 +683,7 @@ test("forgery: B's signature never verifies under A's key through lying lengths 
     else if (r.ok) {
       if (r.value === true) {
         trues++;
+        truesBySet[F.P.name] = (truesBySet[F.P.name] || 0) + 1;
         problem = 'returned TRUE: a forgery';
       } else if (r.value !== false) problem = `returned ${short(norm(r.value))}`;
     } else if (isTrap(r.error)) problem = `wasm trap: ${describeError(r.error)}`;
