@@ -352,7 +352,7 @@ function judgeCall({ op, F, hostile = {}, wrapDigest, optionGetter, onHash, kind
   const got = norm(outcome.value);
   if (kind === 'typeError') return `returned ${short(got)} for a value that is not a Uint8Array (expected a TypeError)`;
   if (refs.some((r) => r.ok && r.value === got)) return null;
-  const want = refs.map((r) => (r.ok ? short(r.value) : `throws (${describeError(r.error)})`)).join(', or ');
+  const want = [...new Set(refs.map((r) => (r.ok ? short(r.value) : `throws (${describeError(r.error)})`)))].join(', or ');
   return `returned ${short(got)}; on the real bytes the result is ${want || '(none: no real bytes)'}`;
 }
 
