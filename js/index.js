@@ -419,7 +419,7 @@ function makeMlDsa(ps) {
   const keyOps = { lengths, keygen, getPublicKey };
 
   // The internal interface: M′ as given, or an external μ.
-  const internalArgs = (mOrMu, opts, allowed) => {
+  const internalArgs = (opts, allowed) => {
     const options = readOptions(opts, allowed);
     const externalMu = readFlag(options.externalMu, 'externalMu');
     return { options, externalMu };
@@ -430,7 +430,7 @@ function makeMlDsa(ps) {
     info: Object.freeze({ type: 'internal-ml-dsa' }),
     ...keyOps,
     sign: (mOrMu, secretKey, opts) => {
-      const { options, externalMu } = internalArgs(mOrMu, opts, INTERNAL_SIGN_KEYS);
+      const { options, externalMu } = internalArgs(opts, INTERNAL_SIGN_KEYS);
       const m = readMOrMu(mOrMu, externalMu);
       const given = readEntropy(options.extraEntropy);
       const sk = readLength(secretKey, skLen, 'secretKey');
@@ -441,7 +441,7 @@ function makeMlDsa(ps) {
       });
     },
     verify: (sig, mOrMu, publicKey, opts) => {
-      const { externalMu } = internalArgs(mOrMu, opts, INTERNAL_VERIFY_KEYS);
+      const { externalMu } = internalArgs(opts, INTERNAL_VERIFY_KEYS);
       const s = readBytes(sig, 'signature');
       const m = readMOrMu(mOrMu, externalMu);
       const pk = readLength(publicKey, pkLen, 'publicKey');
