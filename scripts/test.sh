@@ -134,21 +134,20 @@ SUMMARY+=("$(grep -E '^ctgrind: [0-9]+ signatures|^ct.sh: constant-time' "$LOGS/
 [ "$rc" = 0 ] || exit "$rc"
 
 # Each cargo fuzz target (fuzz/) for a short time from its seed corpus (new inputs
-# go to fuzz/target/smoke-corpus/, not to the committed corpus). Built without a
-# sanitizer (-s none): the crates' only unsafe code is in the wasm32-only simd128
-# kernels and allocator, so natively everything fuzzed is safe Rust, whose bounds
-# and overflow checks (on in fuzz/'s profile) find what ASan would, at ~2x speed.
-# The long run is scripts/fuzz-long.sh. MLDSA_FUZZ_SECONDS (default 10) per target.
+# go to fuzz/target/smoke-corpus/, not to the committed corpus), built and run
+# with the options of fuzz/options.sh (which says why). The long run is
+# scripts/fuzz-long.sh. MLDSA_FUZZ_SECONDS (default 10) per target.
+source fuzz/options.sh
 fuzz_smoke() {
   local secs="${MLDSA_FUZZ_SECONDS:-10}" t trc execs rate
-  (cd fuzz && cargo +nightly fuzz build -s none) || return 1
   local targets
   targets="$(cd fuzz && cargo +nightly fuzz list)" || return 1
   [ -n "$targets" ] || { echo "no fuzz targets found" >&2; return 1; }
   for t in $targets; do
     rm -rf "fuzz/target/smoke-corpus/$t" && mkdir -p "fuzz/target/smoke-corpus/$t" || return 1
     trc=0
-    (cd fuzz && cargo +nightly fuzz run -s none "$t" "target/smoke-corpus/$t" "corpus/$t" -- \
+    # shellcheck disable=SC2046 # the options are words
+    (cd fuzz && cargo +nightly fuzz run $(fuzz_options "$t") "$t" "target/smoke-corpus/$t" "corpus/$t" -- \
       -max_total_time="$secs" -timeout=60 -print_final_stats=1) > "$LOGS/fuzz-$t.log" 2>&1 || trc=$?
     execs="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$LOGS/fuzz-$t.log" | grep -oE '[0-9]+$' || echo 0)"
     rate="$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$LOGS/fuzz-$t.log" | grep -oE '[0-9]+$' || echo 0)"

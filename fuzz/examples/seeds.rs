@@ -37,18 +37,20 @@ fn main() {
         let (pk, sk) = keygen_internal(ps, &[i as u8 + 1; 32]).unwrap();
         let det = sign(ps, &sk, msg, b"", Some(&[0; 32])).unwrap();
         let with_ctx = sign(ps, &sk, msg, ctx, Some(&[0x5a; 32])).unwrap();
-        let h0 = header_byte(i, false);
-        let h1 = header_byte(i, true);
-        // verify: header ‖ |ctx| ‖ ctx ‖ pk ‖ sig ‖ msg, or header ‖ ξ ‖ rnd ‖ bit ‖ |ctx| ‖ ctx ‖ msg
-        put("verify", &format!("{n}-valid"), &cat(&[&[h0, 0], &pk, &det, msg]));
-        put("verify", &format!("{n}-valid-ctx"), &cat(&[&[h0, 3], ctx, &pk, &with_ctx, msg]));
-        put("verify", &format!("{n}-derived"), &cat(&[&[h1], &[i as u8 + 1; 32], &[0; 32], &[7, 1], &[3], ctx, msg]));
-        // sign: header ‖ rnd ‖ |ctx| ‖ ctx ‖ sk ‖ msg, or header ‖ ξ ‖ rnd ‖ |ctx| ‖ ctx ‖ msg
-        put("sign", &format!("{n}-sk"), &cat(&[&[h0], &[0; 32], &[0], &sk, msg]));
-        put("sign", &format!("{n}-sk-ctx"), &cat(&[&[h0], &[0x5a; 32], &[3], ctx, &sk, msg]));
-        put("sign", &format!("{n}-keygen"), &cat(&[&[h1], &[i as u8 + 1; 32], &[0; 32], &[3], ctx, msg]));
+        let plain = header_byte(i, false, false);
+        let cross_check = header_byte(i, true, false);
+        let derived = header_byte(i, true, false);
+        let derived_more = header_byte(i, true, true);
+        // verify: header ‖ |ctx| ‖ ctx ‖ pk ‖ sig ‖ msg
+        put("verify", &format!("{n}-valid"), &cat(&[&[plain, 0], &pk, &det, msg]));
+        put("verify", &format!("{n}-valid-ctx"), &cat(&[&[cross_check, 3], ctx, &pk, &with_ctx, msg]));
+        // sign: header ‖ rnd ‖ |ctx| ‖ ctx ‖ sk ‖ msg, or header ‖ ξ ‖ rnd ‖ bit ‖ |ctx| ‖ ctx ‖ msg
+        put("sign", &format!("{n}-sk"), &cat(&[&[plain], &[0; 32], &[0], &sk, msg]));
+        put("sign", &format!("{n}-sk-ctx"), &cat(&[&[plain], &[0x5a; 32], &[3], ctx, &sk, msg]));
+        put("sign", &format!("{n}-keygen"), &cat(&[&[derived], &[i as u8 + 1; 32], &[0; 32], &[7, 1], &[0], msg]));
+        put("sign", &format!("{n}-keygen-ctx"), &cat(&[&[derived_more], &[i as u8 + 1; 32], &[0x5a; 32], &[9, 40], &[3], ctx, msg]));
         // pk_decode: header ‖ pk
-        put("pk_decode", &format!("{n}-pk"), &cat(&[&[h0], &pk]));
+        put("pk_decode", &format!("{n}-pk"), &cat(&[&[plain], &pk]));
     }
     // unpack, mode 0: 0 ‖ props ‖ size ‖ stream (the stream without its .lzma header).
     let text = b"ML-DSA-44 ML-DSA-65 ML-DSA-87 keygen sign verify keygen sign verify aaaaaaaaaaaaaaaaaaaaaaaaab";

@@ -9,14 +9,15 @@ use mldsa_simd::ParamSet;
 pub const SETS: [ParamSet; 3] = [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87];
 
 /// The first byte of the ML-DSA targets: the parameter set in its low bits
-/// (value mod 3 of the low nibble), the target's mode in the top bit.
-pub fn header(b: u8) -> (ParamSet, bool) {
-    (SETS[usize::from(b & 0x0f) % 3], b & 0x80 != 0)
+/// (value mod 3 of the low nibble), and two flags that each target gives its
+/// own meaning: the top bit (a mode) and the bit below it (costlier checks).
+pub fn header(b: u8) -> (ParamSet, bool, bool) {
+    (SETS[usize::from(b & 0x0f) % 3], b & 0x80 != 0, b & 0x40 != 0)
 }
 
-/// The header byte for a set index (0, 1, 2) and a mode.
-pub fn header_byte(set: usize, mode: bool) -> u8 {
-    set as u8 | if mode { 0x80 } else { 0 }
+/// The header byte for a set index (0, 1, 2) and the two flags.
+pub fn header_byte(set: usize, top: bool, second: bool) -> u8 {
+    set as u8 | if top { 0x80 } else { 0 } | if second { 0x40 } else { 0 }
 }
 
 pub struct Input<'a>(pub &'a [u8]);
