@@ -9,123 +9,13 @@
  * call for the user.
  * @module
  */
-import * as glue from '../build/wasm/mldsa_simd.js';
-import { UNPACK_BASE64, WASM_LZMA_BASE64, WASM_LZMA_PROPS, WASM_BYTES } from '../build/wasm_base64.js';
-import { unpackWasm } from './unpack.js';
-
-// ---------------------------------------------------------------- intrinsics
-// Captured once, at load, so that what a caller's object (or a later change
-// to a prototype) says about itself never reaches the checks: the getters of
-// %TypedArray%.prototype read internal slots, which no subclass, Proxy or
-// own property can fake.
-const { apply } = Reflect;
-const U8 = Uint8Array;
-const typedArrayProto = Object.getPrototypeOf(U8.prototype);
-const intrinsic = (name) => Object.getOwnPropertyDescriptor(typedArrayProto, name).get;
-const taTag = intrinsic(Symbol.toStringTag);
-const taBuffer = intrinsic('buffer');
-const taOffset = intrinsic('byteOffset');
-const taLength = intrinsic('length');
-const u8Fill = U8.prototype.fill;
-const u8Set = U8.prototype.set;
-const isArray = Array.isArray;
-const cryptoObject = globalThis.crypto;
-const getRandomValues = cryptoObject?.getRandomValues;
-const RuntimeError = WebAssembly.RuntimeError;
-
-function decodeBase64(text) {
-  if (typeof U8.fromBase64 === 'function') return U8.fromBase64(text);
-  const binary = atob(text);
-  const out = new U8(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
-}
-
-// ---------------------------------------------------------------- the instance
-// The module is compiled once; its instance is replaced if it ever traps (a
-// trap can stop Rust code half-way, with the heap or a RefCell in any state),
-// so that the next call runs on a fresh instance. `generation` counts the
-// instances: prepared keys belong to the one they were made in.
-const compiled = new WebAssembly.Module(
-  unpackWasm(decodeBase64(UNPACK_BASE64), WASM_LZMA_PROPS, decodeBase64(WASM_LZMA_BASE64), WASM_BYTES),
-);
-glue.initSync({ module: compiled });
-let generation = 0;
-
-function replaceInstance() {
-  generation++;
-  glue.reinstantiate(compiled);
-}
-
-/**
- * A failed call into wasm: a trap (WebAssembly.RuntimeError), or a stack
- * overflow (RangeError) that may have stopped Rust code half-way, replaces the
- * instance; errors that Rust returned (plain Error) pass unchanged.
- */
-function afterFailure(e) {
-  if (!(e instanceof RuntimeError || e instanceof RangeError)) return e;
-  replaceInstance();
-  return new Error(
-    'mldsa-simd: the WebAssembly instance failed during this call and has been replaced; ' +
-      'the call had no result, and prepared keys made before must be made again',
-    { cause: e },
-  );
-}
-
-// The glue's exports that the API uses, each behind afterFailure: only these
-// calls run wasm. (Named one by one so that bundlers drop the rest of the glue.)
-const wasm = {};
-for (const [name, fn] of Object.entries({
-  keygen: glue.keygen,
-  public_key: glue.public_key,
-  sign: glue.sign,
-  sign_internal: glue.sign_internal,
-  sign_mu: glue.sign_mu,
-  verify: glue.verify,
-  verify_internal: glue.verify_internal,
-  verify_mu: glue.verify_mu,
-  memory_bytes: glue.memory_bytes,
-  prepare_signer: glue.prepare_signer,
-  prepare_verifier: glue.prepare_verifier,
-  prepared_live: glue.prepared_live,
-  prepared_free: glue.prepared_free,
-  signer_sign: glue.signer_sign,
-  signer_sign_mu: glue.signer_sign_mu,
-  signer_stream_mu: glue.signer_stream_mu,
-  verifier_verify: glue.verifier_verify,
-  verifier_verify_mu: glue.verifier_verify_mu,
-  verifier_stream_mu: glue.verifier_stream_mu,
-  stream_mu_public: glue.stream_mu_public,
-  stream_mu_secret: glue.stream_mu_secret,
-  stream_prehash: glue.stream_prehash,
-  stream_update: glue.stream_update,
-  stream_finish: glue.stream_finish,
-})) {
-  wasm[name] = (...args) => {
-    try {
-      return fn(...args);
-    } catch (e) {
-      throw afterFailure(e);
-    }
-  };
-}
-
-// FIPS 204 Table 2 sizes, and the security strength of each category.
-const PARAMS = {
-  44: { publicKey: 1312, secretKey: 2560, signature: 2420, securityLevel: 128 },
-  65: { publicKey: 1952, secretKey: 4032, signature: 3309, securityLevel: 192 },
-  87: { publicKey: 2592, secretKey: 4896, signature: 4627, securityLevel: 256 },
-};
-
-const SEED_BYTES = 32;
-const RND_BYTES = 32;
-const MU_BYTES = 64;
-const MAX_CONTEXT = 255;
-const EMPTY = new U8(0);
-// Messages longer than this never travel to wasm in one piece: μ (or PH(M))
-// is computed over pieces of this size, so any message that fits in a JS
-// Uint8Array can be signed and verified without growing wasm memory.
-const CHUNK = 1 << 16;
+import {
+  apply, U8, taTag, u8Fill, u8Set,
+  wasm, generation, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK,
+  describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
+  randomBytes, withRnd, streamed,
+} from './boundary.js';
+import { keyFormats } from './keys.js';
 
 const SIGN_KEYS = Object.freeze(['context', 'extraEntropy']);
 const VERIFY_KEYS = Object.freeze(['context']);
@@ -145,151 +35,6 @@ const NIST_HASH_OID_PREFIX = [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x
 // by the OID's last byte: SHA2-256/384/512/224/512-224/512-256, SHA3-224/256/384/512,
 // SHAKE128 (256-bit output) and SHAKE256 (512-bit output).
 const PREHASH_OUTPUT_LEN = { 1: 32, 2: 48, 3: 64, 4: 28, 5: 28, 6: 32, 7: 28, 8: 32, 9: 48, 10: 64, 11: 32, 12: 64 };
-
-// ---------------------------------------------------------------- reading arguments
-//
-// Every byte argument is read once, through the intrinsic getters, into a
-// plain Uint8Array view of its real bytes, before anything is checked; only
-// that view goes on (to the glue, which copies it into wasm memory). Like
-// noble, any Uint8Array is accepted (Buffer, subarrays, views of a
-// SharedArrayBuffer or of a resizable ArrayBuffer, one made in another realm),
-// and nothing else: no other typed array, no plain array, no Proxy.
-
-// What a wrong argument is, for the error message, without running any code
-// of the argument's (no getters, no Proxy traps past Array.isArray).
-const bufferKinds = [
-  ['ArrayBuffer', ArrayBuffer],
-  ['SharedArrayBuffer', globalThis.SharedArrayBuffer],
-  ['DataView', DataView],
-].flatMap(([name, C]) => (C ? [[name, Object.getOwnPropertyDescriptor(C.prototype, 'byteLength').get]] : []));
-function describe(value) {
-  if (value === null) return 'null';
-  if (typeof value !== 'object') return typeof value;
-  const tag = apply(taTag, value, []);
-  if (tag !== undefined) return tag;
-  try {
-    if (isArray(value)) return 'Array';
-  } catch {} // a revoked Proxy
-  for (const [name, byteLength] of bufferKinds) {
-    try {
-      apply(byteLength, value, []);
-      return name;
-    } catch {}
-  }
-  return 'object';
-}
-
-/** The real bytes of a Uint8Array, as a plain fixed-length view; TypeError for anything else. */
-function readBytes(value, name) {
-  if (apply(taTag, value, []) !== 'Uint8Array') throw new TypeError(`${name}: expected Uint8Array, got ${describe(value)}`);
-  try {
-    return new U8(apply(taBuffer, value, []), apply(taOffset, value, []), apply(taLength, value, []));
-  } catch {
-    // Only a detached buffer refuses a view of its (zero) length.
-    throw new TypeError(`${name}: its ArrayBuffer is detached`);
-  }
-}
-
-function readLength(value, length, name) {
-  const bytes = readBytes(value, name);
-  if (bytes.length !== length) throw new RangeError(`${name}: expected ${length} bytes, got ${bytes.length}`);
-  return bytes;
-}
-
-/**
- * After code of the caller's has run (a pre-hash function): the views read
- * before must still see all their bytes. A view's buffer can be detached or
- * shrunk in the meantime, and a view out of bounds reads as empty.
- */
-function checkIntact(bytes, length, name) {
-  if (apply(taLength, bytes, []) !== length)
-    throw new TypeError(`${name}: its ArrayBuffer was detached or resized during the call`);
-}
-
-/**
- * Options bag as noble reads it: undefined or a plain object; keys whose value
- * is undefined are ignored; any other key not in `allowed` throws, so that a
- * typo such as `{ ctx }` cannot silently drop the context. Each value is read
- * once, into a null-prototype snapshot, before any byte argument is read.
- */
-function readOptions(options, allowed) {
-  const out = Object.create(null);
-  if (options === undefined) return out;
-  if (options === null || typeof options !== 'object' || isArray(options) || apply(taTag, options, []) !== undefined)
-    throw new TypeError(`options: expected a plain object or undefined, got ${describe(options)}`);
-  const proto = Object.getPrototypeOf(options);
-  if (proto !== Object.prototype && proto !== null)
-    throw new TypeError(`options: expected a plain object, got ${describe(options)}`);
-  for (const key of Object.keys(options)) {
-    const value = options[key];
-    if (value === undefined) continue;
-    if (!allowed.includes(key))
-      throw new TypeError(`options: unknown option "${key}"; expected one of: ${allowed.join(', ')}`);
-    out[key] = value;
-  }
-  return out;
-}
-
-function readContext(context) {
-  if (context === undefined) return EMPTY;
-  const ctx = readBytes(context, 'context');
-  if (ctx.length > MAX_CONTEXT)
-    throw new RangeError(`context: expected at most ${MAX_CONTEXT} bytes, got ${ctx.length}`);
-  return ctx;
-}
-
-// undefined: hedged; false: deterministic (32 zero bytes); bytes: exactly that rnd.
-// Returns the rnd view, or undefined for hedged (drawn just before the call).
-function readEntropy(extraEntropy) {
-  if (extraEntropy === undefined || extraEntropy === false) return undefined;
-  if (apply(taTag, extraEntropy, []) !== 'Uint8Array')
-    throw new TypeError(`extraEntropy: expected Uint8Array or false, got ${describe(extraEntropy)}`);
-  return readLength(extraEntropy, RND_BYTES, 'extraEntropy');
-}
-
-function readFlag(value, name) {
-  if (value === undefined) return false;
-  if (typeof value !== 'boolean') throw new TypeError(`${name}: expected boolean, got ${describe(value)}`);
-  return value;
-}
-
-/** 32 fresh bytes from crypto.getRandomValues (as captured at load). */
-function randomBytes(name) {
-  if (typeof getRandomValues !== 'function')
-    throw new Error(`${name}: no crypto.getRandomValues in this JavaScript environment`);
-  const out = new U8(32);
-  apply(getRandomValues, cryptoObject, [out]);
-  return out;
-}
-
-/**
- * Runs `call(rnd)` with the signing randomness: the caller's bytes, 32 zero
- * bytes (deterministic), or 32 fresh random bytes (hedged); the package's own
- * buffer is wiped afterwards.
- */
-function withRnd(options, given, call) {
-  const own = given === undefined;
-  const rnd = own ? (options.extraEntropy === false ? new U8(RND_BYTES) : randomBytes('extraEntropy')) : given;
-  try {
-    return call(rnd);
-  } finally {
-    if (own) apply(u8Fill, rnd, [0]);
-  }
-}
-
-/** A view of bytes [start, end) of a plain view, without calling its methods. */
-function part(bytes, start, end) {
-  return new U8(apply(taBuffer, bytes, []), apply(taOffset, bytes, []) + start, end - start);
-}
-
-/** Feeds `parts` (plain views) to stream `id`, just opened in wasm, and returns its digest. */
-function streamed(id, parts) {
-  for (const bytes of parts)
-    for (let i = 0; i < bytes.length; i += CHUNK)
-      if (!wasm.stream_update(id, part(bytes, i, Math.min(i + CHUNK, bytes.length))))
-        throw new Error('mldsa-simd: internal error: the message stream was closed during the call');
-  return wasm.stream_finish(id);
-}
 
 const mPrimeHeader = (ctx) => U8.of(0, ctx.length);
 
@@ -485,9 +230,14 @@ function makeMlDsa(ps) {
   // Prepared keys: the key bytes stay here, the expanded key in a slot of the
   // instance's bounded pool (src/wasm.rs), made again from the bytes when the
   // pool has evicted it.
+  // From a secret key or a 32-byte seed; a seed is what the signer keeps.
   const signer = (secretKey) => {
-    const key = prepared('signer', new U8(readLength(secretKey, skLen, 'secretKey')), true, (sk) =>
-      wasm.prepare_signer(ps, sk),
+    const bytes = readBytes(secretKey, 'secretKey');
+    if (bytes.length !== skLen && bytes.length !== SEED_BYTES)
+      throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${bytes.length}`);
+    const fromSeed = bytes.length === SEED_BYTES;
+    const key = prepared('signer', new U8(bytes), true, (b) =>
+      fromSeed ? wasm.prepare_signer_seed(ps, b) : wasm.prepare_signer(ps, b),
     );
     return key.wrap({
       sign(msg, opts) {
@@ -528,6 +278,7 @@ function makeMlDsa(ps) {
     prehash,
     signer,
     verifier,
+    ...keyFormats(ps),
   });
 }
 

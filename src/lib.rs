@@ -37,12 +37,15 @@ extern crate alloc;
 pub mod ct;
 #[cfg(not(feature = "ct-testing"))]
 mod ct;
+mod der;
 mod encode;
 mod field;
 mod keccak;
+mod keyformat;
 mod mldsa;
 mod ntt;
 mod params;
+mod pem;
 mod poly;
 mod prehash;
 mod sample;
@@ -50,13 +53,17 @@ mod xof;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+#[cfg(target_arch = "wasm32")]
+mod wasm_keys;
 
 // Decode/encode round trips for the fuzz targets in fuzz/ (cargo feature `fuzzing`).
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;
 
+pub use keyformat::{public_key_from_spki, public_key_to_spki, PrivateKey, PrivateKeyForm};
 pub use params::ParamSet;
+pub use pem::{base64url_decode, base64url_encode, pem_decode, pem_encode, Base64Error, PemError};
 pub use prehash::{HashAlg, Prehasher, NIST_HASH_OID_PREFIX};
 
 use alloc::vec::Vec;
@@ -78,6 +85,9 @@ pub enum Error {
     /// Signing gave up after 2^16/ℓ attempts; with a key from KeyGen this
     /// happens with probability far below 2^−1000.
     SigningFailed,
+    /// A key in SPKI, PKCS#8 or another format is not what the format allows;
+    /// the text says what is wrong and where.
+    Format(&'static str),
 }
 
 impl core::fmt::Display for Error {
@@ -88,6 +98,7 @@ impl core::fmt::Display for Error {
             Error::MalformedSecretKey => write!(f, "secretKey: malformed (not an ML-DSA secret key of this parameter set)"),
             Error::Randomness => write!(f, "no random bytes available from the system"),
             Error::SigningFailed => write!(f, "signing failed after the maximum number of attempts"),
+            Error::Format(what) => f.write_str(what),
         }
     }
 }

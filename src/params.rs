@@ -127,6 +127,15 @@ impl ParamSet {
         }
     }
     /// 44, 65 or 87.
+    /// 44, 65 or 87.
+    pub fn number(self) -> u32 {
+        match self {
+            ParamSet::MlDsa44 => 44,
+            ParamSet::MlDsa65 => 65,
+            ParamSet::MlDsa87 => 87,
+        }
+    }
+
     pub fn from_number(n: u32) -> Option<ParamSet> {
         match n {
             44 => Some(ParamSet::MlDsa44),

@@ -12,6 +12,12 @@ impl Rng {
         self.0 ^= self.0 << 17;
         self.0
     }
+    /// Fills `out` with random bytes.
+    pub fn fill(&mut self, out: &mut [u8]) {
+        for b in out {
+            *b = self.next() as u8;
+        }
+    }
     /// Uniform in [lo, hi].
     pub fn range(&mut self, lo: i32, hi: i32) -> i32 {
         (lo as i64 + (self.next() % ((hi as i64 - lo as i64 + 1) as u64)) as i64) as i32

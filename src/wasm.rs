@@ -162,7 +162,7 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     core::arch::wasm32::unreachable()
 }
 
-fn param_set(ps: u32) -> Result<ParamSet, JsError> {
+pub(crate) fn param_set(ps: u32) -> Result<ParamSet, JsError> {
     ParamSet::from_number(ps).ok_or_else(|| JsError::new("parameter set: expected 44, 65 or 87"))
 }
 
@@ -172,7 +172,7 @@ fn hash(index: u32) -> Result<HashAlg, JsError> {
     HashAlg::all().nth(index as usize).ok_or_else(|| JsError::new("hash: unknown pre-hash function"))
 }
 
-fn js(e: Error) -> JsError {
+pub(crate) fn js(e: Error) -> JsError {
     // Fixed texts (no formatting code in the .wasm); the JS layer has already
     // checked every length, so only these can reach it.
     JsError::new(match e {
@@ -186,6 +186,7 @@ fn js(e: Error) -> JsError {
         Error::MalformedSecretKey => "secretKey: malformed (not an ML-DSA secret key of this parameter set)",
         Error::Randomness => "no random bytes available from the system",
         Error::SigningFailed => "signing failed after the maximum number of attempts",
+        Error::Format(what) => what,
     })
 }
 
@@ -224,7 +225,7 @@ fn wipe_stack() {
 /// Runs `f` out of line, so that its frames lie below this one, then clears
 /// them (`wipe_stack`).
 #[inline(always)]
-fn wiping<T>(f: impl FnOnce() -> T) -> T {
+pub(crate) fn wiping<T>(f: impl FnOnce() -> T) -> T {
     #[inline(never)]
     fn outlined<T>(f: impl FnOnce() -> T) -> T {
         f()
@@ -406,6 +407,22 @@ impl Pool {
 pub fn prepare_signer(ps: u32, sk: Vec<u8>) -> Result<f64, JsError> {
     let ps = param_set(ps)?;
     wiping(|| {
+        let mut pool = POOL.0.borrow_mut();
+        let (index, storage) = pool.take_slot();
+        let made = SigningKey::new_in(ps, &sk, storage).map(Held::Signer);
+        pool.fill(index, made)
+    })
+    .map_err(js)
+}
+
+/// Expands the secret key of a 32-byte seed ξ (KeyGen_internal) into a slot;
+/// returns its handle.
+#[wasm_bindgen]
+pub fn prepare_signer_seed(ps: u32, seed: Vec<u8>) -> Result<f64, JsError> {
+    let ps = param_set(ps)?;
+    wiping(|| {
+        let (_, sk) = crate::keygen_internal(ps, &seed)?;
+        let sk = zeroize::Zeroizing::new(sk);
         let mut pool = POOL.0.borrow_mut();
         let (index, storage) = pool.take_slot();
         let made = SigningKey::new_in(ps, &sk, storage).map(Held::Signer);

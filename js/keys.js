@@ -1,0 +1,210 @@
+/**
+ * Key formats for each parameter set: raw, SPKI/PKCS#8 DER (RFC 9881), PEM
+ * (RFC 7468) and JWK (RFC 9964). The DER, PEM and base64url are read and
+ * written by the Rust crate (src/keyformat.rs, src/pem.rs); this file reads
+ * arguments, checks the parameter set, and assembles JWK objects.
+ * @module
+ */
+import { apply, U8, u8Fill, wasm, PARAMS, SEED_BYTES, describe, readBytes, readLength, readOptions } from './boundary.js';
+
+const NAMES = { 44: 'ML-DSA-44', 65: 'ML-DSA-65', 87: 'ML-DSA-87' };
+const PUBLIC_FORMATS = Object.freeze(['raw', 'spki', 'pem', 'jwk']);
+const SECRET_FORMATS = Object.freeze(['raw-seed', 'raw', 'pkcs8', 'pem', 'jwk']);
+const FORMS = Object.freeze(['seed', 'expandedKey', 'both']);
+const EXPORT_KEYS = Object.freeze(['form']);
+const PUBLIC_LABEL = 'PUBLIC KEY';
+const PRIVATE_LABEL = 'PRIVATE KEY';
+const encoder = new TextEncoder();
+const hasOwn = Object.prototype.hasOwnProperty;
+const wipe = (bytes) => apply(u8Fill, bytes, [0]);
+
+function readFormat(format, allowed, what) {
+  if (typeof format !== 'string' || !allowed.includes(format))
+    throw new TypeError(`format: expected one of ${allowed.map((f) => `"${f}"`).join(', ')} for ${what}, got ${typeof format === 'string' ? `"${format}"` : describe(format)}`);
+  return format;
+}
+
+/** The bytes of a string of ASCII text (PEM, base64url); non-ASCII text is refused by the decoders. */
+function readText(value, name) {
+  if (typeof value !== 'string') throw new TypeError(`${name}: expected a string, got ${describe(value)}`);
+  return encoder.encode(value);
+}
+
+/**
+ * A JWK as RFC 9964 writes an ML-DSA key, read once into plain values:
+ * kty "AKP", alg the set's name, pub, and priv for a private key. Other
+ * members (kid, use, key_ops, ext, …) are allowed and ignored.
+ */
+function readJwk(jwk, name, wantPriv) {
+  if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk))
+    throw new TypeError(`${name}: expected a JWK object, got ${describe(jwk)}`);
+  const member = (key) => (apply(hasOwn, jwk, [key]) ? jwk[key] : undefined);
+  const out = { kty: member('kty'), alg: member('alg'), pub: member('pub'), priv: member('priv') };
+  if (out.kty !== 'AKP') throw new Error(`${name}: expected kty "AKP" (RFC 9964), got ${JSON.stringify(out.kty)}`);
+  if (typeof out.alg !== 'string') throw new Error(`${name}: expected alg to be "ML-DSA-44", "ML-DSA-65" or "ML-DSA-87"`);
+  if (typeof out.pub !== 'string') throw new Error(`${name}: the "pub" member is missing or not a string`);
+  if (wantPriv && typeof out.priv !== 'string') throw new Error(`${name}: the "priv" member is missing or not a string`);
+  if (!wantPriv && out.priv !== undefined)
+    throw new Error(`${name}: this JWK has a "priv" member: it is a private key; import it with importSecretKey`);
+  return out;
+}
+
+export function keyFormats(ps) {
+  const { publicKey: pkLen, secretKey: skLen } = PARAMS[ps];
+  const name = NAMES[ps];
+  const setName = `ml_dsa${ps}`;
+
+  const sameSet = (found, what) => {
+    if (found !== ps)
+      throw new Error(`${what}: the key is for ${NAMES[found] ?? 'another algorithm'}, but ${setName} (${name}) was asked for`);
+  };
+  const jwkAlg = (alg, what) => {
+    const found = Object.keys(NAMES).find((k) => NAMES[k] === alg);
+    if (found === undefined) throw new Error(`${what}: alg ${JSON.stringify(alg)} is not ML-DSA-44, ML-DSA-65 or ML-DSA-87`);
+    sameSet(Number(found), what);
+  };
+  // The DER inside PEM armour; the decoder's message names the label it wanted.
+  const pemDecode = (text, label) => {
+    const bytes = readText(text, 'pem');
+    try {
+      return wasm.pem_decode(bytes, label);
+    } catch (e) {
+      throw new Error(e.message.replace('<label>', label), { cause: e });
+    }
+  };
+  const base64url = (text, what, length) => {
+    let bytes;
+    try {
+      bytes = wasm.base64url_decode(readText(text, what));
+    } catch (e) {
+      throw new Error(`${what}: ${e.message}`, { cause: e });
+    }
+    if (bytes.length !== length) {
+      wipe(bytes);
+      throw new Error(`${what}: expected ${length} bytes, got ${bytes.length}`);
+    }
+    return bytes;
+  };
+
+  // Takes apart what src/wasm_keys.rs's key_bytes returns, and wipes it.
+  const privateKey = (bytes) => {
+    try {
+      sameSet(bytes[0], 'secretKey');
+      const hasSeed = bytes[2] === 1;
+      const at = 3 + SEED_BYTES;
+      return {
+        seed: hasSeed ? bytes.slice(3, at) : undefined,
+        publicKey: bytes.slice(at, at + pkLen),
+        secretKey: bytes.slice(at + pkLen, at + pkLen + skLen),
+      };
+    } finally {
+      wipe(bytes);
+    }
+  };
+
+  // A seed (32 bytes) or an expanded secret key, told apart by length.
+  const readSecret = (key) => {
+    const bytes = readBytes(key, 'secretKey');
+    if (bytes.length === SEED_BYTES) return { seed: bytes, sk: new U8(0) };
+    if (bytes.length === skLen) return { seed: new U8(0), sk: bytes };
+    throw new RangeError(`secretKey: expected a ${SEED_BYTES}-byte seed or a ${skLen}-byte secret key, got ${bytes.length} bytes`);
+  };
+
+  function importPublicKey(data, format) {
+    const f = readFormat(format, PUBLIC_FORMATS, 'a public key');
+    if (f === 'raw') return new U8(readLength(data, pkLen, 'publicKey'));
+    if (f === 'jwk') {
+      const jwk = readJwk(data, 'jwk', false);
+      jwkAlg(jwk.alg, 'jwk');
+      return base64url(jwk.pub, 'jwk.pub', pkLen);
+    }
+    const der = f === 'pem' ? pemDecode(data, PUBLIC_LABEL) : readBytes(data, 'spki');
+    const out = wasm.spki_decode(der);
+    sameSet(out[0], f);
+    return out.slice(1);
+  }
+
+  function exportPublicKey(publicKey, format) {
+    const f = readFormat(format, PUBLIC_FORMATS, 'a public key');
+    const pk = readLength(publicKey, pkLen, 'publicKey');
+    if (f === 'raw') return new U8(pk);
+    if (f === 'jwk') return { kty: 'AKP', alg: name, pub: wasm.base64url_encode(pk) };
+    const der = wasm.spki_encode(ps, pk);
+    return f === 'pem' ? wasm.pem_encode(der, PUBLIC_LABEL) : der;
+  }
+
+  function importSecretKey(data, format) {
+    const f = readFormat(format, SECRET_FORMATS, 'a secret key');
+    if (f === 'raw-seed') return privateKey(wasm.private_key(ps, readLength(data, SEED_BYTES, 'seed'), new U8(0)));
+    if (f === 'raw') return privateKey(wasm.private_key(ps, new U8(0), readLength(data, skLen, 'secretKey')));
+    if (f === 'jwk') {
+      const jwk = readJwk(data, 'jwk', true);
+      jwkAlg(jwk.alg, 'jwk');
+      const pub = base64url(jwk.pub, 'jwk.pub', pkLen);
+      const seed = base64url(jwk.priv, 'jwk.priv', SEED_BYTES);
+      let key;
+      try {
+        key = privateKey(wasm.private_key(ps, seed, new U8(0)));
+      } finally {
+        wipe(seed);
+      }
+      let differ = 0;
+      for (let i = 0; i < pkLen; i++) differ |= pub[i] ^ key.publicKey[i];
+      if (differ !== 0) {
+        wipe(key.seed);
+        wipe(key.secretKey);
+        throw new Error('jwk: "pub" is not the public key of the seed in "priv"');
+      }
+      return key;
+    }
+    let der;
+    if (f === 'pem') der = pemDecode(data, PRIVATE_LABEL);
+    try {
+      return privateKey(wasm.pkcs8_decode(der ?? readBytes(data, 'pkcs8')));
+    } finally {
+      if (der) wipe(der);
+    }
+  }
+
+  function exportSecretKey(key, format, opts) {
+    const f = readFormat(format, SECRET_FORMATS, 'a secret key');
+    const options = readOptions(opts, EXPORT_KEYS);
+    const formName = options.form ?? 'seed';
+    if ((f !== 'pkcs8' && f !== 'pem') && options.form !== undefined)
+      throw new TypeError(`options: "form" applies to the pkcs8 and pem formats, not to ${f}`);
+    const form = FORMS.indexOf(formName);
+    if (form < 0) throw new TypeError(`form: expected one of ${FORMS.map((x) => `"${x}"`).join(', ')}, got ${typeof formName === 'string' ? `"${formName}"` : describe(formName)}`);
+    const { seed, sk } = readSecret(key);
+    const noSeed = (what) => new Error(`${what}: needs the ${SEED_BYTES}-byte seed, and a ${skLen}-byte expanded secret key does not contain it`);
+    switch (f) {
+      case 'raw-seed':
+        if (!seed.length) throw noSeed('raw-seed');
+        return new U8(seed);
+      case 'raw': {
+        if (sk.length) return new U8(sk);
+        const k = privateKey(wasm.private_key(ps, seed, sk));
+        wipe(k.seed);
+        return k.secretKey;
+      }
+      case 'jwk': {
+        if (!seed.length) throw noSeed('jwk (RFC 9964 keeps the private key as its seed)');
+        const k = privateKey(wasm.private_key(ps, seed, sk));
+        wipe(k.secretKey);
+        wipe(k.seed);
+        return { kty: 'AKP', alg: name, pub: wasm.base64url_encode(k.publicKey), priv: wasm.base64url_encode(seed) };
+      }
+      default: {
+        if (!seed.length && form !== 1) throw noSeed(`the ${FORMS[form]} form`);
+        const der = wasm.pkcs8_encode(ps, seed, sk, form);
+        if (f === 'pkcs8') return der;
+        try {
+          return wasm.pem_encode(der, PRIVATE_LABEL);
+        } finally {
+          wipe(der);
+        }
+      }
+    }
+  }
+
+  return { importPublicKey, exportPublicKey, importSecretKey, exportSecretKey };
+}
