@@ -95,6 +95,46 @@ export interface PrehashFunction {
   readonly outputLen: number;
 }
 
+/** The name of a parameter set, as JWK's `alg` and WebCrypto write it. */
+export type MlDsaName = 'ML-DSA-44' | 'ML-DSA-65' | 'ML-DSA-87';
+
+/** Formats of {@link MlDsa.importPublicKey} / {@link MlDsa.exportPublicKey}. */
+export type PublicKeyFormat = 'raw' | 'spki' | 'pem' | 'jwk';
+/** Formats of {@link MlDsa.importSecretKey} / {@link MlDsa.exportSecretKey}. */
+export type SecretKeyFormat = 'raw-seed' | 'raw' | 'pkcs8' | 'pem' | 'jwk';
+
+/**
+ * An ML-DSA key as a JWK (RFC 9964): `pub` is the public key and `priv` (on a
+ * private key) the 32-byte seed, both base64url without padding. Other
+ * members (`kid`, `use`, `key_ops`, `ext`, …) are kept by JSON and ignored on import.
+ */
+export interface MlDsaJwk {
+  kty: 'AKP';
+  alg: MlDsaName;
+  pub: string;
+  priv?: string;
+  [member: string]: unknown;
+}
+
+/** A private key read by {@link MlDsa.importSecretKey}, checked, with its public key. */
+export interface ImportedSecretKey {
+  /** The 32-byte seed ξ, when the format carried it (raw-seed, JWK, PKCS#8 `seed` and `both`). */
+  seed: Uint8Array | undefined;
+  /** The FIPS 204 encoding of the secret key (what `sign` takes). */
+  secretKey: Uint8Array;
+  publicKey: Uint8Array;
+}
+
+/** Options of {@link MlDsa.exportSecretKey}. */
+export interface ExportSecretKeyOptions {
+  /**
+   * For `pkcs8` and `pem`: which RFC 9881 form to write. `'seed'` (the
+   * default, what RFC 9881 recommends and WebCrypto and Node write),
+   * `'expandedKey'`, or `'both'`.
+   */
+  form?: 'seed' | 'expandedKey' | 'both';
+}
+
 /** The key generation part shared by every signer object. */
 export interface MlDsaKeys {
   readonly lengths: MlDsaLengths;
@@ -207,11 +247,12 @@ export interface MlDsa extends MlDsaSigner {
    */
   prehash(hash: HashName | PrehashFunction): MlDsaSigner & { readonly info: { readonly type: 'hashml-dsa' } };
   /**
-   * A secret key prepared for repeated signing: decoded once, with Â, NTT(s1)
+   * A secret key (its FIPS 204 encoding, or its 32-byte seed ξ, from which it
+   * is derived) prepared for repeated signing: decoded once, with Â, NTT(s1)
    * and NTT(s2) (packed together, as NTT(s1 + 2^9·s2)) and NTT(t0) cached inside
    * wasm, in one slot of a pool of 192 slots of 72 KiB shared by all prepared
    * keys, so each `sign` skips that work. The object keeps a copy of the
-   * secret key: if the pool evicted its slot (the least recently used one goes
+   * secret key (or of the seed it was given): if the pool evicted its slot (the least recently used one goes
    * when a key is made and all are taken), the next `sign` expands it again.
    * Release it with `free()` (or `using`), which wipes the slot and the copy; a
    * FinalizationRegistry does the same if it is dropped, whenever the garbage
@@ -223,7 +264,66 @@ export interface MlDsa extends MlDsaSigner {
    * const sigs = messages.map((m) => signer.sign(m, { context }));
    * ```
    */
-  signer(secretKey: Uint8Array): PreparedSigner;
+  signer(secretKeyOrSeed: Uint8Array): PreparedSigner;
+  /**
+   * Reads a public key of this parameter set: `raw` (FIPS 204 bytes), `spki`
+   * (SubjectPublicKeyInfo DER, RFC 9881), `pem` (`-----BEGIN PUBLIC KEY-----`,
+   * strict RFC 7468) or `jwk` (RFC 9964). DER must be strict (shortest
+   * lengths, no trailing bytes, AlgorithmIdentifier parameters absent).
+   * @returns the raw public key.
+   * @throws TypeError for a wrong type or format name; RangeError for a wrong
+   * raw length; Error when the data is malformed or is for another parameter set.
+   * @example
+   * ```ts
+   * const publicKey = ml_dsa65.importPublicKey(pemText, 'pem');
+   * ml_dsa65.verify(sig, msg, publicKey);
+   * ```
+   */
+  importPublicKey(data: Uint8Array, format: 'raw' | 'spki'): Uint8Array;
+  importPublicKey(data: string, format: 'pem'): Uint8Array;
+  importPublicKey(data: MlDsaJwk, format: 'jwk'): Uint8Array;
+  /**
+   * Writes a raw public key in a format of {@link importPublicKey}.
+   * @example
+   * ```ts
+   * const pem = ml_dsa65.exportPublicKey(publicKey, 'pem');
+   * ```
+   */
+  exportPublicKey(publicKey: Uint8Array, format: 'raw' | 'spki'): Uint8Array;
+  exportPublicKey(publicKey: Uint8Array, format: 'pem'): string;
+  exportPublicKey(publicKey: Uint8Array, format: 'jwk'): MlDsaJwk;
+  /**
+   * Reads a private key of this parameter set and checks it as RFC 9881 §6
+   * asks: `raw-seed` (32 bytes), `raw` (the FIPS 204 secret key), `pkcs8`
+   * (DER, any of the forms `seed [0]`, `expandedKey`, `both`), `pem`
+   * (`-----BEGIN PRIVATE KEY-----`) or `jwk` (RFC 9964, `priv` = seed, `pub`
+   * checked against it). An expanded key's tr and t0 must match its s1 and
+   * s2, and in `both` the expanded key must be the one the seed gives.
+   * @throws TypeError / RangeError for a wrong type, format name or length;
+   * Error when the key is malformed, inconsistent, or for another parameter set.
+   * @example
+   * ```ts
+   * const { seed, secretKey, publicKey } = ml_dsa65.importSecretKey(pemText, 'pem');
+   * ```
+   */
+  importSecretKey(data: Uint8Array, format: 'raw-seed' | 'raw' | 'pkcs8'): ImportedSecretKey;
+  importSecretKey(data: string, format: 'pem'): ImportedSecretKey;
+  importSecretKey(data: MlDsaJwk, format: 'jwk'): ImportedSecretKey;
+  /**
+   * Writes a private key, given as its 32-byte seed or its FIPS 204 secret
+   * key (told apart by length). `raw-seed`, `jwk` and the PKCS#8 `seed` and
+   * `both` forms need the seed; PKCS#8 and PEM write the seed form unless
+   * `options.form` asks for another.
+   * @example
+   * ```ts
+   * const seed = crypto.getRandomValues(new Uint8Array(32));
+   * const pem = ml_dsa65.exportSecretKey(seed, 'pem');           // seed form
+   * const der = ml_dsa65.exportSecretKey(seed, 'pkcs8', { form: 'both' });
+   * ```
+   */
+  exportSecretKey(key: Uint8Array, format: 'raw-seed' | 'raw' | 'pkcs8', options?: ExportSecretKeyOptions): Uint8Array;
+  exportSecretKey(key: Uint8Array, format: 'pem', options?: ExportSecretKeyOptions): string;
+  exportSecretKey(key: Uint8Array, format: 'jwk'): MlDsaJwk;
   /**
    * A public key prepared for repeated verification: Â, NTT(t1·2^d) and
    * H(pk) cached inside wasm, in a slot of the same pool as `signer` (an
