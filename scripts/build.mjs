@@ -202,15 +202,27 @@ const banner = `/*! mldsa-simd ${version} | ${license} | ML-DSA (FIPS 204) in We
 // after tree shaking has removed the glue's async loader (which fetches the
 // .wasm via new URL(..., import.meta.url): bundlers would try to emit that
 // file, and CommonJS has no import.meta).
+// mldsa-simd/webcrypto is built on the main entry's public API and imports it
+// (./index.mjs or ./index.cjs) rather than bundling a second copy, so that
+// both share one WebAssembly instance.
 const outputs = [
   ['index.mjs', 'esm', path.join(root, 'js', 'index.js'), true],
   ['index.cjs', 'cjs', path.join(pkgDir, 'index.mjs'), false],
+  ['webcrypto.mjs', 'esm', path.join(root, 'js', 'webcrypto.js'), true, './index.mjs'],
+  ['webcrypto.cjs', 'cjs', path.join(root, 'js', 'webcrypto.js'), true, './index.cjs'],
 ];
-for (const [name, format, entryPoint, bundle] of outputs) {
+for (const [name, format, entryPoint, bundle, mainEntry] of outputs) {
+  const mainExternal = mainEntry && {
+    name: 'main-entry-external',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/index\.js$/ }, () => ({ path: mainEntry, external: true }));
+    },
+  };
   const result = await esbuild.build({
     entryPoints: [entryPoint],
     outfile: path.join(pkgDir, name),
     bundle,
+    plugins: mainExternal ? [mainExternal] : [],
     format,
     platform: 'neutral',
     target: 'es2020',
@@ -234,16 +246,19 @@ for (const [name, format, entryPoint, bundle] of outputs) {
 }
 
 // ------------------------------------------------------------------ 4. package files
-const types = fs.readFileSync(path.join(root, 'js', 'index.d.ts'), 'utf8');
-fs.writeFileSync(path.join(pkgDir, 'index.d.ts'), types);
-fs.writeFileSync(path.join(pkgDir, 'index.d.cts'), types);
+for (const base of ['index', 'webcrypto']) {
+  const types = fs.readFileSync(path.join(root, 'js', `${base}.d.ts`), 'utf8');
+  fs.writeFileSync(path.join(pkgDir, `${base}.d.ts`), types);
+  fs.writeFileSync(path.join(pkgDir, `${base}.d.cts`), types);
+}
 
-const entry = {
-  import: { types: './index.d.ts', default: './index.mjs' },
-  require: { types: './index.d.cts', default: './index.cjs' },
-  default: './index.mjs',
-};
-const files = ['index.mjs', 'index.cjs', 'index.d.ts', 'index.d.cts', 'README.md'];
+const entryFor = (base) => ({
+  import: { types: `./${base}.d.ts`, default: `./${base}.mjs` },
+  require: { types: `./${base}.d.cts`, default: `./${base}.cjs` },
+  default: `./${base}.mjs`,
+});
+const entry = entryFor('index');
+const files = ['index.mjs', 'index.cjs', 'index.d.ts', 'index.d.cts', 'webcrypto.mjs', 'webcrypto.cjs', 'webcrypto.d.ts', 'webcrypto.d.cts', 'README.md'];
 
 const licences = fs.readdirSync(root).filter((f) => /^(LICEN[CS]E|COPYING)/i.test(f)).sort();
 for (const f of licences) fs.copyFileSync(path.join(root, f), path.join(pkgDir, f));
@@ -272,6 +287,7 @@ const pkgJson = {
   exports: {
     '.': entry,
     './ml-dsa.js': entry,
+    './webcrypto': entryFor('webcrypto'),
     './package.json': './package.json',
   },
   sideEffects: false,

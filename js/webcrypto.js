@@ -1,0 +1,553 @@
+/**
+ * mldsa-simd/webcrypto: ML-DSA-44/65/87 through the Web Cryptography API, as
+ * the WICG "Modern Algorithms in the Web Cryptography API" draft defines them
+ * (generateKey, importKey, exportKey, sign, verify, getPublicKey, supports),
+ * for platforms whose crypto.subtle has no ML-DSA.
+ *
+ * `subtle` handles ML-DSA itself and passes every other algorithm, and every
+ * platform CryptoKey, to the platform's crypto.subtle. `install()` makes
+ * globalThis.crypto.subtle do the same. Built on the package's public API
+ * (./index.js), so it shares its WebAssembly instance.
+ * @module
+ */
+import { ml_dsa44, ml_dsa65, ml_dsa87 } from './index.js';
+
+const { apply } = Reflect;
+const SETS = { 'ML-DSA-44': ml_dsa44, 'ML-DSA-65': ml_dsa65, 'ML-DSA-87': ml_dsa87 };
+const NAMES = Object.keys(SETS);
+const U8 = Uint8Array;
+const typedArrayProto = Object.getPrototypeOf(U8.prototype);
+const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name)?.get;
+const taBuffer = getter(typedArrayProto, 'buffer');
+const taOffset = getter(typedArrayProto, 'byteOffset');
+const taByteLength = getter(typedArrayProto, 'byteLength');
+const taTag = getter(typedArrayProto, Symbol.toStringTag);
+const dvBuffer = getter(DataView.prototype, 'buffer');
+const dvOffset = getter(DataView.prototype, 'byteOffset');
+const dvByteLength = getter(DataView.prototype, 'byteLength');
+const abByteLength = getter(ArrayBuffer.prototype, 'byteLength');
+const abResizable = getter(ArrayBuffer.prototype, 'resizable');
+const abDetached = getter(ArrayBuffer.prototype, 'detached');
+const sabByteLength = globalThis.SharedArrayBuffer ? getter(SharedArrayBuffer.prototype, 'byteLength') : undefined;
+const u8Fill = U8.prototype.fill;
+const u8Slice = U8.prototype.slice;
+const isView = ArrayBuffer.isView;
+const cryptoObject = globalThis.crypto;
+const getRandomValues = cryptoObject?.getRandomValues;
+
+// The platform's, as they were at load (install() replaces the prototype's methods).
+const platformSubtle = globalThis.crypto?.subtle;
+const SubtleProto = globalThis.SubtleCrypto?.prototype;
+const PLATFORM = {};
+for (const name of ['encrypt', 'decrypt', 'sign', 'verify', 'digest', 'generateKey', 'deriveKey', 'deriveBits',
+  'importKey', 'exportKey', 'wrapKey', 'unwrapKey', 'getPublicKey', 'encapsulateKey', 'encapsulateBits',
+  'decapsulateKey', 'decapsulateBits']) {
+  const fn = SubtleProto?.[name];
+  if (typeof fn === 'function') PLATFORM[name] = fn;
+}
+const platformSupports = typeof globalThis.SubtleCrypto?.supports === 'function' ? globalThis.SubtleCrypto.supports : undefined;
+const PlatformCryptoKey = typeof globalThis.CryptoKey === 'function' ? globalThis.CryptoKey : undefined;
+const platformKeyType = PlatformCryptoKey ? getter(PlatformCryptoKey.prototype, 'type') : undefined;
+
+const DOMExceptionCtor =
+  globalThis.DOMException ??
+  class DOMException extends Error {
+    constructor(message, name) {
+      super(message);
+      this.name = name;
+    }
+  };
+const fail = (name, message) => new DOMExceptionCtor(message, name);
+
+const KEY_USAGES = ['encrypt', 'decrypt', 'sign', 'verify', 'deriveKey', 'deriveBits', 'wrapKey', 'unwrapKey',
+  'encapsulateKey', 'encapsulateBits', 'decapsulateKey', 'decapsulateBits'];
+const KEY_FORMATS = ['raw', 'spki', 'pkcs8', 'jwk', 'raw-public', 'raw-private', 'raw-seed', 'raw-secret'];
+
+// ---------------------------------------------------------------- arguments (WebIDL conversions)
+
+/** A copy of the bytes of a BufferSource (ArrayBuffer or any view), read at call time. */
+function copyBufferSource(value, name) {
+  let buffer, offset, length;
+  if (isView(value)) {
+    if (apply(taTag, value, []) !== undefined) {
+      buffer = apply(taBuffer, value, []);
+      offset = apply(taOffset, value, []);
+      length = apply(taByteLength, value, []);
+    } else {
+      buffer = apply(dvBuffer, value, []);
+      offset = apply(dvOffset, value, []);
+      length = apply(dvByteLength, value, []);
+    }
+  } else {
+    buffer = value;
+    offset = 0;
+    try {
+      length = apply(abByteLength, value, []);
+    } catch {
+      throw new TypeError(`${name}: expected an ArrayBuffer, a TypedArray or a DataView`);
+    }
+  }
+  if (sabByteLength) {
+    let shared = true;
+    try {
+      apply(sabByteLength, buffer, []);
+    } catch {
+      shared = false;
+    }
+    if (shared) throw new TypeError(`${name}: a SharedArrayBuffer is not a BufferSource`);
+  }
+  if (abResizable && apply(abResizable, buffer, [])) throw new TypeError(`${name}: a resizable ArrayBuffer is not a BufferSource`);
+  if (abDetached && apply(abDetached, buffer, [])) return new U8(0);
+  let view;
+  try {
+    view = new U8(buffer, offset, length);
+  } catch {
+    return new U8(0); // detached (where ArrayBuffer.prototype.detached is missing): no bytes, as WebIDL copies it
+  }
+  return apply(u8Slice, view, []);
+}
+
+const wipe = (bytes) => bytes && apply(u8Fill, bytes, [0]);
+
+/** ToString of WebIDL's DOMString (a Symbol throws TypeError). */
+const domString = (value) => `${value}`;
+
+/**
+ * AlgorithmIdentifier → { name, params } for ML-DSA names (matched without
+ * regard to ASCII case), or undefined for any other algorithm.
+ */
+function mlDsaAlgorithm(algorithm) {
+  let name;
+  if (algorithm !== null && typeof algorithm === 'object') {
+    const n = algorithm.name;
+    if (n === undefined) throw new TypeError('algorithm: the name member is required');
+    name = domString(n);
+  } else {
+    name = domString(algorithm);
+  }
+  const canonical = NAMES.find((n) => n.toLowerCase() === name.toLowerCase());
+  return canonical && { name: canonical, object: typeof algorithm === 'object' ? algorithm : undefined };
+}
+
+/** ContextParams: the context member, copied, or the empty string. */
+function readContext(alg) {
+  const context = alg.object?.context;
+  return context === undefined ? new U8(0) : copyBufferSource(context, 'context');
+}
+
+function readUsages(usages) {
+  if (usages === null || typeof usages !== 'object' || typeof usages[Symbol.iterator] !== 'function')
+    throw new TypeError('keyUsages: expected a sequence of KeyUsage strings');
+  const out = [];
+  for (const u of usages) {
+    const s = domString(u);
+    if (!KEY_USAGES.includes(s)) throw new TypeError(`keyUsages: "${s}" is not a KeyUsage`);
+    if (!out.includes(s)) out.push(s);
+  }
+  return out;
+}
+
+function readFormat(format) {
+  const f = domString(format);
+  if (!KEY_FORMATS.includes(f)) throw new TypeError(`format: "${f}" is not a KeyFormat`);
+  return f;
+}
+
+/** The members of a JsonWebKey dictionary that ML-DSA reads, each read once and converted. */
+function readJwk(value) {
+  if (value === null || typeof value !== 'object') throw new TypeError('keyData: expected a JsonWebKey object for the jwk format');
+  const out = {};
+  // WebIDL reads dictionary members in lexicographic order.
+  for (const member of ['alg', 'ext', 'key_ops', 'kty', 'priv', 'pub', 'use']) {
+    const v = value[member];
+    if (v === undefined) continue;
+    if (member === 'ext') out.ext = Boolean(v);
+    else if (member === 'key_ops') {
+      if (v === null || typeof v !== 'object' || typeof v[Symbol.iterator] !== 'function')
+        throw new TypeError('keyData: key_ops must be a sequence of strings');
+      out.key_ops = [...v].map(domString);
+    } else out[member] = domString(v);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- keys
+
+// Each key's state, out of reach of JavaScript: { set, type, extractable,
+// algorithm, usages, publicKey, seed (private keys), prepared (lazily) }.
+const STATE = new WeakMap();
+const TOKEN = Symbol('mldsa-simd CryptoKey');
+// A dropped private key's seed is wiped, and its prepared signer freed.
+const registry =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((s) => {
+        wipe(s.seed);
+        s.prepared?.free();
+      })
+    : undefined;
+
+/** A CryptoKey of this package: the shape of the platform's (and, where there is one, an instance of it). */
+class CryptoKey {
+  constructor(token) {
+    if (token !== TOKEN) throw new TypeError('Illegal constructor');
+  }
+  get type() {
+    return state(this).type;
+  }
+  get extractable() {
+    return state(this).extractable;
+  }
+  get algorithm() {
+    return state(this).algorithm;
+  }
+  get usages() {
+    return state(this).usages;
+  }
+}
+Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: 'CryptoKey', configurable: true });
+// `key instanceof CryptoKey` (the platform's) holds for these keys too.
+if (PlatformCryptoKey) Object.setPrototypeOf(CryptoKey.prototype, PlatformCryptoKey.prototype);
+
+function state(key) {
+  const s = STATE.get(key);
+  if (!s) throw new TypeError('not a CryptoKey of mldsa-simd');
+  return s;
+}
+
+function makeKey(set, type, extractable, usages, material) {
+  const key = new CryptoKey(TOKEN);
+  const s = {
+    set,
+    type,
+    extractable,
+    algorithm: Object.freeze({ name: set }),
+    usages: Object.freeze([...usages]),
+    publicKey: material.publicKey,
+    seed: material.seed,
+    prepared: undefined,
+  };
+  STATE.set(key, s);
+  if (type === 'private') registry?.register(key, s);
+  return key;
+}
+
+const isOurs = (key) => key !== null && typeof key === 'object' && STATE.has(key);
+function isPlatformKey(key) {
+  if (!platformKeyType || key === null || typeof key !== 'object') return false;
+  try {
+    apply(platformKeyType, key, []);
+    return true;
+  } catch {
+    return false;
+  }
+}
+function checkKey(key, name) {
+  if (!isOurs(key) && !isPlatformKey(key)) throw new TypeError(`${name}: expected a CryptoKey`);
+}
+
+const toArrayBuffer = (bytes) =>
+  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : apply(u8Slice, bytes, []).buffer;
+
+// ---------------------------------------------------------------- the ML-DSA operations
+
+function generateKey(alg, extractable, usages) {
+  if (usages.some((u) => u !== 'sign' && u !== 'verify'))
+    throw fail('SyntaxError', 'generateKey: ML-DSA keys have only the usages "sign" and "verify"');
+  if (!usages.includes('sign'))
+    throw fail('SyntaxError', 'generateKey: the private key would have no usages (ask for "sign")');
+  if (typeof getRandomValues !== 'function') throw fail('OperationError', 'generateKey: no crypto.getRandomValues here');
+  const seed = new U8(32);
+  apply(getRandomValues, cryptoObject, [seed]);
+  const { publicKey, secretKey } = SETS[alg.name].keygen(seed);
+  wipe(secretKey);
+  return {
+    publicKey: makeKey(alg.name, 'public', true, usages.filter((u) => u === 'verify'), { publicKey }),
+    privateKey: makeKey(alg.name, 'private', extractable, usages.filter((u) => u === 'sign'), { publicKey, seed }),
+  };
+}
+
+function onlyUsage(usages, allowed, format) {
+  if (usages.some((u) => u !== allowed))
+    throw fail('SyntaxError', `importKey: a key in ${format} format can only have the usage "${allowed}"`);
+}
+
+function importKey(format, keyData, alg, extractable, usages) {
+  const ml = SETS[alg.name];
+  const dataError = (e) => fail('DataError', `importKey: ${e instanceof Error ? e.message : e}`);
+  let type, material;
+  switch (format) {
+    case 'spki':
+    case 'raw-public': {
+      onlyUsage(usages, 'verify', format);
+      try {
+        material = { publicKey: ml.importPublicKey(keyData, format === 'spki' ? 'spki' : 'raw') };
+      } catch (e) {
+        throw dataError(e);
+      }
+      type = 'public';
+      break;
+    }
+    case 'pkcs8':
+    case 'raw-seed': {
+      onlyUsage(usages, 'sign', format);
+      const expandedOnly = () =>
+        fail('NotSupportedError', 'importKey: a PKCS#8 key in the expandedKey form (without its seed) is not supported');
+      let key;
+      try {
+        key = ml.importSecretKey(keyData, format === 'pkcs8' ? 'pkcs8' : 'raw-seed');
+      } catch (e) {
+        // The draft refuses the expandedKey form before any check of its contents.
+        if (/^pkcs8: the expandedKey is malformed/.test(e.message)) throw expandedOnly();
+        throw dataError(e);
+      }
+      wipe(key.secretKey);
+      if (!key.seed) throw expandedOnly();
+      material = { publicKey: key.publicKey, seed: key.seed };
+      type = 'private';
+      break;
+    }
+    case 'jwk': {
+      const jwk = keyData;
+      const priv = jwk.priv !== undefined;
+      onlyUsage(usages, priv ? 'sign' : 'verify', 'jwk');
+      if (jwk.kty !== 'AKP') throw fail('DataError', 'importKey: the JWK kty must be "AKP"');
+      if (jwk.alg !== alg.name) throw fail('DataError', `importKey: the JWK alg must be "${alg.name}"`);
+      if (usages.length && jwk.use !== undefined && jwk.use !== 'sig') throw fail('DataError', 'importKey: the JWK use must be "sig"');
+      if (jwk.key_ops !== undefined) {
+        if (new Set(jwk.key_ops).size !== jwk.key_ops.length) throw fail('DataError', 'importKey: the JWK key_ops has duplicates');
+        if (usages.some((u) => !jwk.key_ops.includes(u))) throw fail('DataError', 'importKey: the JWK key_ops does not allow the usages asked for');
+      }
+      if (jwk.ext === false && extractable) throw fail('DataError', 'importKey: the JWK is not extractable (ext: false)');
+      const object = { kty: 'AKP', alg: alg.name, pub: jwk.pub, ...(priv ? { priv: jwk.priv } : {}) };
+      try {
+        if (priv) {
+          const key = ml.importSecretKey(object, 'jwk');
+          wipe(key.secretKey);
+          material = { publicKey: key.publicKey, seed: key.seed };
+        } else {
+          material = { publicKey: ml.importPublicKey(object, 'jwk') };
+        }
+      } catch (e) {
+        throw dataError(e);
+      }
+      type = priv ? 'private' : 'public';
+      break;
+    }
+    default:
+      throw fail('NotSupportedError', `importKey: ML-DSA keys have no "${format}" format`);
+  }
+  if (type === 'private' && usages.length === 0) {
+    wipe(material.seed);
+    throw fail('SyntaxError', 'importKey: a private key needs a usage ("sign")');
+  }
+  return makeKey(alg.name, type, extractable, usages, material);
+}
+
+function exportKey(format, key) {
+  const s = state(key);
+  if (!s.extractable) throw fail('InvalidAccessError', 'exportKey: the key is not extractable');
+  const ml = SETS[s.set];
+  const want = (type) => {
+    if (s.type !== type) throw fail('InvalidAccessError', `exportKey: ${format} is a format for ${type} keys`);
+  };
+  switch (format) {
+    case 'spki':
+      want('public');
+      return toArrayBuffer(ml.exportPublicKey(s.publicKey, 'spki'));
+    case 'raw-public':
+      want('public');
+      return toArrayBuffer(new U8(s.publicKey));
+    case 'pkcs8':
+      want('private');
+      return toArrayBuffer(ml.exportSecretKey(s.seed, 'pkcs8'));
+    case 'raw-seed':
+      want('private');
+      return toArrayBuffer(new U8(s.seed));
+    case 'jwk': {
+      const jwk = s.type === 'private' ? ml.exportSecretKey(s.seed, 'jwk') : ml.exportPublicKey(s.publicKey, 'jwk');
+      return { ...jwk, key_ops: [...s.usages], ext: s.extractable };
+    }
+    default:
+      throw fail('NotSupportedError', `exportKey: ML-DSA keys have no "${format}" format`);
+  }
+}
+
+function checkUse(alg, key, usage) {
+  const s = state(key);
+  if (alg.name !== s.set) throw fail('InvalidAccessError', `${usage}: the key is an ${s.set} key, not ${alg.name}`);
+  if (!s.usages.includes(usage)) throw fail('InvalidAccessError', `${usage}: the key's usages do not include "${usage}"`);
+  if (s.type !== (usage === 'sign' ? 'private' : 'public'))
+    throw fail('InvalidAccessError', `${usage}: needs a ${usage === 'sign' ? 'private' : 'public'} key`);
+  return s;
+}
+
+function sign(alg, key, context, data) {
+  const s = checkUse(alg, key, 'sign');
+  if (context.length > 255) throw fail('OperationError', 'sign: the context is longer than 255 bytes');
+  s.prepared ??= SETS[s.set].signer(s.seed);
+  return toArrayBuffer(s.prepared.sign(data, { context }));
+}
+
+function verify(alg, key, context, signature, data) {
+  const s = checkUse(alg, key, 'verify');
+  if (context.length > 255) throw fail('OperationError', 'verify: the context is longer than 255 bytes');
+  // One-shot: a verifying key is often used once; prepared keys would take pool slots.
+  return SETS[s.set].verify(signature, data, s.publicKey, { context });
+}
+
+function getPublicKey(key, usages) {
+  const s = state(key);
+  if (s.type !== 'private') throw fail('InvalidAccessError', 'getPublicKey: needs a private key');
+  if (usages.some((u) => u !== 'verify')) throw fail('SyntaxError', 'getPublicKey: an ML-DSA public key can only have the usage "verify"');
+  return makeKey(s.set, 'public', true, usages, { publicKey: s.publicKey });
+}
+
+// ---------------------------------------------------------------- SubtleCrypto
+
+/** Runs `work` (argument conversion, then the operation) as the promise of a SubtleCrypto method. */
+function promise(work) {
+  return new Promise((resolve) => resolve(work()));
+}
+function platform(name, self, args) {
+  const fn = PLATFORM[name];
+  if (!fn || !platformSubtle) return Promise.reject(fail('NotSupportedError', `${name}: not supported here`));
+  return apply(fn, self ?? platformSubtle, args);
+}
+
+// The methods, written once: `self` is the SubtleCrypto the call came to (for
+// install(), the platform's own object), which platform calls keep.
+const methods = {
+  generateKey(self, algorithm, extractable, keyUsages) {
+    return promise(() => {
+      const alg = mlDsaAlgorithm(algorithm);
+      if (!alg) return platform('generateKey', self, [algorithm, extractable, keyUsages]);
+      return generateKey(alg, Boolean(extractable), readUsages(keyUsages));
+    });
+  },
+  importKey(self, format, keyData, algorithm, extractable, keyUsages) {
+    return promise(() => {
+      const alg = mlDsaAlgorithm(algorithm);
+      if (!alg) return platform('importKey', self, [format, keyData, algorithm, extractable, keyUsages]);
+      const f = readFormat(format);
+      const data = f === 'jwk' ? readJwk(keyData) : copyBufferSource(keyData, 'keyData');
+      try {
+        return importKey(f, data, alg, Boolean(extractable), readUsages(keyUsages));
+      } finally {
+        if (f !== 'jwk') wipe(data);
+      }
+    });
+  },
+  exportKey(self, format, key) {
+    return promise(() => {
+      const f = readFormat(format);
+      checkKey(key, 'key');
+      if (!isOurs(key)) return platform('exportKey', self, [format, key]);
+      return exportKey(f, key);
+    });
+  },
+  sign(self, algorithm, key, data) {
+    return promise(() => {
+      if (!isOurs(key)) return platform('sign', self, [algorithm, key, data]);
+      const alg = mlDsaAlgorithm(algorithm);
+      if (!alg) throw fail('InvalidAccessError', `sign: the key is an ${state(key).set} key`);
+      const context = readContext(alg);
+      return sign(alg, key, context, copyBufferSource(data, 'data'));
+    });
+  },
+  verify(self, algorithm, key, signature, data) {
+    return promise(() => {
+      if (!isOurs(key)) return platform('verify', self, [algorithm, key, signature, data]);
+      const alg = mlDsaAlgorithm(algorithm);
+      if (!alg) throw fail('InvalidAccessError', `verify: the key is an ${state(key).set} key`);
+      const context = readContext(alg);
+      return verify(alg, key, context, copyBufferSource(signature, 'signature'), copyBufferSource(data, 'data'));
+    });
+  },
+  getPublicKey(self, key, keyUsages) {
+    return promise(() => {
+      checkKey(key, 'key');
+      if (!isOurs(key)) return platform('getPublicKey', self, [key, keyUsages]);
+      return getPublicKey(key, readUsages(keyUsages));
+    });
+  },
+};
+
+const ML_DSA_OPERATIONS = ['sign', 'verify', 'generateKey', 'importKey', 'exportKey', 'getPublicKey'];
+
+/**
+ * SubtleCrypto.supports(operation, algorithm, lengthOrAdditionalAlgorithm)
+ * for ML-DSA; other algorithms are answered by the platform's `supports`
+ * where it has one, else false.
+ */
+function supports(operation, algorithm, lengthOrAdditional) {
+  let alg;
+  try {
+    alg = mlDsaAlgorithm(algorithm);
+    if (alg && (operation === 'sign' || operation === 'verify')) readContext(alg);
+  } catch {
+    return false;
+  }
+  if (!alg) return platformSupports ? apply(platformSupports, globalThis.SubtleCrypto, [operation, algorithm, lengthOrAdditional]) : false;
+  return ML_DSA_OPERATIONS.includes(domString(operation));
+}
+
+const PASS_THROUGH = ['encrypt', 'decrypt', 'digest', 'deriveKey', 'deriveBits', 'wrapKey', 'unwrapKey',
+  'encapsulateKey', 'encapsulateBits', 'decapsulateKey', 'decapsulateBits'];
+
+/** A SubtleCrypto with ML-DSA; everything else goes to the platform's crypto.subtle. */
+export const subtle = Object.freeze({
+  ...Object.fromEntries(Object.entries(methods).map(([name, m]) => [name, (...args) => m(undefined, ...args)])),
+  ...Object.fromEntries(PASS_THROUGH.map((name) => [name, (...args) => promise(() => {
+    for (const a of args) if (isOurs(a)) throw fail('NotSupportedError', `${name}: not available for ML-DSA keys of mldsa-simd`);
+    return platform(name, undefined, args);
+  })])),
+  supports,
+  [Symbol.toStringTag]: 'SubtleCrypto',
+});
+
+let installed = false;
+
+/**
+ * Makes globalThis.crypto.subtle handle ML-DSA where the platform does not:
+ * the SubtleCrypto prototype's generateKey, importKey, exportKey, sign,
+ * verify and getPublicKey take ML-DSA algorithms and this package's keys and
+ * pass everything else on, and SubtleCrypto.supports answers for ML-DSA. A
+ * platform that has ML-DSA already is left alone, unless `force` is set.
+ * Resolves to whether it installed (true also when already installed).
+ */
+export async function install({ force = false } = {}) {
+  if (installed) return true;
+  if (!SubtleProto || !platformSubtle) throw new Error('install: this platform has no crypto.subtle (WebCrypto needs a secure context in browsers)');
+  if (!force && (await platformHasMlDsa())) return false;
+  for (const [name, m] of Object.entries(methods)) {
+    Object.defineProperty(SubtleProto, name, {
+      value: {
+        [name](...args) {
+          return m(this, ...args);
+        },
+      }[name],
+      writable: true,
+      configurable: true,
+      enumerable: true,
+    });
+  }
+  Object.defineProperty(globalThis.SubtleCrypto, 'supports', { value: supports, writable: true, configurable: true });
+  installed = true;
+  return true;
+}
+
+async function platformHasMlDsa() {
+  if (platformSupports) {
+    try {
+      return apply(platformSupports, globalThis.SubtleCrypto, ['sign', 'ML-DSA-44']) === true;
+    } catch {}
+  }
+  try {
+    await apply(PLATFORM.generateKey, platformSubtle, ['ML-DSA-44', false, ['sign']]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export { CryptoKey };
