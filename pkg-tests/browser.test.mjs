@@ -6,15 +6,14 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import http from 'node:http';
 import * as noble from '@noble/post-quantum/ml-dsa.js';
 import { IMPL, PKG_NAME, consumerDir, installedPackageDir, artifactsDir } from './lib/load.mjs';
 import { toHex } from './lib/util.mjs';
 import { openPage } from './lib/chromium.mjs';
+import { serve } from './lib/serve.mjs';
 
 const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
 
-const MIME = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.cjs': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm', '.html': 'text/html', '.map': 'application/json', '.ts': 'text/plain' };
 
 /** The browser entry of the installed package, resolved from its exports like a bundler would. */
 function browserEntry(dir) {
@@ -83,29 +82,6 @@ try {
 }
 window.__mldsaResult = result;
 </script></body></html>`;
-}
-
-function serve(root, html) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://127.0.0.1');
-    if (url.pathname === '/' || url.pathname === '/index.html') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(html);
-      return;
-    }
-    const file = path.resolve(root, '.' + decodeURIComponent(url.pathname));
-    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
-      res.writeHead(404);
-      res.end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': MIME[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
 }
 
 test('browser: the installed package round-trips in headless Chromium', { skip, timeout: 180_000 }, async (t) => {
