@@ -2,7 +2,8 @@
 // the package is imported with its instance visible (lib/instance.mjs); after each
 // of keygen, getPublicKey, sign (pure, hedged, streamed), internal.sign (M′ and
 // external μ), prehash().sign (a named hash and a noble-hashes function), a
-// signer's sign and signer.free(), for all three sets, the whole linear memory
+// signer's sign and signer.free(), and every private-key export and import of
+// the key formats and a signer made from a seed, for all three sets, the whole linear memory
 // (stack, data and heap) is searched for every secret the test can compute: ξ,
 // ρ′, K, K ‖ tr, ρ″, rnd, and windows of the s1, s2 and t0 encodings. A live
 // signer holds K (its expanded key is in the instance): there, K must appear
@@ -132,6 +133,30 @@ test('no secret is left in wasm memory after any secret-handling call', { skip, 
     scan(`${P.name} signer.sign (streamed)`, [...keySecrets, ['rnd', rnd]], live);
     onCleanStack(`${P.name} signer.free`, () => signer.free());
     scan(`${P.name} signer.free`, signSecrets);
-    t.diagnostic(`${P.name}: no secret found after 15 kinds of call (memory ${bytes().length} bytes)`);
+
+    // Key formats: every private-key export and import, and a signer from the seed.
+    // The texts are secrets too: the base64url of ξ, and the base64 of each PEM.
+    const textSecrets = (text) => windows('base64 text', new TextEncoder().encode(text.replace(/-----[^-]+-----|\n/g, '')));
+    const formatSecrets = [...keySecrets, ['ξ (base64url)', new TextEncoder().encode(Buffer.from(xi).toString('base64url'))]];
+    const exports = [];
+    for (const [format, opts] of [['raw-seed'], ['raw'], ['jwk'], ['pkcs8'], ['pkcs8', { form: 'expandedKey' }], ['pkcs8', { form: 'both' }], ['pem'], ['pem', { form: 'both' }]]) {
+      const what = `${P.name} exportSecretKey ${format} ${opts?.form ?? ''}`;
+      const out = onCleanStack(what, () => alg.exportSecretKey(xi, format, opts));
+      scan(what, typeof out === 'string' ? [...formatSecrets, ...textSecrets(out)] : formatSecrets);
+      exports.push([format, out]);
+    }
+    const expandedOnly = onCleanStack(`${P.name} exportSecretKey pkcs8 from sk`, () => alg.exportSecretKey(secretKey, 'pkcs8', { form: 'expandedKey' }));
+    scan(`${P.name} exportSecretKey pkcs8 from sk`, formatSecrets);
+    for (const [format, data] of [...exports, ['pkcs8', expandedOnly]]) {
+      const what = `${P.name} importSecretKey ${format}`;
+      const key = onCleanStack(what, () => alg.importSecretKey(data, format));
+      assert.deepEqual(key.publicKey, publicKey, what);
+      scan(what, typeof data === 'string' ? [...formatSecrets, ...textSecrets(data)] : formatSecrets);
+    }
+    const seeded = onCleanStack(`${P.name} signer(seed)`, () => alg.signer(xi));
+    scan(`${P.name} signer(seed)`, formatSecrets, live);
+    onCleanStack(`${P.name} signer(seed).free`, () => seeded.free());
+    scan(`${P.name} signer(seed).free`, formatSecrets);
+    t.diagnostic(`${P.name}: no secret found after 15 kinds of call and 20 key-format calls (memory ${bytes().length} bytes)`);
   }
 });
