@@ -4,7 +4,8 @@
 // repository's dev dependency, its browser build) generates an ML-DSA-65
 // key, signs and verifies a JWT and a JWS, and exports and imports the JWK,
 // all through crypto.subtle, with our keys (which pass the checks jose makes
-// on CryptoKeys while the platform's still do). Where the platform has
+// on CryptoKeys while the platform's still do), and the same in a module
+// Worker. Where the platform has
 // ML-DSA, signatures also cross between it and ours, both ways.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -65,6 +66,22 @@ try {
     const inNative = await nativeImport.call(crypto.subtle, 'spki', spki, 'ML-DSA-65', true, ['verify']);
     result.ourSigInNative = !(inNative instanceof OurKey) && (await nativeVerify.call(crypto.subtle, ctx, inNative, sig, data));
   }
+  // The same in a module Worker: install() there, then sign and verify through its crypto.subtle.
+  const workerCode = [
+    "import { install, CryptoKey as OurKey } from '" + location.origin + "/node_modules/${PKG_NAME}/webcrypto.mjs';",
+    "const forced = await install({ force: true });",
+    "const k = await crypto.subtle.generateKey('ML-DSA-44', false, ['sign', 'verify']);",
+    "const d = new Uint8Array([1, 2, 3]);",
+    "const sig = await crypto.subtle.sign('ML-DSA-44', k.privateKey, d);",
+    "postMessage({ forced, ours: k.privateKey instanceof OurKey, ok: await crypto.subtle.verify('ML-DSA-44', k.publicKey, sig, d),",
+    "  bad: await crypto.subtle.verify('ML-DSA-44', k.publicKey, sig, new Uint8Array(3)) });",
+  ].join('\\n');
+  const worker = new Worker(URL.createObjectURL(new Blob([workerCode], { type: 'text/javascript' })), { type: 'module' });
+  result.worker = await new Promise((resolve, reject) => {
+    worker.onmessage = (e) => resolve(e.data);
+    worker.onerror = (e) => reject(new Error('worker: ' + e.message));
+  });
+  worker.terminate();
   result.userAgent = navigator.userAgent;
 } catch (e) {
   result.error = String(e && e.stack || e);
@@ -94,7 +111,7 @@ test('webcrypto: install() and jose in headless Chromium', { skip, timeout: 180_
     assert.deepEqual(seen, {
       before: native ? 'native' : 'NotSupportedError', plain: !native, forced: true, oursInJose: true, sub: 'browser',
       jwkKeys: ['alg', 'kty', 'priv', 'pub'], payload: 'payload', tampered: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
-      ours: true, native: true, supports: true, ...(native ? { nativeSigInOurs: true, ourSigInNative: true } : {}),
+      ours: true, native: true, supports: true, worker: { forced: true, ours: true, ok: true, bad: false }, ...(native ? { nativeSigInOurs: true, ourSigInNative: true } : {}),
     });
   } finally {
     await browser?.close();
