@@ -17,10 +17,32 @@
 /** The ML-DSA algorithm names. */
 export type MlDsaAlgorithmName = 'ML-DSA-44' | 'ML-DSA-65' | 'ML-DSA-87';
 
+// The declarations stand on their own (no DOM or Node types needed): these
+// are the WebCrypto shapes they use, written structurally.
+/** A BufferSource: an ArrayBuffer, or any view of one (TypedArray, DataView). */
+export type BufferSourceLike = ArrayBuffer | ArrayBufferView;
+/** The WebCrypto key usages. */
+export type KeyUsageName =
+  | 'encrypt' | 'decrypt' | 'sign' | 'verify' | 'deriveKey' | 'deriveBits' | 'wrapKey' | 'unwrapKey'
+  | 'encapsulateKey' | 'encapsulateBits' | 'decapsulateKey' | 'decapsulateBits';
+/** An algorithm identifier: a name, or an object with one and the algorithm's parameters. */
+export type AlgorithmLike = string | { name: string; [parameter: string]: unknown };
+/** A JSON Web Key as WebCrypto exports it; ML-DSA keys have kty "AKP", alg, pub and (private) priv. */
+export interface JsonWebKeyLike {
+  kty?: string;
+  alg?: string;
+  pub?: string;
+  priv?: string;
+  key_ops?: string[];
+  ext?: boolean;
+  use?: string;
+  [member: string]: unknown;
+}
+
 /** The parameters of sign and verify: the FIPS 204 context string (at most 255 bytes). */
 export interface MlDsaContextParams {
   name: MlDsaAlgorithmName;
-  context?: BufferSource;
+  context?: BufferSourceLike;
 }
 
 /** Key formats of ML-DSA keys (`pkcs8` imports the seed and both forms; exports the seed form). */
@@ -35,8 +57,16 @@ export interface MlDsaCryptoKey {
   readonly [Symbol.toStringTag]: 'CryptoKey';
 }
 
-/** A key of this package, or one of the platform (which `subtle` passes to the platform). */
-type AnyKey = MlDsaCryptoKey | CryptoKey;
+/** A platform CryptoKey, as far as these declarations need to know it. */
+export interface PlatformKeyLike {
+  readonly type: string;
+  readonly extractable: boolean;
+  readonly algorithm: { readonly name: string };
+  readonly usages: readonly string[];
+}
+
+type AnyKey = MlDsaCryptoKey | PlatformKeyLike;
+type MlDsaAlgorithm = MlDsaAlgorithmName | { name: MlDsaAlgorithmName };
 
 /**
  * A SubtleCrypto with ML-DSA. Every other algorithm, and every platform
@@ -44,42 +74,27 @@ type AnyKey = MlDsaCryptoKey | CryptoKey;
  * serves a whole app); errors are DOMExceptions named as the draft says.
  */
 export interface MlDsaSubtle {
-  generateKey(
-    algorithm: MlDsaAlgorithmName | { name: MlDsaAlgorithmName },
-    extractable: boolean,
-    keyUsages: readonly KeyUsage[],
-  ): Promise<{ publicKey: MlDsaCryptoKey; privateKey: MlDsaCryptoKey }>;
-  generateKey(algorithm: AlgorithmIdentifier, extractable: boolean, keyUsages: readonly KeyUsage[]): Promise<CryptoKey | CryptoKeyPair>;
-  importKey(
-    format: 'jwk',
-    keyData: JsonWebKey & { pub?: string; priv?: string },
-    algorithm: MlDsaAlgorithmName | { name: MlDsaAlgorithmName },
-    extractable: boolean,
-    keyUsages: readonly KeyUsage[],
-  ): Promise<MlDsaCryptoKey>;
-  importKey(
-    format: Exclude<MlDsaKeyFormat, 'jwk'>,
-    keyData: BufferSource,
-    algorithm: MlDsaAlgorithmName | { name: MlDsaAlgorithmName },
-    extractable: boolean,
-    keyUsages: readonly KeyUsage[],
-  ): Promise<MlDsaCryptoKey>;
-  importKey(format: string, keyData: BufferSource | JsonWebKey, algorithm: AlgorithmIdentifier, extractable: boolean, keyUsages: readonly KeyUsage[]): Promise<CryptoKey>;
-  exportKey(format: 'jwk', key: AnyKey): Promise<JsonWebKey>;
+  generateKey(algorithm: MlDsaAlgorithm, extractable: boolean, keyUsages: readonly KeyUsageName[]): Promise<{ publicKey: MlDsaCryptoKey; privateKey: MlDsaCryptoKey }>;
+  generateKey(algorithm: AlgorithmLike, extractable: boolean, keyUsages: readonly KeyUsageName[]): Promise<unknown>;
+  importKey(format: 'jwk', keyData: JsonWebKeyLike, algorithm: MlDsaAlgorithm, extractable: boolean, keyUsages: readonly KeyUsageName[]): Promise<MlDsaCryptoKey>;
+  importKey(format: Exclude<MlDsaKeyFormat, 'jwk'>, keyData: BufferSourceLike, algorithm: MlDsaAlgorithm, extractable: boolean, keyUsages: readonly KeyUsageName[]): Promise<MlDsaCryptoKey>;
+  importKey(format: string, keyData: BufferSourceLike | JsonWebKeyLike, algorithm: AlgorithmLike, extractable: boolean, keyUsages: readonly KeyUsageName[]): Promise<PlatformKeyLike>;
+  exportKey(format: 'jwk', key: AnyKey): Promise<JsonWebKeyLike>;
   exportKey(format: string, key: AnyKey): Promise<ArrayBuffer>;
-  sign(algorithm: MlDsaAlgorithmName | MlDsaContextParams | AlgorithmIdentifier, key: AnyKey, data: BufferSource): Promise<ArrayBuffer>;
-  verify(algorithm: MlDsaAlgorithmName | MlDsaContextParams | AlgorithmIdentifier, key: AnyKey, signature: BufferSource, data: BufferSource): Promise<boolean>;
+  sign(algorithm: MlDsaContextParams | AlgorithmLike, key: AnyKey, data: BufferSourceLike): Promise<ArrayBuffer>;
+  verify(algorithm: MlDsaContextParams | AlgorithmLike, key: AnyKey, signature: BufferSourceLike, data: BufferSourceLike): Promise<boolean>;
   /** The public key of a private key (the draft's getPublicKey), extractable, with these usages. */
-  getPublicKey(key: AnyKey, keyUsages: readonly KeyUsage[]): Promise<MlDsaCryptoKey>;
-  encrypt: SubtleCrypto['encrypt'];
-  decrypt: SubtleCrypto['decrypt'];
-  digest: SubtleCrypto['digest'];
-  deriveKey: SubtleCrypto['deriveKey'];
-  deriveBits: SubtleCrypto['deriveBits'];
-  wrapKey: SubtleCrypto['wrapKey'];
-  unwrapKey: SubtleCrypto['unwrapKey'];
+  getPublicKey(key: AnyKey, keyUsages: readonly KeyUsageName[]): Promise<MlDsaCryptoKey>;
+  /** Passed to the platform's crypto.subtle. */
+  encrypt(...args: unknown[]): Promise<ArrayBuffer>;
+  decrypt(...args: unknown[]): Promise<ArrayBuffer>;
+  digest(algorithm: AlgorithmLike, data: BufferSourceLike): Promise<ArrayBuffer>;
+  deriveKey(...args: unknown[]): Promise<unknown>;
+  deriveBits(...args: unknown[]): Promise<ArrayBuffer>;
+  wrapKey(...args: unknown[]): Promise<ArrayBuffer>;
+  unwrapKey(...args: unknown[]): Promise<unknown>;
   /** Whether `operation` is supported with `algorithm` (the draft's SubtleCrypto.supports). */
-  supports(operation: string, algorithm: AlgorithmIdentifier, lengthOrAdditionalAlgorithm?: number | null | AlgorithmIdentifier): boolean;
+  supports(operation: string, algorithm: AlgorithmLike, lengthOrAdditionalAlgorithm?: number | null | AlgorithmLike): boolean;
 }
 
 export declare const subtle: MlDsaSubtle;
@@ -100,4 +115,4 @@ export declare const subtle: MlDsaSubtle;
 export declare function install(options?: { force?: boolean }): Promise<boolean>;
 
 /** The class of this package's keys (its constructor is not public). */
-export declare const CryptoKey: { prototype: MlDsaCryptoKey };
+export declare const CryptoKey: { readonly prototype: MlDsaCryptoKey };
