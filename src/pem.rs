@@ -4,9 +4,11 @@
 //!
 //! The text can hold a private key, so characters are mapped to values and
 //! back by arithmetic on masks, never by a table lookup or a branch on the
-//! character (the cache-timing attacks on PEM decoding read keys through such
-//! lookups); only the verdict "valid or not" and the lengths, which are public,
-//! are branched on.
+//! character's value (the cache-timing attacks on PEM decoding read keys
+//! through such lookups). What is branched on is public: the lengths, where
+//! the line breaks are, whether a line starts with the dashes of an armour
+//! line (no base64 character is a dash), the armour lines themselves, and the
+//! final verdict "valid or not".
 
 use alloc::string::String;
 use alloc::vec::Vec;
