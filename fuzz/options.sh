@@ -13,7 +13,7 @@
 # sign-then-verify input and made these targets 3-4 times slower. Their
 # branches on the input are range and ordering checks (η, γ1 − β, hint
 # indices) that coverage feedback alone reaches; the parsers (pk_decode,
-# unpack, and the key formats to come) keep the tracing, which is how
+# unpack, and the key formats' pkcs8, spki_pem) keep the tracing, which is how
 # libFuzzer learns the tags and magic values they compare against. The two
 # kinds build into different target directories so neither rebuilds the other.
 fuzz_options() {

@@ -4,8 +4,8 @@
 //! and hedged-with-fixed-rnd signing) and real LZMA streams, so that the
 //! fuzzer starts from valid structure rather than having to find it.
 //! Names say what a seed is; existing files of the same name are replaced.
-use mldsa_simd::{keygen_internal, sign};
-use mldsa_simd_fuzz::{header_byte, SETS};
+use mldsa_simd::{base64url_encode, keygen_internal, pem_encode, public_key_to_spki, sign, PrivateKey, PrivateKeyForm};
+use mldsa_simd_fuzz::{header_byte, pkcs8_match, FORMS, SETS};
 use std::fs;
 use std::path::Path;
 use xz2::stream::{Action, LzmaOptions, Status, Stream};
@@ -52,6 +52,7 @@ fn main() {
         // pk_decode: header ‖ pk
         put("pk_decode", &format!("{n}-pk"), &cat(&[&[plain], &pk]));
     }
+    key_formats();
     // unpack, mode 0: 0 ‖ props ‖ size ‖ stream (the stream without its .lzma header).
     let text = b"ML-DSA-44 ML-DSA-65 ML-DSA-87 keygen sign verify keygen sign verify aaaaaaaaaaaaaaaaaaaaaaaaab";
     for (lc, lp, pb, preset) in [(3, 0, 2, 6), (0, 2, 0, 9), (4, 0, 4, 1), (1, 3, 1, 0)] {
@@ -69,4 +70,81 @@ fn main() {
     // unpack, mode 1: 1 ‖ props ‖ preset ‖ data.
     put("unpack", "roundtrip-text", &cat(&[&[1, 93, 6], text]));
     put("unpack", "roundtrip-binary", &cat(&[&[1, 0, 9], &(0..=255u8).chain((0..=255u8).rev()).collect::<Vec<_>>()]));
+}
+
+/// pkcs8 and spki_pem, from keys of fixed seeds.
+fn key_formats() {
+    for (i, ps) in SETS.iter().copied().enumerate() {
+        let n = &ps.name()[7..];
+        let key = PrivateKey::from_seed(ps, &[0x10 + i as u8; 32]).unwrap();
+        // pkcs8, mode 0: header ‖ DER, each form (the second bit on the seed form's).
+        for (form, name) in FORMS.into_iter().zip(["seed", "expanded", "both"]) {
+            let more = form == PrivateKeyForm::Seed;
+            put("pkcs8", &format!("{n}-{name}"), &cat(&[&[header_byte(i, false, more)], &key.to_pkcs8(form).unwrap()]));
+        }
+        // pkcs8, mode 1: header ‖ ξ ‖ (position ‖ mask) for the seed, expandedKey and both forms:
+        // a byte of the seed (which starts at 22), of K (the expanded key starts at 28), and of both's seed (at 30).
+        let flips: [(u16, u8); 3] = [(22 + i as u16, 0x01), (28 + 32 + 5 * i as u16, 0x80), (30 + i as u16, 0x40)];
+        let flips: Vec<u8> = flips.iter().flat_map(|&(at, m)| [at as u8, (at >> 8) as u8, m]).collect();
+        put("pkcs8", &format!("{n}-from-seed"), &cat(&[&[header_byte(i, true, false)], &[0x20 + i as u8; 32], &flips]));
+        // spki_pem: the SPKI DER.
+        put("spki_pem", &format!("{n}-spki"), &public_key_to_spki(ps, &key.public_key).unwrap());
+    }
+    // pkcs8, mode 1: the seed form's OID arc 17 changed to 18 (another set, accepted).
+    put("pkcs8", "44-from-seed-arc", &cat(&[&[header_byte(0, true, false)], &[0x33; 32], &[17, 0, 0x03], &[0; 6]]));
+    // pkcs8, malformed (mode 0): ML-DSA-44 keys with one thing wrong.
+    let ps = SETS[0];
+    let key = PrivateKey::from_seed(ps, &[0x10; 32]).unwrap();
+    let seed = key.to_pkcs8(PrivateKeyForm::Seed).unwrap().to_vec();
+    let expanded = key.to_pkcs8(PrivateKeyForm::ExpandedKey).unwrap().to_vec();
+    let edit = |der: &[u8], at: usize, b: u8| {
+        let mut d = der.to_vec();
+        d[at] = b;
+        d
+    };
+    let sk_at = pkcs8_match(&expanded).unwrap().sk_at;
+    let mut cases: Vec<(&str, Vec<u8>)> = vec![
+        ("44-seed-version-1", edit(&seed, 4, 1)),
+        ("44-seed-arc-20", edit(&seed, 17, 20)),
+        ("44-seed-long-length", [&[0x30, 0x81], &seed[1..]].concat()),
+        ("44-seed-trailing", [&seed[..], &[0]].concat()),
+        ("44-expanded-tr-changed", edit(&expanded, sk_at + 64, expanded[sk_at + 64] ^ 1)),
+        ("44-expanded-k-changed", edit(&expanded, sk_at + 40, expanded[sk_at + 40] ^ 1)),
+    ];
+    // The seed 31 bytes long (every length fixed up).
+    let mut short = seed.clone();
+    short.pop();
+    short[1] -= 1;
+    short[19] -= 1;
+    short[21] -= 1;
+    cases.push(("44-seed-31-bytes", short));
+    // AlgorithmIdentifier with NULL parameters.
+    let mut null = seed.clone();
+    null.splice(5..7, [0x30, 0x0d]);
+    null.splice(18..18, [0x05, 0x00]);
+    null[1] += 2;
+    cases.push(("44-seed-null-parameters", null));
+    // both, with the seed of another key.
+    let other = PrivateKey::from_seed(ps, &[0x11; 32]).unwrap();
+    let mixed = PrivateKey { seed: other.seed.clone(), ..PrivateKey::from_seed(ps, &[0x10; 32]).unwrap() };
+    cases.push(("44-both-mismatched", mixed.to_pkcs8(PrivateKeyForm::Both).unwrap().to_vec()));
+    for (name, der) in cases {
+        put("pkcs8", name, &cat(&[&[header_byte(0, false, false)], &der]));
+    }
+    // spki_pem: PEM of a public and of a private key, LF and CR LF; the private key's also
+    // without its final line break. Then base64url strings (32 and 31 bytes: no padding either way).
+    let spki = public_key_to_spki(ps, &key.public_key).unwrap();
+    for (name, pem) in [("public", pem_encode(&spki, "PUBLIC KEY")), ("private", pem_encode(&seed, "PRIVATE KEY"))] {
+        put("spki_pem", &format!("44-pem-{name}"), pem.as_bytes());
+        put("spki_pem", &format!("44-pem-{name}-crlf"), pem.replace('\n', "\r\n").as_bytes());
+    }
+    let pem = pem_encode(&seed, "PRIVATE KEY");
+    put("spki_pem", "44-pem-private-crlf-no-final-break", pem.trim_end().replace('\n', "\r\n").as_bytes());
+    // Refused: the END line ended by a CR alone, a short line before the last, a blank line.
+    put("spki_pem", "44-pem-private-cr-end", format!("{}\r", pem.trim_end()).as_bytes());
+    let b64 = pem.lines().nth(1).unwrap();
+    put("spki_pem", "44-pem-private-short-line", pem.replacen(b64, &format!("{}\n{}", &b64[..40], &b64[40..]), 1).as_bytes());
+    put("spki_pem", "44-pem-private-blank-line", pem.replacen(b64, &format!("{b64}\n"), 1).as_bytes());
+    put("spki_pem", "base64url-32", base64url_encode(&seed[22..]).as_bytes());
+    put("spki_pem", "base64url-31", base64url_encode(&seed[23..]).as_bytes());
 }

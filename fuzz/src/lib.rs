@@ -4,7 +4,8 @@
 //! Every target reads its input front to back with [`Input`]; a short input
 //! gives short (or zero) fields, never a panic in the harness itself.
 
-use mldsa_simd::ParamSet;
+use mldsa_simd::{ParamSet, PrivateKeyForm};
+use std::sync::OnceLock;
 
 pub const SETS: [ParamSet; 3] = [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87];
 
@@ -81,13 +82,22 @@ pub struct Table {
     pub omega: usize,
     pub c_tilde_bytes: usize,
     pub z_bits: usize,
+    /// The lengths of pk and sk (FIPS 204 Table 2).
+    pub pk_bytes: usize,
+    pub sk_bytes: usize,
 }
 
 pub fn table(ps: ParamSet) -> Table {
     match ps {
-        ParamSet::MlDsa44 => Table { k: 4, l: 4, eta: 2, omega: 80, c_tilde_bytes: 32, z_bits: 18 },
-        ParamSet::MlDsa65 => Table { k: 6, l: 5, eta: 4, omega: 55, c_tilde_bytes: 48, z_bits: 20 },
-        ParamSet::MlDsa87 => Table { k: 8, l: 7, eta: 2, omega: 75, c_tilde_bytes: 64, z_bits: 20 },
+        ParamSet::MlDsa44 => {
+            Table { k: 4, l: 4, eta: 2, omega: 80, c_tilde_bytes: 32, z_bits: 18, pk_bytes: 1312, sk_bytes: 2560 }
+        }
+        ParamSet::MlDsa65 => {
+            Table { k: 6, l: 5, eta: 4, omega: 55, c_tilde_bytes: 48, z_bits: 20, pk_bytes: 1952, sk_bytes: 4032 }
+        }
+        ParamSet::MlDsa87 => {
+            Table { k: 8, l: 7, eta: 2, omega: 75, c_tilde_bytes: 64, z_bits: 20, pk_bytes: 2592, sk_bytes: 4896 }
+        }
     }
 }
 
@@ -139,4 +149,266 @@ pub fn z_in_range(ps: ParamSet, sig: &[u8]) -> bool {
     };
     let z = &sig[t.c_tilde_bytes..];
     (0..256 * t.l).all(|i| (gamma1 - i64::from(bits_at(z, i * t.z_bits, t.z_bits))).abs() < gamma1 - beta)
+}
+
+// ---- Key formats: the harness's own reading of RFC 9881's DER, and of base64
+// and PEM (RFC 4648, RFC 7468), written apart from the crate's der.rs, pem.rs
+// and keyformat.rs so that the targets `pkcs8` and `spki_pem` compare the two.
+
+pub const FORMS: [PrivateKeyForm; 3] = [PrivateKeyForm::Seed, PrivateKeyForm::ExpandedKey, PrivateKeyForm::Both];
+
+/// A DER tag and definite length in the shortest form (X.690 §10.1).
+pub fn tl(tag: u8, len: usize) -> Vec<u8> {
+    if len < 0x80 {
+        return vec![tag, len as u8];
+    }
+    let n = (usize::BITS - len.leading_zeros()).div_ceil(8) as usize;
+    let mut v = vec![tag, 0x80 | n as u8];
+    v.extend((0..n).rev().map(|i| (len >> (8 * i)) as u8));
+    v
+}
+
+fn tlv_len(len: usize) -> usize {
+    tl(0, len).len() + len
+}
+
+/// The last arc of id-ml-dsa-44/65/87 = 2.16.840.1.101.3.4.3.17/18/19.
+pub fn oid_arc(ps: ParamSet) -> u8 {
+    match ps {
+        ParamSet::MlDsa44 => 17,
+        ParamSet::MlDsa65 => 18,
+        ParamSet::MlDsa87 => 19,
+    }
+}
+
+/// AlgorithmIdentifier ::= SEQUENCE { OID id-ml-dsa-* } (parameters absent, RFC 9881 §2).
+pub fn algorithm_id(ps: ParamSet) -> Vec<u8> {
+    vec![0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, oid_arc(ps)]
+}
+
+/// A piece of a key structure: fixed bytes, or the place of the seed ξ or of the expanded key.
+pub enum Part {
+    Bytes(Vec<u8>),
+    Seed,
+    ExpandedKey,
+}
+
+/// The one DER encoding of a OneAsymmetricKey (v1, no attributes) of `ps` in
+/// `form`, as the fixed bytes around the seed and the expanded key.
+pub fn pkcs8_parts(ps: ParamSet, form: PrivateKeyForm) -> Vec<Part> {
+    let s = table(ps).sk_bytes;
+    let (inner, inner_len) = match form {
+        // seed [0] IMPLICIT OCTET STRING (SIZE (32))
+        PrivateKeyForm::Seed => (vec![Part::Bytes(vec![0x80, 32]), Part::Seed], 34),
+        PrivateKeyForm::ExpandedKey => (vec![Part::Bytes(tl(0x04, s)), Part::ExpandedKey], tlv_len(s)),
+        // both SEQUENCE { seed OCTET STRING (SIZE (32)), expandedKey OCTET STRING }
+        PrivateKeyForm::Both => {
+            let c = 34 + tlv_len(s);
+            let head = [tl(0x30, c), vec![0x04, 32]].concat();
+            (vec![Part::Bytes(head), Part::Seed, Part::Bytes(tl(0x04, s)), Part::ExpandedKey], tlv_len(c))
+        }
+    };
+    // SEQUENCE { INTEGER 0, AlgorithmIdentifier, privateKey OCTET STRING { inner } }
+    let body = 3 + 13 + tlv_len(inner_len);
+    let head = [tl(0x30, body), vec![0x02, 0x01, 0x00], algorithm_id(ps), tl(0x04, inner_len)].concat();
+    let mut parts = inner;
+    match &mut parts[0] {
+        Part::Bytes(b) => b.splice(0..0, head),
+        _ => unreachable!(),
+    };
+    parts
+}
+
+/// The number of length bytes after 0x8n in the DER header at the start of `b`.
+fn header_extra(b: &[u8]) -> usize {
+    if b[1] < 0x80 {
+        0
+    } else {
+        usize::from(b[1] & 0x7f)
+    }
+}
+
+/// The PKCS#8 DER of `ps`, `form` with this seed and expanded key (the one
+/// that `form` does not hold is ignored).
+pub fn pkcs8_write(ps: ParamSet, form: PrivateKeyForm, seed: &[u8], sk: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for p in pkcs8_parts(ps, form) {
+        match p {
+            Part::Bytes(b) => out.extend_from_slice(&b),
+            Part::Seed => out.extend_from_slice(seed),
+            Part::ExpandedKey => out.extend_from_slice(sk),
+        }
+    }
+    out
+}
+
+/// What the harness reads from a OneAsymmetricKey: the set and form whose
+/// layout it has, and where its seed and expanded key are.
+pub struct Pkcs8Ref<'a> {
+    pub ps: ParamSet,
+    pub form: PrivateKeyForm,
+    pub seed: Option<&'a [u8]>,
+    pub sk: Option<&'a [u8]>,
+    pub seed_at: usize,
+    pub sk_at: usize,
+    pub arc_at: usize,
+}
+
+/// The layout of `der` if it has one of the nine (set × form), with any seed
+/// and expanded key bytes: what a strict DER reader of RFC 9881 must accept
+/// before it looks at the key itself.
+pub fn pkcs8_match(der: &[u8]) -> Option<Pkcs8Ref<'_>> {
+    static LAYOUTS: OnceLock<Vec<(ParamSet, PrivateKeyForm, Vec<Part>)>> = OnceLock::new();
+    let layouts = LAYOUTS
+        .get_or_init(|| SETS.iter().flat_map(|&ps| FORMS.iter().map(move |&f| (ps, f, pkcs8_parts(ps, f)))).collect());
+    'layout: for (ps, form, parts) in layouts {
+        let mut r = Pkcs8Ref { ps: *ps, form: *form, seed: None, sk: None, seed_at: 0, sk_at: 0, arc_at: 0 };
+        let mut at = 0;
+        for p in parts {
+            let n = match p {
+                Part::Bytes(b) => b.len(),
+                Part::Seed => 32,
+                Part::ExpandedKey => table(*ps).sk_bytes,
+            };
+            let Some(got) = der.get(at..at + n) else { continue 'layout };
+            match p {
+                Part::Bytes(b) if got != &b[..] => continue 'layout,
+                // The arc: after the outer header, the version (3 bytes) and 12 bytes of the AlgorithmIdentifier.
+                Part::Bytes(b) if at == 0 => r.arc_at = 2 + header_extra(b) + 3 + 12,
+                Part::Bytes(_) => {}
+                Part::Seed => (r.seed, r.seed_at) = (Some(got), at),
+                Part::ExpandedKey => (r.sk, r.sk_at) = (Some(got), at),
+            }
+            at += n;
+        }
+        if at == der.len() {
+            return Some(r);
+        }
+    }
+    None
+}
+
+/// SubjectPublicKeyInfo ::= SEQUENCE { AlgorithmIdentifier, BIT STRING (0 unused bits ‖ pk) }.
+pub fn spki_write(ps: ParamSet, pk: &[u8]) -> Vec<u8> {
+    let bits = 1 + pk.len();
+    [tl(0x30, 13 + tlv_len(bits)), algorithm_id(ps), tl(0x03, bits), vec![0], pk.to_vec()].concat()
+}
+
+/// The set and public key of an SPKI in the one DER layout RFC 9881 allows.
+pub fn spki_match(der: &[u8]) -> Option<(ParamSet, &[u8])> {
+    static HEADS: OnceLock<Vec<(ParamSet, Vec<u8>)>> = OnceLock::new();
+    let heads = HEADS.get_or_init(|| {
+        let head = |ps| spki_write(ps, &vec![0; table(ps).pk_bytes])[..22].to_vec();
+        SETS.iter().map(|&ps| (ps, head(ps))).collect()
+    });
+    heads.iter().find_map(|(ps, head)| {
+        (der.len() == head.len() + table(*ps).pk_bytes && der.starts_with(head)).then(|| (*ps, &der[head.len()..]))
+    })
+}
+
+pub const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+pub const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// Strict base64 with this alphabet, by a table and a bit buffer: padded (a
+/// multiple of 4 characters, at most two `=` and only at the end) or not (no
+/// `=`, length ≢ 1 mod 4); the bits past the last byte must be zero.
+pub fn ref_base64_decode(text: &[u8], alphabet: &[u8; 64], padded: bool) -> Option<Vec<u8>> {
+    let mut table = [0xffu8; 256];
+    for (v, &c) in alphabet.iter().enumerate() {
+        table[usize::from(c)] = v as u8;
+    }
+    let body = if padded {
+        if text.len() % 4 != 0 {
+            return None;
+        }
+        let pad = text.iter().rev().take_while(|&&c| c == b'=').count();
+        if pad > 2 {
+            return None;
+        }
+        &text[..text.len() - pad]
+    } else {
+        text
+    };
+    if body.len() % 4 == 1 {
+        return None;
+    }
+    let (mut acc, mut bits, mut out) = (0u32, 0, Vec::new());
+    for &c in body {
+        let v = table[usize::from(c)];
+        if v == 0xff {
+            return None;
+        }
+        acc = (acc << 6 | u32::from(v)) & 0xfff;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    (acc & ((1 << bits) - 1) == 0).then_some(out)
+}
+
+pub fn ref_base64_encode(bytes: &[u8], alphabet: &[u8; 64], padded: bool) -> Vec<u8> {
+    let (mut acc, mut bits, mut out) = (0u32, 0, Vec::new());
+    for &b in bytes {
+        acc = (acc << 8 | u32::from(b)) & 0xffff;
+        bits += 8;
+        while bits >= 6 {
+            bits -= 6;
+            out.push(alphabet[(acc >> bits & 63) as usize]);
+        }
+    }
+    if bits > 0 {
+        out.push(alphabet[(acc << (6 - bits) & 63) as usize]);
+    }
+    while padded && out.len() % 4 != 0 {
+        out.push(b'=');
+    }
+    out
+}
+
+/// RFC 7468's strict PEM as the crate documents it, with LF line ends and a final LF.
+pub fn ref_pem_encode(der: &[u8], label: &str) -> Vec<u8> {
+    let mut out = format!("-----BEGIN {label}-----\n").into_bytes();
+    for line in ref_base64_encode(der, BASE64, true).chunks(64) {
+        out.extend_from_slice(line);
+        out.push(b'\n');
+    }
+    out.extend_from_slice(format!("-----END {label}-----\n").as_bytes());
+    out
+}
+
+/// The text with every CR LF made LF and a final LF added if missing: the
+/// form `pem_encode` writes, of each text that `pem_decode` accepts (whose
+/// lines end in LF or CR LF, the END line in either or in nothing).
+pub fn pem_normalise(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() + 1);
+    for (i, &c) in text.iter().enumerate() {
+        if !(c == b'\r' && text.get(i + 1) == Some(&b'\n')) {
+            out.push(c);
+        }
+    }
+    if out.last() != Some(&b'\n') {
+        out.push(b'\n');
+    }
+    out
+}
+
+/// The DER in a strict PEM text: BEGIN line, base64 lines of 64 characters
+/// (the last 1 to 64), END line; each line ended by LF or CR LF, except that
+/// the END line may end the text; no other CR anywhere.
+pub fn ref_pem_decode(text: &[u8], label: &str) -> Option<Vec<u8>> {
+    let t = pem_normalise(text);
+    if t.contains(&b'\r') {
+        return None;
+    }
+    let middle = t
+        .strip_prefix(format!("-----BEGIN {label}-----\n").as_bytes())?
+        .strip_suffix(format!("-----END {label}-----\n").as_bytes())?;
+    let lines: Vec<&[u8]> = middle.strip_suffix(b"\n")?.split(|&c| c == b'\n').collect();
+    let (last, full) = lines.split_last()?;
+    if full.iter().any(|l| l.len() != 64) || last.is_empty() || last.len() > 64 {
+        return None;
+    }
+    ref_base64_decode(&lines.concat(), BASE64, true)
 }
