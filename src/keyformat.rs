@@ -102,53 +102,11 @@ impl PrivateKey {
     /// Reads a PKCS#8 OneAsymmetricKey holding an ML-DSA private key in any
     /// of the three forms, and checks it.
     pub fn from_pkcs8(der: &[u8]) -> Result<PrivateKey, Error> {
-        let fail = |e: DerError, at: &'static str| Error::Format(pkcs8_message(e, at));
-        let body = der::read_whole(der, der::SEQUENCE).map_err(|e| fail(e, "OneAsymmetricKey"))?;
-        let mut r = Reader::new(body);
-        let version = r.read(der::INTEGER).map_err(|e| fail(e, "version"))?;
-        if version != [0] {
-            return Err(Error::Format(
-                "pkcs8: the version must be 0 (v1); the optional attributes and publicKey of v2 are not supported",
-            ));
-        }
-        let ps = algorithm(&mut r).map_err(|e| Error::Format(e.for_pkcs8()))?;
-        let inner = r.read(der::OCTET_STRING).map_err(|e| fail(e, "privateKey"))?;
-        if r.finish().is_err() {
-            return Err(Error::Format("pkcs8: fields after privateKey (attributes and publicKey are not supported)"));
-        }
-        match inner.first() {
-            Some(&der::CONTEXT_0) => {
-                let seed = der::read_whole(inner, der::CONTEXT_0).map_err(|e| fail(e, "seed"))?;
-                if seed.len() != 32 {
-                    return Err(Error::Format("pkcs8: the seed must be 32 bytes"));
-                }
-                PrivateKey::from_seed(ps, seed)
-            }
-            Some(&der::OCTET_STRING) => {
-                let sk = der::read_whole(inner, der::OCTET_STRING).map_err(|e| fail(e, "expandedKey"))?;
-                if sk.len() != ps.secret_key_len() {
-                    return Err(Error::Format("pkcs8: the expandedKey has the wrong length for its parameter set"));
-                }
-                let mut key = PrivateKey::from_expanded(ps, sk)
-                    .map_err(|_| Error::Format("pkcs8: the expandedKey is malformed (its parts do not belong together)"))?;
-                key.form = PrivateKeyForm::ExpandedKey;
-                Ok(key)
-            }
-            Some(&der::SEQUENCE) => {
-                let both = der::read_whole(inner, der::SEQUENCE).map_err(|e| fail(e, "both"))?;
-                let mut r = Reader::new(both);
-                let seed = r.read(der::OCTET_STRING).map_err(|e| fail(e, "both.seed"))?;
-                let sk = r.read(der::OCTET_STRING).map_err(|e| fail(e, "both.expandedKey"))?;
-                r.finish().map_err(|e| fail(e, "both"))?;
-                if seed.len() != 32 {
-                    return Err(Error::Format("pkcs8: the seed must be 32 bytes"));
-                }
-                if sk.len() != ps.secret_key_len() {
-                    return Err(Error::Format("pkcs8: the expandedKey has the wrong length for its parameter set"));
-                }
-                PrivateKey::from_both(ps, seed, sk)
-            }
-            _ => Err(Error::Format("pkcs8: the privateKey is none of seed [0], expandedKey or both")),
+        match parse_pkcs8(der)? {
+            (ps, Pkcs8Key::Seed(seed)) => PrivateKey::from_seed(ps, seed),
+            (ps, Pkcs8Key::ExpandedKey(sk)) => PrivateKey::from_expanded(ps, sk)
+                .map_err(|_| Error::Format("pkcs8: the expandedKey is malformed (its parts do not belong together)")),
+            (ps, Pkcs8Key::Both { seed, expanded }) => PrivateKey::from_both(ps, seed, expanded),
         }
     }
 
@@ -195,6 +153,73 @@ impl PrivateKey {
         debug_assert_eq!(out.len(), out.capacity());
         Ok(out)
     }
+}
+
+/// What a PKCS#8 ML-DSA private key holds, as read, before any check of the
+/// key itself (the lengths are checked: 32 bytes of seed, the set's length of
+/// expanded key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pkcs8Key<'a> {
+    Seed(&'a [u8]),
+    ExpandedKey(&'a [u8]),
+    Both { seed: &'a [u8], expanded: &'a [u8] },
+}
+
+/// The structure of a PKCS#8 OneAsymmetricKey with an ML-DSA private key
+/// (strict DER, RFC 9881's layouts); `PrivateKey::from_pkcs8` then checks the key.
+pub fn parse_pkcs8(der: &[u8]) -> Result<(ParamSet, Pkcs8Key<'_>), Error> {
+    let fail = |e: DerError, at: &'static str| Error::Format(pkcs8_message(e, at));
+    let body = der::read_whole(der, der::SEQUENCE).map_err(|e| fail(e, "OneAsymmetricKey"))?;
+    let mut r = Reader::new(body);
+    let version = r.read(der::INTEGER).map_err(|e| fail(e, "version"))?;
+    if version != [0] {
+        return Err(Error::Format(
+            "pkcs8: the version must be 0 (v1); the optional attributes and publicKey of v2 are not supported",
+        ));
+    }
+    let ps = algorithm(&mut r).map_err(|e| Error::Format(e.for_pkcs8()))?;
+    let inner = r.read(der::OCTET_STRING).map_err(|e| fail(e, "privateKey"))?;
+    if r.finish().is_err() {
+        return Err(Error::Format("pkcs8: fields after privateKey (attributes and publicKey are not supported)"));
+    }
+    let seed_len = |seed: &[u8]| {
+        if seed.len() == 32 {
+            Ok(())
+        } else {
+            Err(Error::Format("pkcs8: the seed must be 32 bytes"))
+        }
+    };
+    let sk_len = |sk: &[u8]| {
+        if sk.len() == ps.secret_key_len() {
+            Ok(())
+        } else {
+            Err(Error::Format("pkcs8: the expandedKey has the wrong length for its parameter set"))
+        }
+    };
+    let key = match inner.first() {
+        Some(&der::CONTEXT_0) => {
+            let seed = der::read_whole(inner, der::CONTEXT_0).map_err(|e| fail(e, "seed"))?;
+            seed_len(seed)?;
+            Pkcs8Key::Seed(seed)
+        }
+        Some(&der::OCTET_STRING) => {
+            let sk = der::read_whole(inner, der::OCTET_STRING).map_err(|e| fail(e, "expandedKey"))?;
+            sk_len(sk)?;
+            Pkcs8Key::ExpandedKey(sk)
+        }
+        Some(&der::SEQUENCE) => {
+            let both = der::read_whole(inner, der::SEQUENCE).map_err(|e| fail(e, "both"))?;
+            let mut r = Reader::new(both);
+            let seed = r.read(der::OCTET_STRING).map_err(|e| fail(e, "both.seed"))?;
+            let expanded = r.read(der::OCTET_STRING).map_err(|e| fail(e, "both.expandedKey"))?;
+            r.finish().map_err(|e| fail(e, "both"))?;
+            seed_len(seed)?;
+            sk_len(expanded)?;
+            Pkcs8Key::Both { seed, expanded }
+        }
+        _ => return Err(Error::Format("pkcs8: the privateKey is none of seed [0], expandedKey or both")),
+    };
+    Ok((ps, key))
 }
 
 /// SEQUENCE { OID } with the 11-byte OID TLV.

@@ -61,7 +61,7 @@ mod wasm_keys;
 #[doc(hidden)]
 pub mod fuzzing;
 
-pub use keyformat::{public_key_from_spki, public_key_to_spki, PrivateKey, PrivateKeyForm};
+pub use keyformat::{parse_pkcs8, public_key_from_spki, public_key_to_spki, Pkcs8Key, PrivateKey, PrivateKeyForm};
 pub use params::ParamSet;
 pub use pem::{base64url_decode, base64url_encode, pem_decode, pem_encode, Base64Error, PemError};
 pub use prehash::{HashAlg, Prehasher, NIST_HASH_OID_PREFIX};

@@ -2,21 +2,26 @@
 //! PrivateKey::from_pkcs8 (mode 0), and keys from a fuzz-chosen seed encoded
 //! in each form, decoded back and with one byte changed (mode 1).
 //!
-//! Mode 0, input: header ‖ DER (the header's set is unused). Checks that
-//! from_pkcs8 accepts exactly the inputs with one of the nine DER layouts of
-//! the harness's own writer (set × form) whose key holds together: when it
-//! accepts, that the layout, set, form, seed and expanded key are the input's,
-//! that to_pkcs8 in the key's form gives back the input bytes (DER has one
-//! encoding) and in the other forms the harness's encoding, that the secret
-//! and public keys have the set's lengths, and that the key is KeyGen_internal's
-//! of its seed or, without a seed, that public_key(sk) is its public key. When
-//! it refuses, that the error is Error::Format (from_pkcs8 checks every length
-//! before it calls what could say Error::Length), and that an input with the
-//! right layout has a key that does not hold together (an expanded key that
-//! public_key refuses, or a seed whose KeyGen gives another expanded key; a
-//! seed alone always holds). One keygen or public_key beyond from_pkcs8's
-//! own per input; the second header bit adds public_key(sk) = pk for keys with
-//! a seed too.
+//! Mode 0, input: header ‖ DER (the header's set is unused). On every input:
+//! parse_pkcs8 (the structure alone) accepts exactly the inputs with one of the
+//! nine DER layouts of the harness's own writer (set × form) and reads the
+//! layout's set, form, seed and expanded key. With the header's second bit,
+//! also the key checks, which cost a keygen: from_pkcs8 accepts exactly the
+//! inputs in a layout whose key holds together; when it accepts, the set,
+//! form, seed and expanded key are the input's, to_pkcs8 in the key's form
+//! gives back the input bytes (DER has one encoding) and in the other forms
+//! the harness's encoding, the secret and public keys have the set's lengths,
+//! and the key is KeyGen_internal's of its seed (and public_key(sk) its public
+//! key) or, without a seed, public_key(sk) is its public key. When it refuses,
+//! the error is Error::Format (every length is checked before anything that
+//! could say Error::Length), and an input with the right layout has a key that
+//! does not hold together (an expanded key that public_key refuses, or a seed
+//! whose KeyGen gives another expanded key; a seed alone always holds).
+//!
+//! Both costly parts (mode 1, and mode 0's key checks) run on the inputs that
+//! ask for them (the header's top and second bits) and whose hash picks them
+//! (`sampled`, 1 in 8), so that the parser gets most of the executions; the
+//! other inputs are read as mode 0 without the key checks.
 //!
 //! Mode 1, input: header ‖ ξ (32) ‖ three times position (2) ‖ mask (1).
 //! PrivateKey::from_seed(ξ) is written in each form (= the harness's
@@ -31,12 +36,16 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mldsa_simd::{keygen_internal, public_key, Error, PrivateKey, PrivateKeyForm};
-use mldsa_simd_fuzz::{header, oid_arc, pkcs8_match, pkcs8_write, table, Input, FORMS, SETS};
+use mldsa_simd::{keygen_internal, parse_pkcs8, public_key, Error, Pkcs8Key, PrivateKey, PrivateKeyForm};
+use mldsa_simd_fuzz::{header, oid_arc, pkcs8_match, pkcs8_write, sampled, table, Input, FORMS, SETS};
 
 fuzz_target!(|data: &[u8]| {
     let mut inp = Input(data);
     let (ps, derived, more) = header(inp.byte());
+    // Mode 1 and the key checks cost keygens (100 times the parsing): 1 in 8
+    // of the inputs that ask for them run them; the others are parsed only.
+    let costly = sampled(data, 8);
+    let (derived, more) = (derived && costly, more && costly);
     if derived {
         let xi: [u8; 32] = inp.array();
         let key = PrivateKey::from_seed(ps, &xi).unwrap();
@@ -87,6 +96,25 @@ fuzz_target!(|data: &[u8]| {
     }
     let der = inp.rest();
     let want = pkcs8_match(der);
+    // The parser alone, on every input: it accepts exactly the nine layouts and reads their parts.
+    match (parse_pkcs8(der), &want) {
+        (Ok((ps, got)), Some(r)) => {
+            assert_eq!(ps, r.ps);
+            let parts = match got {
+                Pkcs8Key::Seed(seed) => (PrivateKeyForm::Seed, Some(seed), None),
+                Pkcs8Key::ExpandedKey(sk) => (PrivateKeyForm::ExpandedKey, None, Some(sk)),
+                Pkcs8Key::Both { seed, expanded } => (PrivateKeyForm::Both, Some(seed), Some(expanded)),
+            };
+            assert_eq!(parts, (r.form, r.seed, r.sk), "parse_pkcs8 read other parts than the layout has");
+        }
+        (Err(e), None) => assert!(matches!(e, Error::Format(_)), "parse_pkcs8 refused with {e:?}, not Error::Format"),
+        (Ok(_), None) => panic!("parse_pkcs8 accepted a key in none of the nine layouts"),
+        (Err(e), Some(_)) => panic!("parse_pkcs8 refused one of the nine layouts ({e:?})"),
+    }
+    // The checks of the key itself cost a keygen: only with the second header bit.
+    if !more {
+        return;
+    }
     let key = match PrivateKey::from_pkcs8(der) {
         Ok(key) => key,
         Err(e) => {
@@ -120,9 +148,7 @@ fuzz_target!(|data: &[u8]| {
         Some(seed) => {
             let (pk, sk) = keygen_internal(ps, &seed[..]).unwrap();
             assert!(pk == key.public_key && sk[..] == key.secret_key[..], "not KeyGen_internal's key of its seed");
-            if more {
-                assert_eq!(public_key(ps, &key.secret_key).unwrap(), key.public_key);
-            }
+            assert_eq!(public_key(ps, &key.secret_key).unwrap(), key.public_key);
             for form in FORMS {
                 assert!(key.to_pkcs8(form).unwrap()[..] == pkcs8_write(ps, form, &seed[..], &sk)[..], "{form:?}");
             }

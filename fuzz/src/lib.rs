@@ -21,6 +21,16 @@ pub fn header_byte(set: usize, top: bool, second: bool) -> u8 {
     set as u8 | if top { 0x80 } else { 0 } | if second { 0x40 } else { 0 }
 }
 
+/// Whether this input is one of the `one_in` that run a target's costly
+/// checks: a hash of the whole input, so the choice is the same every time an
+/// input runs (a crash reproduces) but does not follow the corpus: however
+/// many of its inputs ask for the costly checks, about 1 in `one_in` runs them.
+pub fn sampled(data: &[u8], one_in: u32) -> bool {
+    // FNV-1a; its top byte depends on every bit of the input (the low bits only on the low bits).
+    let h = data.iter().fold(0x811c_9dc5u32, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    (h >> 24) % one_in == 0
+}
+
 pub struct Input<'a>(pub &'a [u8]);
 
 impl<'a> Input<'a> {
