@@ -268,19 +268,26 @@ function part(bytes, start, end) {
   return new U8(apply(taBuffer, bytes, []), apply(taOffset, bytes, []) + start, end - start);
 }
 
-/** Feeds `parts` (plain views) to stream `id`, just opened in wasm, and returns its digest. */
-function streamed(id, parts) {
-  for (const bytes of parts)
-    for (let i = 0; i < bytes.length; i += CHUNK)
-      if (!wasm.stream_update(id, part(bytes, i, Math.min(i + CHUNK, bytes.length))))
-        throw new Error('mldsa-simd: internal error: the message stream was closed during the call');
-  return wasm.stream_finish(id);
+/**
+ * Feeds `bytes` (a plain view) to a stream, in pieces of at most CHUNK: `state`
+ * is the package's own buffer holding the stream's hash state (the stream_*
+ * exports of src/wasm.rs say why it lives here), updated in place.
+ */
+function absorb(state, bytes) {
+  for (let i = 0; i < bytes.length; i += CHUNK)
+    if (!wasm.stream_update(state, part(bytes, i, Math.min(i + CHUNK, bytes.length))))
+      throw new Error('mldsa-simd: internal error: not a stream state');
 }
 
+/** Feeds `parts` (plain views) to the stream of `state`, and returns its digest. */
+function streamed(state, parts) {
+  for (const bytes of parts) absorb(state, bytes);
+  return wasm.stream_finish(state);
+}
 
 export {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray,
   wasm, generation, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
-  randomBytes, withRnd, part, streamed,
+  randomBytes, withRnd, part, absorb, streamed,
 };
