@@ -230,8 +230,8 @@ function makeMlDsa(ps) {
     const signStream = async (source, secretKey, opts) => {
       const options = readOptions(opts, SIGN_KEYS);
       const given = readEntropy(options.extraEntropy);
-      const rnd = given && new U8(given);
       const { object, close } = openSign(secretKey, { context: options.context });
+      const rnd = given && new U8(given);
       try {
         await eachChunk(source, object.update);
         return object.sign({ extraEntropy: rnd ?? options.extraEntropy });
