@@ -239,6 +239,44 @@ function readFlag(value, name) {
   return value;
 }
 
+/**
+ * Calls `each(view)` with each chunk of `source`, read into a plain view, one
+ * chunk at a time (none is kept): a ReadableStream (read through its reader,
+ * as not every browser's is async iterable), an async or sync iterable of
+ * Uint8Array (a Node Readable, an async generator, an array), or a Blob or
+ * File (its stream()). When a chunk is refused or `each` throws, the stream is
+ * cancelled (an iterator is closed by for-await).
+ */
+async function eachChunk(source, each) {
+  const read = (chunk) => {
+    if (apply(taTag, chunk, []) !== 'Uint8Array')
+      throw new TypeError(`source: expected chunks of Uint8Array, got ${describe(chunk)}`);
+    each(readBytes(chunk, 'source'));
+  };
+  const notSource = () =>
+    new TypeError(`source: expected a ReadableStream, an iterable of Uint8Array or a Blob, got ${describe(source)}`);
+  // A typed array is iterable too, but of numbers.
+  if (source === null || typeof source !== 'object' || apply(taTag, source, []) !== undefined) throw notSource();
+  let stream = source;
+  if (typeof source.getReader !== 'function') {
+    if (typeof source[Symbol.asyncIterator] === 'function' || typeof source[Symbol.iterator] === 'function') {
+      for await (const chunk of source) read(chunk);
+      return;
+    }
+    if (typeof source.stream !== 'function') throw notSource();
+    stream = source.stream();
+  }
+  const reader = stream.getReader();
+  try {
+    for (let r; !(r = await reader.read()).done; ) read(r.value);
+  } catch (e) {
+    reader.cancel(e).catch(() => {});
+    throw e;
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 /** 32 fresh bytes from crypto.getRandomValues (as captured at load). */
 function randomBytes(name) {
   if (typeof getRandomValues !== 'function')
@@ -268,19 +306,26 @@ function part(bytes, start, end) {
   return new U8(apply(taBuffer, bytes, []), apply(taOffset, bytes, []) + start, end - start);
 }
 
-/** Feeds `parts` (plain views) to stream `id`, just opened in wasm, and returns its digest. */
-function streamed(id, parts) {
-  for (const bytes of parts)
-    for (let i = 0; i < bytes.length; i += CHUNK)
-      if (!wasm.stream_update(id, part(bytes, i, Math.min(i + CHUNK, bytes.length))))
-        throw new Error('mldsa-simd: internal error: the message stream was closed during the call');
-  return wasm.stream_finish(id);
+/**
+ * Feeds `bytes` (a plain view) to a stream, in pieces of at most CHUNK: `state`
+ * is the package's own buffer holding the stream's hash state (the stream_*
+ * exports of src/wasm.rs say why it lives here), updated in place.
+ */
+function absorb(state, bytes) {
+  for (let i = 0; i < bytes.length; i += CHUNK)
+    if (!wasm.stream_update(state, part(bytes, i, Math.min(i + CHUNK, bytes.length))))
+      throw new Error('mldsa-simd: internal error: not a stream state');
 }
 
+/** Feeds `parts` (plain views) to the stream of `state`, and returns its digest. */
+function streamed(state, parts) {
+  for (const bytes of parts) absorb(state, bytes);
+  return wasm.stream_finish(state);
+}
 
 export {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray,
   wasm, generation, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
-  randomBytes, withRnd, part, streamed,
+  randomBytes, withRnd, part, absorb, streamed, eachChunk,
 };

@@ -69,6 +69,65 @@ export interface InternalSignOptions extends InternalVerifyOptions {
   extraEntropy?: Uint8Array | false;
 }
 
+/** Options of {@link MlDsaStreamSign.sign}: the context was given to `createSign`. */
+export interface StreamSignOptions {
+  /** Signing randomness, as in {@link SignOptions.extraEntropy}. */
+  extraEntropy?: Uint8Array | false;
+}
+
+/**
+ * An incremental signature from `createSign`: the message goes in with
+ * `update`, in chunks of any size, and `sign` ends it. Hash states and copies
+ * of the key and context live in the object itself, so any number can be
+ * open at once, across awaits; one that is dropped unfinished holds nothing
+ * in wasm (its key copy is wiped when it is garbage-collected).
+ */
+export interface MlDsaStreamSign {
+  /**
+   * Appends a chunk of the message. @returns this object, for chaining.
+   * @throws TypeError if `chunk` is not a `Uint8Array` (the object stays
+   *   usable); `Error` after `sign()`.
+   */
+  update(chunk: Uint8Array): this;
+  /**
+   * The signature of everything given to `update`, as `sign(msg, secretKey,
+   * { context, ...opts })` would make it. The object is finished afterwards:
+   * later calls throw `Error`.
+   */
+  sign(opts?: StreamSignOptions): Uint8Array;
+}
+
+/** An incremental verification from `createVerify`; see {@link MlDsaStreamSign}. */
+export interface MlDsaStreamVerify {
+  /** Appends a chunk of the message. @returns this object, for chaining. */
+  update(chunk: Uint8Array): this;
+  /**
+   * Whether `signature` is valid for everything given to `update`: `false`
+   * for a signature of any wrong length. The object is finished afterwards.
+   * @throws TypeError if `signature` is not a `Uint8Array`.
+   */
+  verify(signature: Uint8Array): boolean;
+}
+
+/** What `signStream` and `verifyStream` read with `getReader()`: a web `ReadableStream` of `Uint8Array` chunks. */
+export interface ByteReadableStream {
+  getReader(): {
+    read(): Promise<{ done: boolean; value?: Uint8Array }>;
+    cancel(reason?: unknown): Promise<void>;
+    releaseLock(): void;
+  };
+}
+
+/**
+ * A message that arrives in chunks: a `ReadableStream` (a `fetch` body,
+ * `Blob.stream()`), any async or sync iterable of `Uint8Array` (a Node
+ * `Readable` such as `fs.createReadStream`, an async generator, an array),
+ * or a `Blob` / `File` (read through its `stream()`). Chunks are read one at
+ * a time and none is kept; a chunk that is not a `Uint8Array` rejects with
+ * `TypeError` and cancels the source.
+ */
+export type MessageSource = ByteReadableStream | AsyncIterable<Uint8Array> | Iterable<Uint8Array> | { stream(): ByteReadableStream };
+
 /** Hash names accepted by `prehash`; the message is hashed inside wasm. */
 export type HashName =
   | 'sha224'
@@ -87,12 +146,14 @@ export type HashName =
 /**
  * A hash function in the style of `@noble/hashes` (e.g. `sha256` from
  * `@noble/hashes/sha2.js`): callable on bytes, with the DER `oid` of a NIST
- * hash (06 09 60 86 48 01 65 03 04 02 xx) and its `outputLen`.
+ * hash (06 09 60 86 48 01 65 03 04 02 xx) and its `outputLen`. The streaming
+ * methods (`createSign`, `signStream`, …) need its incremental hasher, `create()`.
  */
 export interface PrehashFunction {
   (msg: Uint8Array): Uint8Array;
   readonly oid?: Uint8Array;
   readonly outputLen: number;
+  create?(): { update(data: Uint8Array): unknown; digest(): Uint8Array };
 }
 
 /** The name of a parameter set, as JWK's `alg` and WebCrypto write it. */
@@ -194,6 +255,56 @@ export interface MlDsaSigner extends MlDsaKeys {
    * ```
    */
   verify(sig: Uint8Array, msg: Uint8Array, publicKey: Uint8Array, opts?: VerifyOptions): boolean;
+  /**
+   * Signs a message given in pieces: the same signature as `sign`, without
+   * the whole message in memory. Pure ML-DSA absorbs μ = H(tr ‖ 0 ‖ |ctx| ‖
+   * ctx ‖ M) as chunks arrive; a prehash signer computes PH(M) incrementally
+   * (a named hash inside wasm, a `@noble/hashes` function through its
+   * `create()`).
+   * @param secretKeyOrSeed - the FIPS 204 secret key, or its 32-byte seed ξ.
+   * @throws TypeError / RangeError for a wrong type or length, a context over
+   *   255 bytes or an unknown option; TypeError for a prehash function without `create()`.
+   * @example
+   * ```ts
+   * const s = ml_dsa65.createSign(secretKey, { context });
+   * for await (const chunk of request) s.update(chunk);
+   * const sig = s.sign();
+   * ```
+   */
+  createSign(secretKeyOrSeed: Uint8Array, opts?: VerifyOptions): MlDsaStreamSign;
+  /**
+   * Verifies a message given in pieces; the same answer as `verify`.
+   * @throws TypeError / RangeError for a public key of the wrong type or length,
+   *   a context over 255 bytes or an unknown option.
+   * @example
+   * ```ts
+   * const v = ml_dsa65.createVerify(publicKey);
+   * v.update(part1).update(part2);
+   * if (!v.verify(sig)) throw new Error('bad signature');
+   * ```
+   */
+  createVerify(publicKey: Uint8Array, opts?: VerifyOptions): MlDsaStreamVerify;
+  /**
+   * Signs everything `source` gives (see {@link MessageSource}), reading one
+   * chunk at a time: `createSign`, each chunk to `update`, then `sign`.
+   * Argument errors reject before the source is read.
+   * @example
+   * ```ts
+   * import fs from 'node:fs';
+   * const sig = await ml_dsa65.signStream(fs.createReadStream('release.tar'), secretKey);
+   * // in a browser: await ml_dsa65.signStream(fileInput.files[0], secretKey)
+   * ```
+   */
+  signStream(source: MessageSource, secretKeyOrSeed: Uint8Array, opts?: SignOptions): Promise<Uint8Array>;
+  /**
+   * Verifies a signature over everything `source` gives, reading one chunk at a time.
+   * @returns `true` if valid; `false` for any invalid signature, of any length.
+   * @example
+   * ```ts
+   * const ok = await ml_dsa65.verifyStream(sig, (await fetch(url)).body, publicKey);
+   * ```
+   */
+  verifyStream(signature: Uint8Array, source: MessageSource, publicKey: Uint8Array, opts?: VerifyOptions): Promise<boolean>;
 }
 
 /** FIPS 204 internal interface: no domain separation, optional external μ. */

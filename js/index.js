@@ -13,12 +13,13 @@ import {
   apply, U8, taTag, u8Fill, u8Set,
   wasm, generation, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
-  randomBytes, withRnd, streamed,
+  randomBytes, withRnd, absorb, streamed, eachChunk,
 } from './boundary.js';
 import { keyFormats } from './keys.js';
 
 const SIGN_KEYS = Object.freeze(['context', 'extraEntropy']);
 const VERIFY_KEYS = Object.freeze(['context']);
+const ENTROPY_KEYS = Object.freeze(['extraEntropy']);
 const INTERNAL_SIGN_KEYS = Object.freeze(['extraEntropy', 'externalMu']);
 const INTERNAL_VERIFY_KEYS = Object.freeze(['externalMu']);
 
@@ -39,19 +40,25 @@ const PREHASH_OUTPUT_LEN = { 1: 32, 2: 48, 3: 64, 4: 28, 5: 28, 6: 32, 7: 28, 8:
 const mPrimeHeader = (ctx) => U8.of(0, ctx.length);
 
 // A named hash is hashed inside wasm; a noble-hashes function is called here.
-// Returns { oid, digest(msgView) -> plain bytes, callsOut }.
+// Returns { oid, digest(msgView) -> plain bytes, start() -> { update(view), digest() }, callsOut }:
+// `start` begins an incremental PH(M).
 function resolveHash(hash) {
   if (typeof hash === 'string') {
     const index = HASH_NAMES.indexOf(hash);
     if (index < 0)
       throw new RangeError(`hash: unknown hash name "${hash}"; expected one of: ${HASH_NAMES.join(', ')}`);
     const digest = (msg) => streamed(wasm.stream_prehash(index), [msg]);
-    return { oid: U8.of(...NIST_HASH_OID_PREFIX, HASH_ARCS[index]), digest, callsOut: false };
+    const start = () => {
+      const state = wasm.stream_prehash(index);
+      return { update: (bytes) => absorb(state, bytes), digest: () => wasm.stream_finish(state) };
+    };
+    return { oid: U8.of(...NIST_HASH_OID_PREFIX, HASH_ARCS[index]), digest, start, callsOut: false };
   }
   if (typeof hash !== 'function')
     throw new TypeError(`hash: expected a hash name or a hash function, got ${describe(hash)}`);
   const oidValue = hash.oid;
   const outputLen = hash.outputLen;
+  const create = hash.create;
   const badOid = 'hash: expected a hash function whose .oid is a NIST hash OID (06 09 60 86 48 01 65 03 04 02 xx)';
   if (apply(taTag, oidValue, []) !== 'Uint8Array') throw new TypeError(badOid);
   const oid = new U8(readBytes(oidValue, 'hash.oid')); // a copy: read once, kept
@@ -63,23 +70,32 @@ function resolveHash(hash) {
     throw new RangeError(`hash: OID 2.16.840.1.101.3.4.2.${oid[10]} is not a FIPS 204 pre-hash function`);
   if (outputLen !== wantLen)
     throw new RangeError(`hash: the function with OID 2.16.840.1.101.3.4.2.${oid[10]} must output ${wantLen} bytes for HashML-DSA, got outputLen ${outputLen}`);
-  const digest = (msg) => {
-    let out;
+  const calling = (f) => {
     try {
-      out = hash(msg);
+      return f();
     } catch (e) {
       // The caller's function failed (for example on a buffer it detached
       // itself): say so, with its error as the cause.
       const Kind = e instanceof RangeError ? RangeError : TypeError;
       throw new Kind(`hash: the pre-hash function threw: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
+  };
+  const output = (out) => {
     const isU8 = apply(taTag, out, []) === 'Uint8Array';
     const bytes = isU8 ? readBytes(out, 'hash output') : undefined;
     if (!isU8 || bytes.length !== outputLen)
       throw new TypeError(`hash: expected the hash function to return ${outputLen} bytes, got ${isU8 ? bytes.length + ' bytes' : describe(out)}`);
     return bytes;
   };
-  return { oid, digest, callsOut: true };
+  const digest = (msg) => output(calling(() => hash(msg)));
+  // noble-hashes' incremental interface: create() -> { update(bytes), digest() }.
+  const start = () => {
+    if (typeof create !== 'function')
+      throw new TypeError('hash: streaming needs a hash name or a hash function with create() (an incremental hasher)');
+    const h = calling(() => apply(create, hash, []));
+    return { update: (bytes) => calling(() => h.update(bytes)), digest: () => output(calling(() => h.digest())) };
+  };
+  return { oid, digest, start, callsOut: true };
 }
 
 // M′ of HashML-DSA (FIPS 204 Algorithms 4 and 5): 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M).
@@ -163,6 +179,90 @@ function makeMlDsa(ps) {
   // What the ML-DSA, HashML-DSA and internal objects share, as in noble.
   const keyOps = { lengths, keygen, getPublicKey };
 
+  // Incremental signing and verification, over a message mode: `open(ctx,
+  // muState)` starts the hash of one message and returns { update(view),
+  // sign(sk, rnd), verify(pk, sig) }, where muState() is a μ state with the
+  // key's tr. Every argument is copied when read, since the object outlives the call.
+  const streaming = (open) => {
+    const openSign = (secretKey, opts) => {
+      const ctx = new U8(readContext(readOptions(opts, VERIFY_KEYS).context));
+      const bytes = readBytes(secretKey, 'secretKey');
+      if (bytes.length !== skLen && bytes.length !== SEED_BYTES)
+        throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${bytes.length}`);
+      const sk = bytes.length === SEED_BYTES ? keygen(bytes).secretKey : new U8(bytes);
+      let msg;
+      try {
+        msg = open(ctx, () => wasm.stream_mu_secret(ps, sk));
+      } catch (e) {
+        apply(u8Fill, sk, [0]);
+        throw e;
+      }
+      const close = () => {
+        wipeDropped?.unregister(object);
+        apply(u8Fill, sk, [0]);
+      };
+      const readSign = (opts) => {
+        const options = readOptions(opts, ENTROPY_KEYS);
+        const given = readEntropy(options.extraEntropy);
+        return { options, rnd: given && new U8(given) };
+      };
+      const finishSign = ({ options, rnd }) => {
+        try {
+          return withRnd(options, rnd, (r) => msg.sign(sk, r));
+        } finally {
+          if (rnd) apply(u8Fill, rnd, [0]);
+        }
+      };
+      const object = incremental('createSign', msg.update, 'sign', readSign, finishSign, close);
+      wipeDropped?.register(object, sk, object);
+      return { object, close };
+    };
+    const createSign = (secretKey, opts) => openSign(secretKey, opts).object;
+
+    const createVerify = (publicKey, opts) => {
+      const ctx = new U8(readContext(readOptions(opts, VERIFY_KEYS).context));
+      const pk = new U8(readLength(publicKey, pkLen, 'publicKey'));
+      const msg = open(ctx, () => wasm.stream_mu_public(ps, pk));
+      const readSig = (sig) => new U8(readBytes(sig, 'signature'));
+      return incremental('createVerify', msg.update, 'verify', readSig, (sig) => sig.length === sigLen && msg.verify(pk, sig));
+    };
+
+    const signStream = async (source, secretKey, opts) => {
+      const options = readOptions(opts, SIGN_KEYS);
+      const given = readEntropy(options.extraEntropy);
+      const { object, close } = openSign(secretKey, { context: options.context });
+      const rnd = given && new U8(given);
+      try {
+        await eachChunk(source, object.update);
+        return object.sign({ extraEntropy: rnd ?? options.extraEntropy });
+      } finally {
+        close();
+        if (rnd) apply(u8Fill, rnd, [0]);
+      }
+    };
+
+    const verifyStream = async (signature, source, publicKey, opts) => {
+      const options = readOptions(opts, VERIFY_KEYS);
+      const sig = new U8(readBytes(signature, 'signature'));
+      const object = createVerify(publicKey, { context: options.context });
+      await eachChunk(source, object.update);
+      return object.verify(sig);
+    };
+    return { createSign, createVerify, signStream, verifyStream };
+  };
+
+  // Pure ML-DSA: μ = H(tr ‖ 0 ‖ |ctx| ‖ ctx ‖ M), then the μ paths of Sign_internal and Verify_internal.
+  const pureStreaming = streaming((ctx, muState) => {
+    const state = muState();
+    absorb(state, mPrimeHeader(ctx));
+    absorb(state, ctx);
+    return {
+      update: (bytes) => absorb(state, bytes),
+      sign: (sk, rnd) => wasm.sign_mu(ps, sk, wasm.stream_finish(state), rnd),
+      verify: (pk, sig) => wasm.verify_mu(ps, pk, sig, wasm.stream_finish(state)),
+    };
+  });
+
   // The internal interface: M′ as given, or an external μ.
   const internalArgs = (opts, allowed) => {
     const options = readOptions(opts, allowed);
@@ -198,7 +298,7 @@ function makeMlDsa(ps) {
   });
 
   const prehash = (hash) => {
-    const { oid, digest, callsOut } = resolveHash(hash);
+    const { oid, digest, start, callsOut } = resolveHash(hash);
     // PH(M), then M′. A caller's hash function runs code of its own: the views
     // read before it must still be whole afterwards.
     const mPrime = (msg, ctx, others) => {
@@ -206,10 +306,22 @@ function makeMlDsa(ps) {
       if (callsOut) for (const [bytes, length, name] of others) checkIntact(bytes, length, name);
       return hashMPrime(ctx, oid, d);
     };
+    // HashML-DSA: PH(M) in pieces, then M′ = 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M) signed
+    // as one-shot prehash().sign does. (The object holds its own copies of every
+    // argument, so the caller's hash code cannot change them.)
+    const hashStreaming = streaming((ctx) => {
+      const h = start();
+      return {
+        update: h.update,
+        sign: (sk, rnd) => wasm.sign_internal(ps, sk, hashMPrime(ctx, oid, h.digest()), rnd),
+        verify: (pk, sig) => wasm.verify_internal(ps, pk, sig, hashMPrime(ctx, oid, h.digest())),
+      };
+    });
     return Object.freeze({
       info: Object.freeze({ type: 'hashml-dsa' }),
       securityLevel,
       ...keyOps,
+      ...hashStreaming,
       sign: (msg, secretKey, opts) => {
         const a = signArgs(msg, opts);
         const sk = readLength(secretKey, skLen, 'secretKey');
@@ -275,6 +387,7 @@ function makeMlDsa(ps) {
     ...keyOps,
     sign,
     verify,
+    ...pureStreaming,
     prehash,
     signer,
     verifier,
@@ -337,6 +450,56 @@ function prepared(what, bytes, secret, make) {
   };
   return { handle, wrap };
 }
+
+/**
+ * An incremental object (createSign/createVerify): `update(chunk)` reads the
+ * chunk and feeds it to `update`; `name(arg)` (sign or verify) reads `arg` with
+ * `read`, then finishes the object and returns `finish(read's result)`. A
+ * finished object throws Error, and so does a call made from inside another
+ * call on the same object (from a caller's hash function). `close` (which
+ * wipes a key copy) runs when the object finishes, by its method or by an
+ * update that failed half-way.
+ */
+function incremental(what, update, name, read, finish, close) {
+  let finished; // why, once finished
+  let busy = false;
+  const enter = (method) => {
+    if (busy) throw new Error(`${what}: ${method}() called during another call on this object`);
+    if (finished) throw new Error(`${what}: ${method}() on a finished object (${finished}); create a new one`);
+  };
+  const object = Object.freeze({
+    update(chunk) {
+      const bytes = readBytes(chunk, 'chunk');
+      enter('update');
+      busy = true;
+      try {
+        update(bytes);
+      } catch (e) {
+        finished = 'an update failed';
+        close?.();
+        throw e;
+      } finally {
+        busy = false;
+      }
+      return object;
+    },
+    [name](arg) {
+      const input = read(arg);
+      enter(name);
+      finished = `${name}() was called`;
+      try {
+        return finish(input);
+      } finally {
+        close?.();
+      }
+    },
+  });
+  return object;
+}
+
+// Wipes the secret-key copy of a createSign() object dropped before sign().
+const wipeDropped =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((bytes) => apply(u8Fill, bytes, [0])) : undefined;
 
 /** ML-DSA-44 (NIST security category 2). */
 export const ml_dsa44 = /* @__PURE__ */ makeMlDsa(44);

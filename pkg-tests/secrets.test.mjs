@@ -122,6 +122,19 @@ test('no secret is left in wasm memory after any secret-handling call', { skip, 
     onCleanStack(`${P.name} prehash(sha256).sign`, () => alg.prehash(sha256).sign(msg, secretKey, { context, extraEntropy: rnd }));
     scan(`${P.name} prehash(sha256).sign`, [...keySecrets, ['rnd', rnd]]);
 
+    // Streaming (createSign from the key and from ξ, in pieces, and signStream)
+    // is secret-handling too; an open createSign object holds nothing in wasm.
+    const s = onCleanStack(`${P.name} createSign(ξ).update`, () => alg.createSign(xi, { context }).update(msg.subarray(0, 50)));
+    scan(`${P.name} createSign(ξ).update`, keySecrets);
+    onCleanStack(`${P.name} createSign(ξ).sign`, () => s.update(msg.subarray(50)).sign({ extraEntropy: rnd }));
+    scan(`${P.name} createSign(ξ).sign`, signSecrets);
+    onCleanStack(`${P.name} createSign (streamed)`, () => alg.createSign(secretKey).update(large).sign({ extraEntropy: rnd }));
+    scan(`${P.name} createSign (streamed)`, [...keySecrets, ['rnd', rnd], ['ρ″', H([K, rnd, muLarge], 64)]]);
+    onCleanStack(`${P.name} prehash(sha256).createSign`, () => alg.prehash(sha256).createSign(secretKey).update(large).sign({ extraEntropy: rnd }));
+    scan(`${P.name} prehash(sha256).createSign`, [...keySecrets, ['rnd', rnd]]);
+    await alg.prehash('sha512').signStream([msg, large], xi, { context, extraEntropy: rnd });
+    scan(`${P.name} prehash('sha512').signStream`, [...keySecrets, ['rnd', rnd]]);
+
     // A prepared signer holds its expanded key, K and tr included, until free().
     const live = { K: 1, 'K ‖ tr': 1, 'K[0..16]': 1, 'K[16..32]': 1 };
     const signer = onCleanStack(`${P.name} signer()`, () => alg.signer(secretKey));

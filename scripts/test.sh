@@ -203,7 +203,7 @@ run "npm pack + install" "$LOGS/pack.log" pack_and_install
 # Two test files at a time on two cores; each file is its own process.
 run "node --test pkg-tests" "$LOGS/pkg-tests.log" \
   env MLDSA_CONSUMER_DIR="$CONSUMER" node --test --test-concurrency=2 --test-reporter=spec pkg-tests/*.test.mjs || rc=$?
-SUMMARY+=("$(grep -E 'ACVP .* vectors|hammer: [0-9]+ calls|browser: ml_dsa' "$LOGS/pkg-tests.log" | sed -E 's/^[[:space:]]*(ℹ[[:space:]]*)?/    /' | sort -u || true)")
+SUMMARY+=("$(grep -E 'ACVP .* vectors|hammer: [0-9]+ calls|browser: ml_dsa|stream-memory: (Node|Chromium)' "$LOGS/pkg-tests.log" | sed -E 's/^[[:space:]]*(ℹ[[:space:]]*)?/    /' | sort -u || true)")
 SUMMARY+=("$(grep -E '^ℹ (tests|pass|fail|cancelled|skipped|todo) ' "$LOGS/pkg-tests.log" | sed 's/^ℹ /    /' | paste -sd' ' || true)")
 [ "$rc" = 0 ] || exit "$rc"
 CURRENT=""

@@ -434,6 +434,23 @@ impl MuBuilder {
         self.0.finalize().squeeze(&mut mu);
         mu
     }
+
+    /// Bytes of [`MuBuilder::to_bytes`].
+    pub const STATE_BYTES: usize = xof::STATE_BYTES;
+
+    /// The state between two updates, so that a caller can keep any number
+    /// of μ computations outside the crate and resume each with
+    /// [`MuBuilder::from_bytes`]. It holds tr (public: H(pk)) and M′ so far,
+    /// and is not wiped: for public messages.
+    pub fn to_bytes(&self) -> [u8; MuBuilder::STATE_BYTES] {
+        self.0.to_bytes()
+    }
+
+    /// A builder resumed from [`MuBuilder::to_bytes`]; None for bytes that it
+    /// cannot have written (wrong length, a position outside the block).
+    pub fn from_bytes(b: &[u8]) -> Option<MuBuilder> {
+        xof::Shake256::from_bytes(b.try_into().ok()?).map(MuBuilder)
+    }
 }
 
 #[cfg(all(test, target_arch = "wasm32", any(keccak_bench, pack_bench, sample_bench, sha_bench)))]

@@ -4,7 +4,7 @@
 mod sha;
 
 use crate::keccak::f1600;
-use crate::xof::{SHA3_PAD, SHAKE128_RATE, SHAKE256_RATE, SHAKE_PAD};
+use crate::xof::{load_state, save_state, SHA3_PAD, SHAKE128_RATE, SHAKE256_RATE, SHAKE_PAD, STATE_BYTES};
 use alloc::vec::Vec;
 use sha::{Sha2, Variant};
 use zeroize::Zeroize;
@@ -105,7 +105,11 @@ impl HashAlg {
 
     /// An incremental PH, for messages given in pieces.
     pub fn hasher(self) -> Prehasher {
-        Prehasher(match self {
+        Prehasher { alg: self, state: self.initial_state() }
+    }
+
+    fn initial_state(self) -> State {
+        match self {
             HashAlg::Sha224 => State::Sha2(Sha2::new(Variant::Sha224)),
             HashAlg::Sha256 => State::Sha2(Sha2::new(Variant::Sha256)),
             HashAlg::Sha384 => State::Sha2(Sha2::new(Variant::Sha384)),
@@ -120,7 +124,7 @@ impl HashAlg {
             HashAlg::Sha3_512 => State::Keccak(KeccakPh::new(72, SHA3_PAD, 64)),
             HashAlg::Shake128 => State::Keccak(KeccakPh::new(SHAKE128_RATE, SHAKE_PAD, 32)),
             HashAlg::Shake256 => State::Keccak(KeccakPh::new(SHAKE256_RATE, SHAKE_PAD, 64)),
-        })
+        }
     }
 }
 
@@ -199,21 +203,63 @@ impl Drop for KeccakPh {
 }
 
 /// PH computed over a message given in pieces; see [`HashAlg::hasher`].
-pub struct Prehasher(State);
+pub struct Prehasher {
+    alg: HashAlg,
+    state: State,
+}
+
+// Both kinds of state save to the same number of bytes.
+const _: () = assert!(Sha2::STATE_BYTES == STATE_BYTES);
 
 impl Prehasher {
+    /// Bytes of [`Prehasher::to_bytes`]: the function's index in
+    /// [`HashAlg::all`], then its state.
+    pub const STATE_BYTES: usize = 1 + STATE_BYTES;
+
     pub fn update(&mut self, data: &[u8]) {
-        match &mut self.0 {
+        match &mut self.state {
             State::Sha2(h) => h.update(data),
             State::Keccak(h) => h.update(data),
         }
     }
 
     pub fn finalize(self) -> Vec<u8> {
-        match self.0 {
+        match self.state {
             State::Sha2(h) => h.finalize(),
             State::Keccak(h) => h.finalize(),
         }
+    }
+
+    /// The state between two updates, so that a caller can keep any number
+    /// of pre-hashes outside the crate and resume each with
+    /// [`Prehasher::from_bytes`]. It holds the message so far in compressed
+    /// form, and is not wiped: for public messages.
+    pub fn to_bytes(&self) -> [u8; Prehasher::STATE_BYTES] {
+        let mut out = [0u8; Prehasher::STATE_BYTES];
+        out[0] = HashAlg::all().position(|h| h == self.alg).unwrap_or(0) as u8;
+        let body: &mut [u8; STATE_BYTES] = (&mut out[1..]).try_into().unwrap();
+        match &self.state {
+            State::Sha2(h) => *body = h.to_bytes(),
+            State::Keccak(h) => save_state(&h.a, h.pos, body),
+        }
+        out
+    }
+
+    /// A pre-hash resumed from [`Prehasher::to_bytes`]; None for bytes that
+    /// it cannot have written (wrong length, unknown function, a position
+    /// outside the block).
+    pub fn from_bytes(b: &[u8]) -> Option<Prehasher> {
+        let (&index, body) = b.split_first()?;
+        let body: &[u8; STATE_BYTES] = body.try_into().ok()?;
+        let alg = HashAlg::all().nth(index as usize)?;
+        let state = match alg.initial_state() {
+            State::Sha2(h) => State::Sha2(h.with_state(body)?),
+            State::Keccak(mut h) => {
+                (h.a, h.pos) = load_state(body, h.rate)?;
+                State::Keccak(h)
+            }
+        };
+        Some(Prehasher { alg, state })
     }
 }
 
@@ -265,6 +311,44 @@ mod tests {
                 }
                 assert_eq!(inc.finalize(), want, "{} piece {piece}", h.name());
             }
+        }
+    }
+
+    /// Every pre-hash saved with `to_bytes` and resumed with `from_bytes`
+    /// after every piece, for pieces around each block length and rate,
+    /// equals the one-shot digest; bytes no pre-hash wrote are refused.
+    #[test]
+    fn saved_and_resumed_state_equals_one_shot() {
+        let m: Vec<u8> = (0..700u32).map(|i| (i * 31 + 7) as u8).collect();
+        for h in HashAlg::all() {
+            let want = h.digest(&m);
+            for piece in [1, 7, 63, 64, 65, 72, 128, 136, 168, 169, 700] {
+                let mut state = h.hasher().to_bytes();
+                for c in m.chunks(piece) {
+                    let mut p = Prehasher::from_bytes(&state).unwrap();
+                    p.update(c);
+                    state = p.to_bytes();
+                }
+                assert_eq!(Prehasher::from_bytes(&state).unwrap().finalize(), want, "{} pieces of {piece}", h.name());
+            }
+            let good = h.hasher().to_bytes();
+            assert!(Prehasher::from_bytes(&good[..good.len() - 1]).is_none());
+            assert!(Prehasher::from_bytes(&[]).is_none());
+            let mut bad = good;
+            bad[0] = 12; // no 13th function
+            assert!(Prehasher::from_bytes(&bad).is_none());
+            // The position in the block: pos of the Keccak sponge, fill of SHA-2.
+            let keccak = h.name().starts_with("sha3_") || h.name().starts_with("shake");
+            let (at, block) = if keccak {
+                (1 + 200, [144, 136, 104, 72, 168, 136][h as usize - 6])
+            } else {
+                (1 + 192, [64, 64, 128, 128, 128, 128][h as usize])
+            };
+            let mut bad = good;
+            bad[at] = block - 1;
+            assert!(Prehasher::from_bytes(&bad).is_some(), "{}", h.name());
+            bad[at] = block;
+            assert!(Prehasher::from_bytes(&bad).is_none(), "{}", h.name());
         }
     }
 

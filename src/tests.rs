@@ -201,6 +201,37 @@ fn prepared_keys_agree_with_one_shot_functions() {
     }
 }
 
+/// μ saved with `to_bytes` and resumed with `from_bytes` after every piece,
+/// for pieces around the SHAKE256 rate of 136 bytes, equals `external_mu`;
+/// bytes no builder wrote are refused.
+#[test]
+fn mu_builder_saved_and_resumed_equals_one_shot() {
+    let ps = ParamSet::MlDsa44;
+    let (pk, _) = keygen_internal(ps, &[3; 32]).unwrap();
+    let msg: Vec<u8> = (0..1000u32).map(|i| (i * 29 + 1) as u8).collect();
+    let want = external_mu(ps, &pk, &msg, b"ctx").unwrap();
+    for piece in [1, 7, 135, 136, 137, 1000] {
+        let mut b = MuBuilder::for_public_key(ps, &pk).unwrap();
+        b.update(&[0, 3]);
+        b.update(b"ctx");
+        let mut state = b.to_bytes();
+        for c in msg.chunks(piece) {
+            let mut b = MuBuilder::from_bytes(&state).unwrap();
+            b.update(c);
+            state = b.to_bytes();
+        }
+        assert_eq!(MuBuilder::from_bytes(&state).unwrap().finalize(), want, "pieces of {piece}");
+    }
+    let mut state = MuBuilder::for_public_key(ps, &pk).unwrap().to_bytes();
+    assert_eq!(state.len(), MuBuilder::STATE_BYTES);
+    assert!(MuBuilder::from_bytes(&state[1..]).is_none());
+    assert!(MuBuilder::from_bytes(&[state.as_slice(), &[0]].concat()).is_none());
+    state[200] = 135; // the last position of a block
+    assert!(MuBuilder::from_bytes(&state).is_some());
+    state[200] = 136;
+    assert!(MuBuilder::from_bytes(&state).is_none());
+}
+
 /// The rejection-path known-answer tests of draft-celi-acvp-ml-dsa (Tables 1
 /// and 2; `tests/data/acvp-rejection-kats.txt` says where they come from):
 /// real keys from KeyGen_internal whose deterministic signatures of M′ go

@@ -488,10 +488,10 @@ pub fn signer_sign_mu(handle: f64, mu: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, J
     with_signer(handle, |key| key.sign_mu(mu, Some(&rnd)))
 }
 
-/// Starts a μ stream with this signer's tr (see `stream_update`).
+/// The state of a μ stream with this signer's tr (see `stream_update`).
 #[wasm_bindgen]
-pub fn signer_stream_mu(handle: f64) -> Result<u32, JsError> {
-    with_signer(handle, |key| Ok(start(Stream::Mu(key.mu_builder()))))
+pub fn signer_stream_mu(handle: f64) -> Result<Vec<u8>, JsError> {
+    with_signer(handle, |key| Ok(Stream::Mu(key.mu_builder()).to_bytes()))
 }
 
 #[wasm_bindgen]
@@ -504,94 +504,103 @@ pub fn verifier_verify_mu(handle: f64, sig: &[u8], mu: &[u8]) -> Result<bool, Js
     with_verifier(handle, |key| key.verify_mu(mu, sig))
 }
 
-/// Starts a μ stream with this verifier's tr (see `stream_update`).
+/// The state of a μ stream with this verifier's tr (see `stream_update`).
 #[wasm_bindgen]
-pub fn verifier_stream_mu(handle: f64) -> Result<u32, JsError> {
-    with_verifier(handle, |key| start(Stream::Mu(key.mu_builder())))
+pub fn verifier_stream_mu(handle: f64) -> Result<Vec<u8>, JsError> {
+    with_verifier(handle, |key| Stream::Mu(key.mu_builder()).to_bytes())
 }
 
 // ---------------------------------------------------------------- streaming
 //
-// A message too large to copy into linear memory at once is fed in pieces.
-// JavaScript runs one stream at a time, from start to finish within one
-// synchronous call, so one slot is enough. Each start returns a new stream
-// number, and `stream_update`/`stream_finish` act only on the stream with
-// that number, so a stream can never be taken over or continued by a call
-// that did not start it.
+// A message too large to copy into linear memory at once, or one that
+// arrives in pieces over time (the package's createSign/createVerify and
+// signStream/verifyStream), is hashed in pieces. The hash state is not kept
+// here: each start returns it as bytes, `stream_update` takes it with one
+// piece of the message and writes the new state back into the caller's
+// buffer, and `stream_finish` turns it into μ or PH(M). JavaScript keeps the
+// state with the object that owns the stream. So any number of streams can
+// be open at once, also across awaits; an abandoned one is garbage like any
+// other JavaScript value and holds nothing here; and no call can reach or
+// continue another caller's stream, however calls nest, because there is no
+// shared stream to reach. (A pool of numbered slots would bound the number of
+// open streams, and evicting one would fail a stream its owner still wants.)
+// The states hold only public data: tr = H(pk), the message and PH(M), never
+// a secret key, so they may live in JavaScript memory. Each state is
+// 1 + 201 bytes (μ) or 1 + 202 bytes (PH): copying it in and out costs
+// little beside the piece of up to 64 KiB hashed with it.
 enum Stream {
     Mu(MuBuilder),
     Prehash(Prehasher),
 }
 
-struct Streams {
-    open: Option<(u32, Stream)>,
-    last_id: u32,
-}
+const MU_TAG: u8 = 0;
+const PREHASH_TAG: u8 = 1;
 
-static STREAM: SingleThreaded<RefCell<Streams>> = SingleThreaded(RefCell::new(Streams { open: None, last_id: 0 }));
-
-/// Opens `s`, replacing any stream left open; returns its number (never 0).
-fn start(s: Stream) -> u32 {
-    let mut streams = STREAM.0.borrow_mut();
-    streams.last_id = streams.last_id.wrapping_add(1).max(1);
-    let id = streams.last_id;
-    streams.open = Some((id, s));
-    id
-}
-
-/// Starts μ = H(H(pk) ‖ M′) for verification; feed M′ with `stream_update`.
-#[wasm_bindgen]
-pub fn stream_mu_public(ps: u32, pk: &[u8]) -> Result<u32, JsError> {
-    let builder = MuBuilder::for_public_key(param_set(ps)?, pk).map_err(js)?;
-    Ok(start(Stream::Mu(builder)))
-}
-
-/// Starts μ = H(tr ‖ M′) with the tr of a secret key, for signing.
-#[wasm_bindgen]
-pub fn stream_mu_secret(ps: u32, sk: Vec<u8>) -> Result<u32, JsError> {
-    let ps = param_set(ps)?;
-    wiping(|| {
-        let builder = MuBuilder::for_secret_key(ps, &sk)?;
-        Ok(start(Stream::Mu(builder)))
-    })
-    .map_err(js)
-}
-
-/// Starts PH(M) for the pre-hash function with this index (see `hash`).
-#[wasm_bindgen]
-pub fn stream_prehash(index: u32) -> Result<u32, JsError> {
-    Ok(start(Stream::Prehash(hash(index)?.hasher())))
-}
-
-/// Appends bytes to stream `id`; false when that stream is not the open one.
-#[wasm_bindgen]
-pub fn stream_update(id: u32, data: &[u8]) -> bool {
-    match STREAM.0.borrow_mut().open.as_mut() {
-        Some((open, Stream::Mu(b))) if *open == id => b.update(data),
-        Some((open, Stream::Prehash(h))) if *open == id => h.update(data),
-        _ => return false,
+impl Stream {
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        match self {
+            Stream::Mu(b) => {
+                out.push(MU_TAG);
+                out.extend_from_slice(&b.to_bytes());
+            }
+            Stream::Prehash(h) => {
+                out.push(PREHASH_TAG);
+                out.extend_from_slice(&h.to_bytes());
+            }
+        }
+        out
     }
+
+    fn from_bytes(b: &[u8]) -> Option<Stream> {
+        match b.split_first()? {
+            (&MU_TAG, rest) => MuBuilder::from_bytes(rest).map(Stream::Mu),
+            (&PREHASH_TAG, rest) => Prehasher::from_bytes(rest).map(Stream::Prehash),
+            _ => None,
+        }
+    }
+}
+
+/// The state of μ = H(H(pk) ‖ M′) for verification; feed M′ with `stream_update`.
+#[wasm_bindgen]
+pub fn stream_mu_public(ps: u32, pk: &[u8]) -> Result<Vec<u8>, JsError> {
+    let builder = MuBuilder::for_public_key(param_set(ps)?, pk).map_err(js)?;
+    Ok(Stream::Mu(builder).to_bytes())
+}
+
+/// The state of μ = H(tr ‖ M′) with the tr of a secret key, for signing.
+#[wasm_bindgen]
+pub fn stream_mu_secret(ps: u32, sk: Vec<u8>) -> Result<Vec<u8>, JsError> {
+    let ps = param_set(ps)?;
+    wiping(|| Ok(Stream::Mu(MuBuilder::for_secret_key(ps, &sk)?).to_bytes())).map_err(js)
+}
+
+/// The state of PH(M) for the pre-hash function with this index (see `hash`).
+#[wasm_bindgen]
+pub fn stream_prehash(index: u32) -> Result<Vec<u8>, JsError> {
+    Ok(Stream::Prehash(hash(index)?.hasher()).to_bytes())
+}
+
+/// Appends bytes to the stream whose state is `state`, which it updates in
+/// place; false (and `state` unchanged) when `state` is not a stream state.
+#[wasm_bindgen]
+pub fn stream_update(state: &mut [u8], data: &[u8]) -> bool {
+    let Some(mut stream) = Stream::from_bytes(state) else { return false };
+    match &mut stream {
+        Stream::Mu(b) => b.update(data),
+        Stream::Prehash(h) => h.update(data),
+    }
+    state.copy_from_slice(&stream.to_bytes());
     true
 }
 
-/// Closes stream `id`: μ (64 bytes) or PH(M). An error when that stream is
-/// not the open one (the open one, if any, stays open).
+/// The result of the stream whose state is `state`: μ (64 bytes) or PH(M).
 #[wasm_bindgen]
-pub fn stream_finish(id: u32) -> Result<Vec<u8>, JsError> {
-    let stream = {
-        let mut streams = STREAM.0.borrow_mut();
-        match streams.open.take() {
-            Some((open, s)) if open == id => Some(s),
-            other => {
-                streams.open = other;
-                None
-            }
-        }
-    };
-    match stream {
+pub fn stream_finish(state: &[u8]) -> Result<Vec<u8>, JsError> {
+    match Stream::from_bytes(state) {
         Some(Stream::Mu(b)) => Ok(b.finalize().to_vec()),
         Some(Stream::Prehash(h)) => Ok(h.finalize()),
-        None => Err(JsError::new("stream: not open")),
+        None => Err(JsError::new("stream: not a stream state")),
     }
 }
 

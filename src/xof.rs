@@ -150,6 +150,38 @@ impl<const RATE: usize> Sponge<RATE> {
     }
 }
 
+/// Bytes of a saved absorbing state ([`save_state`]): the 25 lanes, then the position.
+pub(crate) const STATE_BYTES: usize = 201;
+
+/// Writes lanes `a` (little-endian, lane by lane) and the absorbing position
+/// `pos` < 200 into `out`: what a caller that keeps a sponge between calls holds.
+pub(crate) fn save_state(a: &[u64; 25], pos: usize, out: &mut [u8; STATE_BYTES]) {
+    read_bytes(a, 0, &mut out[..200]);
+    out[200] = pos as u8;
+}
+
+/// Reads what [`save_state`] wrote; None unless the position is below `rate`.
+pub(crate) fn load_state(b: &[u8; STATE_BYTES], rate: usize) -> Option<([u64; 25], usize)> {
+    let mut a = [0u64; 25];
+    xor_bytes(&mut a, 0, &b[..200]);
+    let pos = b[200] as usize;
+    (pos < rate).then_some((a, pos))
+}
+
+impl<const RATE: usize> Sponge<RATE> {
+    /// The absorbing state, for [`Sponge::from_bytes`]. Only for sponges over
+    /// public data: the bytes are not wiped.
+    pub(crate) fn to_bytes(&self) -> [u8; STATE_BYTES] {
+        let mut out = [0u8; STATE_BYTES];
+        save_state(&self.a, self.pos, &mut out);
+        out
+    }
+    /// A sponge resumed from [`Sponge::to_bytes`]; None for bytes it cannot have written.
+    pub(crate) fn from_bytes(b: &[u8; STATE_BYTES]) -> Option<Self> {
+        load_state(b, RATE).map(|(a, pos)| Sponge { a, pos })
+    }
+}
+
 impl<const RATE: usize> Squeeze<RATE> {
     pub fn squeeze(&mut self, out: &mut [u8]) {
         self.pos = squeeze(&mut self.a, self.pos, RATE, out);

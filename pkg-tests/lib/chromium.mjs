@@ -11,8 +11,9 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run
 /**
  * Opens one page. Returns { page, problems, offsite, close }: `problems` gathers page
  * errors, console errors and failed requests; `offsite` the blocked off-machine URLs.
+ * `args`: more Chromium flags (e.g. `--js-flags=--expose-gc`).
  */
-export async function openPage({ viewport, profilePrefix = 'mldsa-chromium-' }) {
+export async function openPage({ viewport, profilePrefix = 'mldsa-chromium-', args = [] }) {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing (scripts/setup.sh installs Debian chromium)`);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), profilePrefix));
   const { chromium } = await import('playwright-core');
@@ -22,7 +23,7 @@ export async function openPage({ viewport, profilePrefix = 'mldsa-chromium-' }) 
     fs.rmSync(userDataDir, { recursive: true, force: true });
   };
   try {
-    context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: ARGS, viewport });
+    context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: [...ARGS, ...args], viewport });
     const problems = [];
     const offsite = [];
     await context.route('**/*', (route) => {

@@ -143,6 +143,42 @@ impl Sha2 {
         }
     }
 
+    /// Bytes of [`Sha2::to_bytes`]: the hash words (64 bytes; SHA-224/256's
+    /// eight 32-bit words in the first 32), the block buffer, its fill, the total length.
+    pub const STATE_BYTES: usize = 64 + 128 + 1 + 8;
+
+    /// The state between two updates, for [`Sha2::with_state`] (message data
+    /// only: the bytes are not wiped).
+    pub fn to_bytes(&self) -> [u8; Sha2::STATE_BYTES] {
+        let mut out = [0u8; Sha2::STATE_BYTES];
+        match &self.h {
+            Words::W32(h) => out.chunks_exact_mut(4).zip(h).for_each(|(o, w)| o.copy_from_slice(&w.to_le_bytes())),
+            Words::W64(h) => out.chunks_exact_mut(8).zip(h).for_each(|(o, w)| o.copy_from_slice(&w.to_le_bytes())),
+        }
+        out[64..192].copy_from_slice(&self.buf);
+        out[192] = self.fill as u8;
+        out[193..].copy_from_slice(&self.total.to_le_bytes());
+        out
+    }
+
+    /// This hash (fresh, of the variant that saved `b`) resumed from
+    /// [`Sha2::to_bytes`]; None when the fill is not below the block length.
+    pub fn with_state(self, b: &[u8; Sha2::STATE_BYTES]) -> Option<Sha2> {
+        let mut s = self;
+        match &mut s.h {
+            Words::W32(h) => {
+                h.iter_mut().zip(b.chunks_exact(4)).for_each(|(w, i)| *w = u32::from_le_bytes(i.try_into().unwrap()))
+            }
+            Words::W64(h) => {
+                h.iter_mut().zip(b.chunks_exact(8)).for_each(|(w, i)| *w = u64::from_le_bytes(i.try_into().unwrap()))
+            }
+        }
+        s.buf.copy_from_slice(&b[64..192]);
+        s.fill = b[192] as usize;
+        s.total = u64::from_le_bytes(b[193..].try_into().unwrap());
+        (s.fill < s.block_len()).then_some(s)
+    }
+
     /// Padding (§5.1.1, §5.1.2): a 1 bit, zeros, then the message length in
     /// bits as a 64-bit (SHA-224/256) or 128-bit (SHA-384/512) big-endian integer.
     pub fn finalize(mut self) -> Vec<u8> {
