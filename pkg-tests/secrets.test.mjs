@@ -170,6 +170,6 @@ test('no secret is left in wasm memory after any secret-handling call', { skip, 
     scan(`${P.name} signer(seed)`, formatSecrets, live);
     onCleanStack(`${P.name} signer(seed).free`, () => seeded.free());
     scan(`${P.name} signer(seed).free`, formatSecrets);
-    t.diagnostic(`${P.name}: no secret found after 15 kinds of call and 20 key-format calls (memory ${bytes().length} bytes)`);
+    t.diagnostic(`${P.name}: no secret found after 15 kinds of call, 5 streaming calls and 20 key-format calls (memory ${bytes().length} bytes)`);
   }
 });
