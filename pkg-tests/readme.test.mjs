@@ -1,8 +1,9 @@
 // The README's examples cannot rot: every ```js block that follows a
 // `<!-- readme-test -->` line is run, as a user would run it, as an ES module
-// in the consumer folder where the packed package is installed (jose, a dev
-// dependency, is linked in for the example that uses it). The examples check
-// their results with node:assert, so a wrong result fails here.
+// in the consumer folder where the packed package is installed (jose and
+// @noble/hashes, dev dependencies, are linked in for the examples that use
+// them). The examples check their results with node:assert, so a wrong result
+// fails here; and every js block must carry the marker.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -17,13 +18,22 @@ const blocks = [...readme.matchAll(/<!-- readme-test -->\n```js\n([\s\S]*?)\n```
   line: readme.slice(0, m.index).split('\n').length + 2,
 }));
 
-test('the README has runnable examples', () => assert.ok(blocks.length >= 3, `found ${blocks.length}`));
+test('every js block of the README is run', () => {
+  const all = readme.match(/^```js$/gm)?.length ?? 0;
+  assert.ok(blocks.length >= 6, `found ${blocks.length}`);
+  assert.equal(blocks.length, all, 'a js block without the <!-- readme-test --> marker');
+});
 
 for (const { code, line } of blocks) {
   test(`README.md example at line ${line}`, { skip, timeout: 60_000 }, () => {
     installedPackageDir();
-    const jose = path.join(consumerDir, 'node_modules', 'jose');
-    if (code.includes("from 'jose'") && !fs.existsSync(jose)) fs.symlinkSync(path.join(repoRoot, 'node_modules', 'jose'), jose, 'dir');
+    // The examples' other imports: the repository's dev dependencies, linked in.
+    for (const dep of ['jose', '@noble/hashes']) {
+      const link = path.join(consumerDir, 'node_modules', dep);
+      if (!code.includes(`from '${dep}`) || fs.existsSync(link)) continue;
+      fs.mkdirSync(path.dirname(link), { recursive: true });
+      fs.symlinkSync(path.join(repoRoot, 'node_modules', dep), link, 'dir');
+    }
     const file = path.join(consumerDir, `readme-example-${line}-${process.pid}.mjs`);
     fs.writeFileSync(file, code + '\n');
     try {
