@@ -414,6 +414,13 @@ function platform(name, self, args) {
   return apply(fn, self ?? platformSubtle, args);
 }
 
+/** The ML-DSA algorithm (and its context) of a sign or verify call with one of our keys. */
+function algorithmFor(algorithm, key, op) {
+  const alg = mlDsaAlgorithm(algorithm);
+  if (!alg) throw fail('InvalidAccessError', `${op}: the key is an ${state(key).set} key`);
+  return { alg, context: readContext(alg) };
+}
+
 // The methods, written once: `self` is the SubtleCrypto the call came to (for
 // install(), the platform's own object), which platform calls keep.
 const methods = {
@@ -448,18 +455,14 @@ const methods = {
   sign(self, algorithm, key, data) {
     return promise(() => {
       if (!isOurs(key)) return platform('sign', self, [algorithm, key, data]);
-      const alg = mlDsaAlgorithm(algorithm);
-      if (!alg) throw fail('InvalidAccessError', `sign: the key is an ${state(key).set} key`);
-      const context = readContext(alg);
+      const { alg, context } = algorithmFor(algorithm, key, 'sign');
       return sign(alg, key, context, copyBufferSource(data, 'data'));
     });
   },
   verify(self, algorithm, key, signature, data) {
     return promise(() => {
       if (!isOurs(key)) return platform('verify', self, [algorithm, key, signature, data]);
-      const alg = mlDsaAlgorithm(algorithm);
-      if (!alg) throw fail('InvalidAccessError', `verify: the key is an ${state(key).set} key`);
-      const context = readContext(alg);
+      const { alg, context } = algorithmFor(algorithm, key, 'verify');
       return verify(alg, key, context, copyBufferSource(signature, 'signature'), copyBufferSource(data, 'data'));
     });
   },

