@@ -1,0 +1,32 @@
+// Compiled (never run) by compat-typescript.test.mjs under --strict in every
+// project kind: the main API, the ./ml-dsa.js subpath and mldsa-simd/webcrypto,
+// and the returned bytes where the platform takes a BufferSource or a BlobPart.
+import { ml_dsa65 } from 'mldsa-simd';
+import { ml_dsa44 } from 'mldsa-simd/ml-dsa.js';
+import { install, subtle } from 'mldsa-simd/webcrypto';
+
+const keys = ml_dsa65.keygen();
+const msg = new TextEncoder().encode('typed');
+const sig = ml_dsa65.sign(msg, keys.secretKey);
+const ok: boolean = ml_dsa65.verify(sig, msg, keys.publicKey);
+const k44 = ml_dsa44.keygen(new Uint8Array(32));
+const ok44: boolean = ml_dsa44.verify(ml_dsa44.sign(msg, k44.secretKey, { extraEntropy: false }), msg, k44.publicKey);
+const blob = new Blob([sig]);
+
+export async function platformVerifies(): Promise<boolean> {
+  const forced: boolean = await install({ force: true });
+  const spki = ml_dsa65.exportPublicKey(keys.publicKey, 'spki');
+  const key = await crypto.subtle.importKey('spki', spki, { name: 'ML-DSA-65' }, false, ['verify']);
+  return forced && (await crypto.subtle.verify({ name: 'ML-DSA-65' }, key, sig, msg));
+}
+
+export async function oursVerifies(): Promise<boolean> {
+  const pair = await subtle.generateKey('ML-DSA-65', false, ['sign', 'verify']);
+  const s: ArrayBuffer = await subtle.sign({ name: 'ML-DSA-65' }, pair.privateKey, msg);
+  return subtle.verify('ML-DSA-65', pair.publicKey, s, msg);
+}
+
+// @ts-expect-error a message is bytes, not a string
+ml_dsa65.sign('not bytes', keys.secretKey);
+
+export const summary = [ok, ok44, blob.size];
