@@ -53,7 +53,7 @@ test('compat: TypeScript 5.0 and latest × nodenext, node16, bundler, node10, br
           const removed = r.code !== 0 && /^tsconfig\.json\(\d+,\d+\): error TS5108: Option 'moduleResolution=node10' has been removed\./.test(out.trim()) && out.trim().split('\n').length === 1;
           const ok = r.code === 0;
           const error = ok ? undefined : brief(out, 1500);
-          results.add({ env: 'TypeScript', version: shown, exact: version, cell: p.cell, ok, na: removed ? `removed in TypeScript ${shown}` : undefined, error });
+          results.add({ env: 'TypeScript', version: shown, exact: version, cell: p.cell, order: PROJECTS.indexOf(p), ok, na: removed ? `removed in TypeScript ${shown}` : undefined, error });
           if (!removed) assert.ok(ok, `tsc ${version} (${p.cell}) failed:\n${error}`);
         }));
       }

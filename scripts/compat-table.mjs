@@ -25,12 +25,17 @@ export function renderRows(cells) {
   const rows = new Map();
   for (const c of cells) {
     const key = `${c.env} ${c.version}`;
-    if (!rows.has(key)) rows.set(key, { env: c.env, version: c.version, works: [], fails: [], na: [] });
-    if (c.na) rows.get(key).na.push(`${c.cell} (${c.na})`);
-    else rows.get(key)[c.ok ? 'works' : 'fails'].push(c.cell);
+    if (!rows.has(key)) rows.set(key, []);
+    rows.get(key).push(c);
   }
   const out = new Map();
-  for (const [key, r] of rows) out.set(key, `| ${r.env} | ${r.version} | ${r.works.join(', ') || '—'} | ${r.fails.join(', ') || '—'} | ${r.na.join(', ') || '—'} |`);
+  for (const [key, row] of rows) {
+    // Cells that ran concurrently carry `order` (their place in the test's list).
+    const sorted = row.map((c, i) => ({ c, i })).sort((a, b) => (a.c.order ?? a.i) - (b.c.order ?? b.i)).map((x) => x.c);
+    const list = (pick) => sorted.filter(pick).map((c) => (c.na ? `${c.cell} (${c.na})` : c.cell)).join(', ') || '—';
+    const { env, version } = row[0];
+    out.set(key, `| ${env} | ${version} | ${list((c) => !c.na && c.ok)} | ${list((c) => !c.na && !c.ok)} | ${list((c) => c.na)} |`);
+  }
   return out;
 }
 

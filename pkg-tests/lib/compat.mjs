@@ -58,7 +58,7 @@ export function project(name, extra = {}) {
  */
 export function run(cmd, args, { cwd, env, timeoutMs = 60_000, input } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -68,7 +68,10 @@ export function run(cmd, args, { cwd, env, timeoutMs = 60_000, input } = {}) {
     }, timeoutMs);
     child.on('error', (e) => { clearTimeout(timer); reject(e); });
     child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr }); });
-    child.stdin.end(input ?? '');
+    if (input !== undefined) {
+      child.stdin.on('error', () => {}); // a child that exits without reading its input
+      child.stdin.end(input);
+    }
   });
 }
 
