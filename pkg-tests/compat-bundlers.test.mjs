@@ -41,12 +41,12 @@ const BUNDLERS = [
     name: 'webpack',
     pkg: 'webpack',
     files: {
-      'webpack.config.mjs': `import path from 'node:path';
+      'webpack.config.mjs': `import { fileURLToPath } from 'node:url';
 export default {
   mode: 'production',
-  context: import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname),
+  context: fileURLToPath(new URL('.', import.meta.url)),
   entry: { page: './src/page.js', worker: './src/worker.js' },
-  output: { path: path.resolve(path.dirname(new URL(import.meta.url).pathname), 'dist'), filename: '[name].js', module: true, chunkFormat: 'module', clean: true },
+  output: { path: fileURLToPath(new URL('./dist', import.meta.url)), filename: '[name].js', module: true, chunkFormat: 'module', clean: true },
   experiments: { outputModule: true },
   target: ['web', 'es2022'],
   performance: { hints: false },
@@ -109,7 +109,7 @@ async function inBrowser(open, url) {
     await b.page.goto(url);
     await b.page.waitForFunction(() => globalThis.__compat !== undefined, { timeout: 90_000 });
     const out = await b.page.evaluate(() => globalThis.__compat);
-    return { out, problems: b.problems.slice() };
+    return { out, problems: [...b.problems, ...b.offsite.map((u) => `request off the machine: ${u}`)] };
   } finally {
     await b.close();
   }

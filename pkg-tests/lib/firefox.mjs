@@ -10,7 +10,12 @@ import { compatDir, tool } from './compat.mjs';
 
 export const FIREFOX = process.env.MLDSA_FIREFOX || '/usr/bin/firefox-esr';
 
-/** Opens one page; returns { page, problems, version, close } like lib/chromium.mjs's openPage. */
+/**
+ * Opens one page; returns { page, problems, offsite, version, close } like
+ * lib/chromium.mjs's openPage. `offsite` records requests to hosts other than
+ * 127.0.0.1 (recorded, not blocked: request interception over BiDi is not
+ * dependable in Firefox ESR, and this machine has no route out anyway).
+ */
 export async function openFirefox() {
   if (!fs.existsSync(FIREFOX)) throw new Error(`${FIREFOX} is missing (scripts/setup.sh --compat installs Debian firefox-esr)`);
   tool('puppeteer-core/package.json');
@@ -34,9 +39,14 @@ export async function openFirefox() {
     const version = await browser.version();
     const page = await browser.newPage();
     const problems = [];
+    const offsite = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (/^https?:$/.test(u.protocol) && u.hostname !== '127.0.0.1') offsite.push(u.href);
+    });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('console', (m) => m.type() === 'error' && problems.push(`console error: ${m.text()}`));
-    return { page, problems, version, close };
+    return { page, problems, offsite, version, close };
   } catch (e) {
     await close();
     throw e;
