@@ -318,16 +318,16 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
     await t.test('verify: a malformed key or malformed base64 is named in a message, never a stack trace', async () => {
       const pemBody = exported.publicPem.split('\n');
       const cases = [
-        ['garbage PEM', '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----', b64(textSig), /^Cannot verifyPublic key \(PEM\): /, 'bad-key'],
-        ['truncated PEM', [...pemBody.slice(0, 3), ...pemBody.slice(-2)].join('\n'), b64(textSig), /^Cannot verifyPublic key \(PEM\): /],
-        ['a private key', exported.privatePem, b64(textSig), /^Cannot verifyPublic key \(PEM\): .*BEGIN PUBLIC KEY/],
-        ['JWK that is not JSON', '{"kty": "AKP", ', b64(textSig), /^Cannot verifyPublic key: this JWK is not valid JSON\.$/],
-        ['JWK of another type', '{"kty":"EC","crv":"P-256"}', b64(textSig), /^Cannot verifyPublic key \(JWK\): .*AKP/],
-        ['neither', 'hello', b64(textSig), /^Cannot verifyPublic key: neither PEM .* nor JWK/],
-        ['no key', '', b64(textSig), /^Cannot verifyPublic key: paste a PEM/],
-        ['base64 with a bad character', exported.publicPem, 'not*base64', /^Cannot verifySignature: not base64: the character "\*" at position 4$/, 'bad-base64'],
-        ['truncated base64', exported.publicPem, b64(textSig).slice(0, -3), /^Cannot verifySignature: not base64: .*not a whole number of bytes/],
-        ['no signature', exported.publicPem, '  ', /^Cannot verifySignature: paste a base64 signature\.$/],
+        ['garbage PEM', '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----', b64(textSig), /^Cannot verify Public key \(PEM\): /, 'bad-key'],
+        ['truncated PEM', [...pemBody.slice(0, 3), ...pemBody.slice(-2)].join('\n'), b64(textSig), /^Cannot verify Public key \(PEM\): /],
+        ['a private key', exported.privatePem, b64(textSig), /^Cannot verify Public key \(PEM\): .*BEGIN PUBLIC KEY/],
+        ['JWK that is not JSON', '{"kty": "AKP", ', b64(textSig), /^Cannot verify Public key: this JWK is not valid JSON\.$/],
+        ['JWK of another type', '{"kty":"EC","crv":"P-256"}', b64(textSig), /^Cannot verify Public key \(JWK\): .*AKP/],
+        ['neither', 'hello', b64(textSig), /^Cannot verify Public key: neither PEM .* nor JWK/],
+        ['no key', '', b64(textSig), /^Cannot verify Public key: paste a PEM/],
+        ['base64 with a bad character', exported.publicPem, 'not*base64', /^Cannot verify Signature: not base64: the character "\*" at position 4$/, 'bad-base64'],
+        ['truncated base64', exported.publicPem, b64(textSig).slice(0, -3), /^Cannot verify Signature: not base64: .*not a whole number of bytes/],
+        ['no signature', exported.publicPem, '  ', /^Cannot verify Signature: paste a base64 signature\.$/],
       ];
       for (const [what, keyText, sigText, expected, shotName] of cases) {
         const r = await verifyWith(keyText, sigText, 'text');

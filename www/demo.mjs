@@ -213,6 +213,7 @@ function setVerifyResult(state, headline, detail = '') {
   p.dataset.state = state;
   p.textContent = headline;
   if (detail) {
+    p.append(' ');
     const d = document.createElement('span');
     d.className = 'detail';
     d.textContent = detail;
@@ -254,6 +255,7 @@ function parsePublicKey(text) {
 }
 
 async function verify() {
+  $('verify-progress').value = 0;
   let parsed, signature, message;
   try {
     parsed = parsePublicKey($('verify-key').value);
