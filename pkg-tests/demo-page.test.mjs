@@ -5,7 +5,7 @@
 // gives), PEM and JWK export (read back by the package here and by node:crypto
 // of Node 24), signing text and a file chosen with the file input (progress bar
 // to 100%), a large file signed while the page keeps drawing frames and handles a
-// click on Cancel, verification: valid (PEM and JWK keys, text and file), invalid
+// click on Cancel, a dropped file, verification: valid (PEM and JWK keys, text and file), invalid
 // (a flipped byte, another message, a wrong length), and the messages for a
 // malformed key and malformed base64. Every signature the page makes is checked
 // in Node. Screenshots of each state: artifacts/demo-*.png. Times are reported,
@@ -110,8 +110,9 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
     const stateOf = (sel) => pg.$eval(sel, (e) => e.dataset.state);
     const waitState = (sel, states, timeout = 60_000) =>
       pg.waitForFunction(([s, ok]) => ok.includes(document.querySelector(s).dataset.state), [sel, states], { timeout, polling: 50 });
-    // Every value the progress bar takes (the attribute reflects .value), with the
-    // count of animation frames the page had drawn by then.
+    // The progress bar's value after each task that changed it (a MutationObserver
+    // runs at the end of the task; the attribute reflects .value), with the count of
+    // animation frames drawn by then: the values the page could have painted.
     const watchProgress = (sel) =>
       pg.evaluate((s) => {
         const bar = document.querySelector(s);
@@ -223,6 +224,28 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
       for (let i = 1; i < values.length; i++) assert.ok(values[i] >= values[i - 1], `progress went back: ${values.join(' ')}`);
       t.diagnostic(`demo-page: ${status}`);
       await shot('sign-file');
+    });
+
+    await t.test('sign a file dropped on the drop zone', async () => {
+      const bytes = rng.bytes(100_000);
+      await pg.check('#source-text');
+      const over = await pg.evaluate((base64) => {
+        const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const zone = document.querySelector('#drop');
+        const dt = new DataTransfer();
+        dt.items.add(new File([data], 'dropped.bin'));
+        zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        const highlighted = zone.classList.contains('over');
+        zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        return highlighted && !zone.classList.contains('over');
+      }, b64(bytes));
+      assert.equal(over, true, 'the zone is highlighted while a file is over it, and not after the drop');
+      assert.equal(await pg.isChecked('#source-file'), true, 'a dropped file becomes the message');
+      assert.equal(await text('#file-info'), 'dropped.bin: 97.7 KiB');
+      await pg.click('#sign-btn');
+      await waitState('#sign-status', ['done', 'error']);
+      assert.equal(await stateOf('#sign-status'), 'done', await text('#sign-status'));
+      assert.equal(alg.verify(fromBase64(await value('#signature')), bytes, key.publicKey), true, 'the dropped file signature does not verify in Node');
     });
 
     const bigFile = writeFile(tmp, 'demo-big.bin', BIG_BYTES);
