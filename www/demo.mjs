@@ -126,7 +126,9 @@ function showExport(format) {
     $('export-private').value = alg.exportSecretKey(key.seed, 'pem');
   } else {
     $('export-public').value = JSON.stringify(alg.exportPublicKey(key.publicKey, 'jwk'), null, 2);
-    $('export-private').value = JSON.stringify(alg.exportSecretKey(key.seed, 'jwk'), null, 2);
+    // priv first, so the visible top of the box shows that this one is the private key
+    const { kty, alg: name, priv, ...rest } = alg.exportSecretKey(key.seed, 'jwk');
+    $('export-private').value = JSON.stringify({ kty, alg: name, priv, ...rest }, null, 2);
   }
 }
 
