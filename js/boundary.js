@@ -6,8 +6,7 @@
  * @module
  */
 import * as glue from '../build/wasm/mldsa_simd.js';
-import { UNPACK_BASE64, WASM_LZMA_BASE64, WASM_LZMA_PROPS, WASM_BYTES } from '../build/wasm_base64.js';
-import { unpackWasm } from './unpack.js';
+import { compiled } from './wasm-module.js';
 
 // ---------------------------------------------------------------- intrinsics
 // Captured once, at load, so that what a caller's object (or a later change
@@ -29,22 +28,11 @@ const cryptoObject = globalThis.crypto;
 const getRandomValues = cryptoObject?.getRandomValues;
 const RuntimeError = WebAssembly.RuntimeError;
 
-function decodeBase64(text) {
-  if (typeof U8.fromBase64 === 'function') return U8.fromBase64(text);
-  const binary = atob(text);
-  const out = new U8(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
-}
-
 // ---------------------------------------------------------------- the instance
-// The module is compiled once; its instance is replaced if it ever traps (a
+// The module is compiled once (./wasm-module.js); its instance is replaced if it ever traps (a
 // trap can stop Rust code half-way, with the heap or a RefCell in any state),
 // so that the next call runs on a fresh instance. `generation` counts the
 // instances: prepared keys belong to the one they were made in.
-const compiled = new WebAssembly.Module(
-  unpackWasm(decodeBase64(UNPACK_BASE64), WASM_LZMA_PROPS, decodeBase64(WASM_LZMA_BASE64), WASM_BYTES),
-);
 glue.initSync({ module: compiled });
 let generation = 0;
 

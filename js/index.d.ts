@@ -19,6 +19,22 @@
  * @module
  */
 
+/**
+ * The bytes this package returns: always a fresh `Uint8Array` over its own,
+ * non-shared `ArrayBuffer`, so it can go wherever a `BufferSource` is wanted
+ * (`crypto.subtle`, `Blob`, `fetch`). For TypeScript before 5.7, where
+ * `Uint8Array` is not generic, the package's types say `Uint8Array`.
+ */
+export type Bytes = Uint8Array<ArrayBuffer>;
+
+// `using` works where the project's lib has `Disposable` (esnext.disposable,
+// @types/node): the prepared keys extend it. Declaring it empty here merges
+// with the lib's when present and costs nothing when absent, so these types
+// do not need that lib.
+declare global {
+  interface Disposable {}
+}
+
 /** Byte lengths of one parameter set (FIPS 204 Table 2). */
 export interface MlDsaLengths {
   /** Encoded public key: 1312, 1952 or 2592 bytes. */
@@ -35,8 +51,8 @@ export interface MlDsaLengths {
 
 /** A key pair in the raw FIPS 204 encodings. */
 export interface KeyPair {
-  publicKey: Uint8Array;
-  secretKey: Uint8Array;
+  publicKey: Bytes;
+  secretKey: Bytes;
 }
 
 /** Options of `verify`. Unknown keys throw `TypeError`; keys set to `undefined` are ignored. */
@@ -94,7 +110,7 @@ export interface MlDsaStreamSign {
    * { context, ...opts })` would make it. The object is finished afterwards:
    * later calls throw `Error`.
    */
-  sign(opts?: StreamSignOptions): Uint8Array;
+  sign(opts?: StreamSignOptions): Bytes;
 }
 
 /** An incremental verification from `createVerify`; see {@link MlDsaStreamSign}. */
@@ -180,10 +196,10 @@ export interface MlDsaJwk {
 /** A private key read by {@link MlDsa.importSecretKey}, checked, with its public key. */
 export interface ImportedSecretKey {
   /** The 32-byte seed ξ, when the format carried it (raw-seed, JWK, PKCS#8 `seed` and `both`). */
-  seed: Uint8Array | undefined;
+  seed: Bytes | undefined;
   /** The FIPS 204 encoding of the secret key (what `sign` takes). */
-  secretKey: Uint8Array;
-  publicKey: Uint8Array;
+  secretKey: Bytes;
+  publicKey: Bytes;
 }
 
 /** Options of {@link MlDsa.exportSecretKey}. */
@@ -219,7 +235,7 @@ export interface MlDsaKeys {
    * const publicKey = ml_dsa65.getPublicKey(secretKey);
    * ```
    */
-  getPublicKey(secretKey: Uint8Array): Uint8Array;
+  getPublicKey(secretKey: Uint8Array): Bytes;
 }
 
 /** A signer: pure ML-DSA, or HashML-DSA from {@link MlDsa.prehash}. */
@@ -241,7 +257,7 @@ export interface MlDsaSigner extends MlDsaKeys {
    * const sig = ml_dsa65.sign(msg, secretKey, { context: new TextEncoder().encode('my-app v1') });
    * ```
    */
-  sign(msg: Uint8Array, secretKey: Uint8Array, opts?: SignOptions): Uint8Array;
+  sign(msg: Uint8Array, secretKey: Uint8Array, opts?: SignOptions): Bytes;
   /**
    * Verify a signature (FIPS 204 Algorithm 3, or Algorithm 5 for a prehash signer).
    * @returns `true` if valid; `false` for any invalid or malformed signature
@@ -295,7 +311,7 @@ export interface MlDsaSigner extends MlDsaKeys {
    * // in a browser: await ml_dsa65.signStream(fileInput.files[0], secretKey)
    * ```
    */
-  signStream(source: MessageSource, secretKeyOrSeed: Uint8Array, opts?: SignOptions): Promise<Uint8Array>;
+  signStream(source: MessageSource, secretKeyOrSeed: Uint8Array, opts?: SignOptions): Promise<Bytes>;
   /**
    * Verifies a signature over everything `source` gives, reading one chunk at a time.
    * @returns `true` if valid; `false` for any invalid signature, of any length.
@@ -318,7 +334,7 @@ export interface MlDsaInternal extends MlDsaKeys {
    * const sig = ml_dsa65.internal.sign(mu, secretKey, { externalMu: true });
    * ```
    */
-  sign(mOrMu: Uint8Array, secretKey: Uint8Array, opts?: InternalSignOptions): Uint8Array;
+  sign(mOrMu: Uint8Array, secretKey: Uint8Array, opts?: InternalSignOptions): Bytes;
   /** ML-DSA.Verify_internal (Algorithm 8) on M′ as given, or on a 64-byte μ with `{ externalMu: true }`. */
   verify(sig: Uint8Array, mOrMu: Uint8Array, publicKey: Uint8Array, opts?: InternalVerifyOptions): boolean;
 }
@@ -390,9 +406,9 @@ export interface MlDsa extends MlDsaSigner {
    * ml_dsa65.verify(sig, msg, publicKey);
    * ```
    */
-  importPublicKey(data: Uint8Array, format: 'raw' | 'spki'): Uint8Array;
-  importPublicKey(data: string, format: 'pem'): Uint8Array;
-  importPublicKey(data: MlDsaJwk, format: 'jwk'): Uint8Array;
+  importPublicKey(data: Uint8Array, format: 'raw' | 'spki'): Bytes;
+  importPublicKey(data: string, format: 'pem'): Bytes;
+  importPublicKey(data: MlDsaJwk, format: 'jwk'): Bytes;
   /**
    * Writes a raw public key in a format of {@link importPublicKey}.
    * @example
@@ -400,7 +416,7 @@ export interface MlDsa extends MlDsaSigner {
    * const pem = ml_dsa65.exportPublicKey(publicKey, 'pem');
    * ```
    */
-  exportPublicKey(publicKey: Uint8Array, format: 'raw' | 'spki'): Uint8Array;
+  exportPublicKey(publicKey: Uint8Array, format: 'raw' | 'spki'): Bytes;
   exportPublicKey(publicKey: Uint8Array, format: 'pem'): string;
   exportPublicKey(publicKey: Uint8Array, format: 'jwk'): MlDsaJwk;
   /**
@@ -432,7 +448,7 @@ export interface MlDsa extends MlDsaSigner {
    * const der = ml_dsa65.exportSecretKey(seed, 'pkcs8', { form: 'both' });
    * ```
    */
-  exportSecretKey(key: Uint8Array, format: 'raw-seed' | 'raw' | 'pkcs8', options?: ExportSecretKeyOptions): Uint8Array;
+  exportSecretKey(key: Uint8Array, format: 'raw-seed' | 'raw' | 'pkcs8', options?: ExportSecretKeyOptions): Bytes;
   exportSecretKey(key: Uint8Array, format: 'pem', options?: ExportSecretKeyOptions): string;
   exportSecretKey(key: Uint8Array, format: 'jwk'): MlDsaJwk;
   /**
@@ -450,17 +466,19 @@ export interface MlDsa extends MlDsaSigner {
 }
 
 /** What every prepared key has: an explicit, idempotent release. */
-export interface PreparedKey {
-  /** Frees (and wipes) the wasm side. Later calls of its methods throw `Error`; calling free() again does nothing. */
+export interface PreparedKey extends Disposable {
+  /**
+   * Frees (and wipes) the wasm side. Later calls of its methods throw `Error`;
+   * calling free() again does nothing. `[Symbol.dispose]()` does the same, for
+   * `using` declarations (Node 24, TypeScript 5.2+ with lib esnext.disposable).
+   */
   free(): void;
-  /** Same as `free()`, for `using` declarations. */
-  [Symbol.dispose](): void;
 }
 
 /** Result of `ml_dsaXX.signer(secretKey)`. */
 export interface PreparedSigner extends PreparedKey {
   /** Same as `ml_dsaXX.sign(msg, secretKey, opts)`, byte for byte. */
-  sign(msg: Uint8Array, opts?: SignOptions): Uint8Array;
+  sign(msg: Uint8Array, opts?: SignOptions): Bytes;
 }
 
 /** Result of `ml_dsaXX.verifier(publicKey)`. */

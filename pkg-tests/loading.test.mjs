@@ -165,3 +165,64 @@ test('a copy outside the repository (no parent node_modules to fall back on)', {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an uncaught error prints a readable source line, and the source map leads to js/', { skip }, () => {
+  const code = "import { ml_dsa65 } from 'mldsa-simd';\nml_dsa65.sign(new Uint8Array(3), new Uint8Array(5));\n";
+  const file = path.join(consumerDir, `uncaught-${process.pid}.mjs`);
+  fs.writeFileSync(file, code);
+  try {
+    const plain = spawnSync(process.execPath, [file], { cwd: consumerDir, encoding: 'utf8' });
+    assert.notEqual(plain.status, 0);
+    assert.match(plain.stderr, /RangeError: secretKey: expected 4032 bytes, got 5/);
+    // Node prints the line the error was thrown from before the message.
+    const before = plain.stderr.slice(0, plain.stderr.indexOf('RangeError: secretKey'));
+    assert.ok(before.length < 800, `${before.length} characters of source before the message:\n${before.slice(0, 400)}…`);
+    const mapped = spawnSync(process.execPath, ['--enable-source-maps', file], { cwd: consumerDir, encoding: 'utf8' });
+    assert.match(mapped.stderr, /src\/boundary\.js:\d+/, mapped.stderr);
+    assert.match(mapped.stderr, /throw new RangeError\(`\$\{name\}: expected/, 'the mapped line is the original source');
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+});
+
+test('the npm README is the user part: no development notes, no links into the repository', { skip }, () => {
+  const dir = installedPackageDir();
+  const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
+  for (const dev of ['## Development: the two commands', '## Layout', '### Fuzzing', '## Performance', 'npm-readme:']) {
+    assert.ok(!readme.includes(dev), `the packed README still has "${dev}"`);
+  }
+  for (const user of ['## Install', '## Usage', '### Key formats', '### WebCrypto', '### Streaming', '### Errors']) {
+    assert.ok(readme.includes(user), `the packed README lacks "${user}"`);
+  }
+  const relative = [...readme.matchAll(/\]\((?!https?:|#)([^)]+)\)/g)].map((m) => m[1]);
+  assert.deepEqual(relative, [], 'relative links do not work on npm');
+});
+
+test('exports: workerd and edge-light entries import the shipped .wasm; types for TypeScript < 5.7 and node10', { skip }, () => {
+  const dir = installedPackageDir();
+  const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  for (const sub of ['.', './ml-dsa.js', './webcrypto']) {
+    const e = pj.exports[sub];
+    assert.deepEqual(Object.keys(e), ['workerd', 'edge-light', 'import', 'require', 'default'], `${sub}: condition order`);
+    for (const cond of ['workerd', 'edge-light', 'import', 'require']) {
+      assert.deepEqual(Object.keys(e[cond]), ['types@<5.7', 'types', 'default'], `${sub} ${cond}`);
+      for (const f of Object.values(e[cond])) assert.ok(fs.existsSync(path.join(dir, f)), `${sub} ${cond}: ${f} is not in the tarball`);
+    }
+  }
+  const wasm = fs.readFileSync(path.join(dir, 'mldsa_simd.wasm'));
+  assert.ok(WebAssembly.validate(wasm), 'mldsa_simd.wasm is not valid WebAssembly');
+  for (const [entry, spec] of [['index.workerd.mjs', './mldsa_simd.wasm'], ['index.edge-light.mjs', './mldsa_simd.wasm?module']]) {
+    const code = fs.readFileSync(path.join(dir, entry), 'utf8');
+    assert.ok(code.includes(`from"${spec}"`) || code.includes(`from "${spec}"`), `${entry} does not import ${spec}`);
+    assert.ok(!/[A-Za-z0-9+/]{4096}/.test(code), `${entry} still embeds base64 bytes`);
+  }
+  const exported = WebAssembly.Module.exports(new WebAssembly.Module(wasm)).map((e) => e.name);
+  for (const fn of ['keygen', 'sign', 'verify', 'memory']) assert.ok(exported.includes(fn), `mldsa_simd.wasm does not export ${fn}`);
+  for (const f of ['index.d.ts', 'webcrypto.d.ts']) {
+    const modern = fs.readFileSync(path.join(dir, f), 'utf8');
+    const legacy = fs.readFileSync(path.join(dir, 'ts5.6', f), 'utf8');
+    assert.equal(legacy, modern.replaceAll('Uint8Array<ArrayBuffer>', 'Uint8Array'), `ts5.6/${f}`);
+    assert.ok(!/Symbol\.dispose/.test(modern.replace(/\/\*\*[\s\S]*?\*\//g, '')), `${f} needs lib esnext.disposable`);
+  }
+  assert.deepEqual(pj.typesVersions['*'], { 'ml-dsa.js': ['./index.d.ts'], webcrypto: ['./webcrypto.d.ts'] });
+});

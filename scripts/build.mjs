@@ -17,11 +17,14 @@
 //      panic handler that traps (see Cargo.toml), so std's panic and
 //      formatting code is not in the .wasm. Tests are built without it.
 //   3. The .wasm is inlined LZMA-compressed, as base64, with the small LZMA
-//      decoder module built from unpack/ (build/wasm_base64.js) and js/index.js is
-//      bundled and minified with esbuild into pkg/index.mjs (ESM) and
-//      pkg/index.cjs (CJS).
-//   4. pkg/ gets the types (index.d.ts, index.d.cts), package.json, README and
-//      licence files.
+//      decoder module built from unpack/ (build/wasm_base64.js), and js/index.js is
+//      bundled with esbuild into pkg/index.mjs (ESM) and pkg/index.cjs (CJS),
+//      minified but in short lines, with source maps (sources in pkg/src/);
+//      pkg/index.workerd.mjs and pkg/index.edge-light.mjs are the same code
+//      importing pkg/mldsa_simd.wasm instead (js/wasm-module.edge.js);
+//      mldsa-simd/webcrypto gets the same four entries.
+//   4. pkg/ gets the types (index.d.ts, index.d.cts, and ts5.6/ for TypeScript
+//      before 5.7), package.json, the user part of README.md and the licence.
 //   5. Sizes are printed. The output is deterministic for a given .wasm.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -202,34 +205,58 @@ const banner = `/*! mldsa-simd ${version} | ${license} | ML-DSA (FIPS 204) in We
 // after tree shaking has removed the glue's async loader (which fetches the
 // .wasm via new URL(..., import.meta.url): bundlers would try to emit that
 // file, and CommonJS has no import.meta).
+// The workerd and edge-light entries are the same code with js/wasm-module.js
+// replaced by js/wasm-module.edge.js: they import the .wasm file (shipped as
+// pkg/mldsa_simd.wasm) instead of carrying its bytes.
 // mldsa-simd/webcrypto is built on the main entry's public API and imports it
-// (./index.mjs or ./index.cjs) rather than bundling a second copy, so that
-// both share one WebAssembly instance.
+// (./index.mjs, ./index.cjs, or the edge entry of the same runtime) rather than
+// bundling a second copy, so that both share one WebAssembly instance.
+const edgeEntries = { workerd: './mldsa_simd.wasm', 'edge-light': './mldsa_simd.wasm?module' };
 const outputs = [
   ['index.mjs', 'esm', path.join(root, 'js', 'index.js'), true],
   ['index.cjs', 'cjs', path.join(pkgDir, 'index.mjs'), false],
+  ...Object.entries(edgeEntries).map(([c, wasmSpecifier]) => [`index.${c}.mjs`, 'esm', path.join(root, 'js', 'index.js'), true, null, wasmSpecifier]),
   ['webcrypto.mjs', 'esm', path.join(root, 'js', 'webcrypto.js'), true, './index.mjs'],
   ['webcrypto.cjs', 'cjs', path.join(root, 'js', 'webcrypto.js'), true, './index.cjs'],
+  ...Object.keys(edgeEntries).map((c) => [`webcrypto.${c}.mjs`, 'esm', path.join(root, 'js', 'webcrypto.js'), true, `./index.${c}.mjs`]),
 ];
-for (const [name, format, entryPoint, bundle, mainEntry] of outputs) {
-  const mainExternal = mainEntry && {
-    name: 'main-entry-external',
-    setup(b) {
-      b.onResolve({ filter: /^\.\/index\.js$/ }, () => ({ path: mainEntry, external: true }));
-    },
-  };
+const mapSources = new Map();
+for (const [name, format, entryPoint, bundle, mainEntry, wasmSpecifier] of outputs) {
+  const plugins = [];
+  if (mainEntry) {
+    plugins.push({
+      name: 'main-entry-external',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/index\.js$/ }, () => ({ path: mainEntry, external: true }));
+      },
+    });
+  }
+  if (wasmSpecifier) {
+    plugins.push({
+      name: 'wasm-file-module',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/wasm-module\.js$/ }, () => ({ path: path.join(root, 'js', 'wasm-module.edge.js') }));
+        b.onResolve({ filter: /^mldsa-simd:wasm-file$/ }, () => ({ path: wasmSpecifier, external: true }));
+      },
+    });
+  }
   const result = await esbuild.build({
     entryPoints: [entryPoint],
     outfile: path.join(pkgDir, name),
     bundle,
-    plugins: mainExternal ? [mainExternal] : [],
+    plugins,
     format,
     platform: 'neutral',
     target: 'es2020',
-    // Minified (identifiers, whitespace, syntax; error texts unchanged): the
-    // JS a browser downloads shrinks from 5.8 to 4.3 KB gzip. The readable
-    // source is js/index.js; the types are the hand-written index.d.ts.
+    // Identifiers and syntax minified, line breaks kept: an uncaught error
+    // makes Node print the source line it was thrown from, which is then one
+    // statement, not the whole module; the embedded bytes are string
+    // constants on lines of their own. Error texts are unchanged. The source
+    // maps lead back to the sources, shipped once in pkg/src/.
     minify: true,
+    lineLimit: 160,
+    sourcemap: 'linked',
+    sourcesContent: false,
     banner: bundle ? { js: banner } : undefined,
     legalComments: 'inline',
     logLevel: 'silent',
@@ -243,22 +270,74 @@ for (const [name, format, entryPoint, bundle, mainEntry] of outputs) {
   for (const bad of ['import.meta', 'fetch(', '_bg.wasm']) {
     if (code.includes(bad)) fail(`${name} still contains "${bad}" (the glue's async loader was not tree-shaken)`);
   }
+  // (A line that only declares base64 strings is data, not code.)
+  const data = /^var [\w$]+ = "[A-Za-z0-9+/=]*"(, [\w$]+ = "[A-Za-z0-9+/=]*")*;$/;
+  const lines = code.split('\n').filter((l) => !data.test(l));
+  const longest = Math.max(...lines.map((l) => l.length));
+  const longestThrow = Math.max(0, ...lines.filter((l) => l.includes('throw ')).map((l) => l.length));
+  if (longest > 2000 || longestThrow > 400) fail(`${name} has a code line of ${longest} characters, one with a throw of ${longestThrow} (error lines would be unreadable)`);
 }
+// The maps name the sources as pkg/src/<file> (rewritten once every bundle
+// is built: index.cjs is built from index.mjs and follows its map).
+for (const [name] of outputs) {
+  const mapFile = path.join(pkgDir, `${name}.map`);
+  const map = JSON.parse(fs.readFileSync(mapFile, 'utf8'));
+  map.sources = map.sources.map((src) => {
+    const abs = path.resolve(path.dirname(mapFile), src);
+    const base = path.basename(abs);
+    if (mapSources.has(base) && mapSources.get(base) !== abs) fail(`two sources named ${base} in the source maps`);
+    mapSources.set(base, abs);
+    return `src/${base}`;
+  });
+  fs.writeFileSync(mapFile, JSON.stringify(map));
+}
+// The embedded bytes are not shipped twice: their module becomes a note.
+fs.mkdirSync(path.join(pkgDir, 'src'));
+for (const [base, abs] of [...mapSources].sort()) {
+  fs.writeFileSync(
+    path.join(pkgDir, 'src', base),
+    base === 'wasm_base64.js'
+      ? '// Generated by scripts/build.mjs: the main .wasm (LZMA-compressed) and the LZMA decoder module,\n// as base64 string constants; the same bytes as mldsa_simd.wasm. Not repeated here.\n'
+      : fs.readFileSync(abs),
+  );
+}
+fs.copyFileSync(wasmFile, path.join(pkgDir, 'mldsa_simd.wasm'));
 
 // ------------------------------------------------------------------ 4. package files
-for (const base of ['index', 'webcrypto']) {
+// Types: js/*.d.ts say `Uint8Array<ArrayBuffer>` for the bytes they return,
+// which TypeScript before 5.7 cannot parse (Uint8Array was not generic): those
+// compilers get a copy in ts5.6/ with plain `Uint8Array`, chosen by the
+// `types@<5.7` export condition and, under moduleResolution node10 (which
+// ignores exports), by typesVersions, which also gives the subpaths types there.
+const typeBases = ['index', 'webcrypto'];
+fs.mkdirSync(path.join(pkgDir, 'ts5.6'));
+for (const base of typeBases) {
   const types = fs.readFileSync(path.join(root, 'js', `${base}.d.ts`), 'utf8');
-  fs.writeFileSync(path.join(pkgDir, `${base}.d.ts`), types);
-  fs.writeFileSync(path.join(pkgDir, `${base}.d.cts`), types);
+  const legacy = types.replaceAll('Uint8Array<ArrayBuffer>', 'Uint8Array');
+  if (/Uint8Array</.test(legacy)) fail(`js/${base}.d.ts: a generic Uint8Array other than Uint8Array<ArrayBuffer>`);
+  for (const ext of ['d.ts', 'd.cts']) {
+    fs.writeFileSync(path.join(pkgDir, `${base}.${ext}`), types);
+    fs.writeFileSync(path.join(pkgDir, 'ts5.6', `${base}.${ext}`), legacy);
+  }
 }
 
+const types = (base, ext) => ({ 'types@<5.7': `./ts5.6/${base}.${ext}`, types: `./${base}.${ext}` });
+// Conditions are matched in order: the edge runtimes' own keys first.
 const entryFor = (base) => ({
-  import: { types: `./${base}.d.ts`, default: `./${base}.mjs` },
-  require: { types: `./${base}.d.cts`, default: `./${base}.cjs` },
+  workerd: { ...types(base, 'd.ts'), default: `./${base}.workerd.mjs` },
+  'edge-light': { ...types(base, 'd.ts'), default: `./${base}.edge-light.mjs` },
+  import: { ...types(base, 'd.ts'), default: `./${base}.mjs` },
+  require: { ...types(base, 'd.cts'), default: `./${base}.cjs` },
   default: `./${base}.mjs`,
 });
 const entry = entryFor('index');
-const files = ['index.mjs', 'index.cjs', 'index.d.ts', 'index.d.cts', 'webcrypto.mjs', 'webcrypto.cjs', 'webcrypto.d.ts', 'webcrypto.d.cts', 'README.md'];
+const files = [
+  ...outputs.flatMap(([name]) => [name, `${name}.map`]),
+  'mldsa_simd.wasm',
+  'src/',
+  ...typeBases.flatMap((b) => [`${b}.d.ts`, `${b}.d.cts`, `ts5.6/${b}.d.ts`, `ts5.6/${b}.d.cts`]),
+  'README.md',
+];
 
 const licences = fs.readdirSync(root).filter((f) => /^(LICEN[CS]E|COPYING)/i.test(f)).sort();
 for (const f of licences) fs.copyFileSync(path.join(root, f), path.join(pkgDir, f));
@@ -284,6 +363,10 @@ const pkgJson = {
   main: './index.cjs',
   module: './index.mjs',
   types: './index.d.ts',
+  typesVersions: {
+    '<5.7': { 'index.d.ts': ['./ts5.6/index.d.ts'], 'ml-dsa.js': ['./ts5.6/index.d.ts'], webcrypto: ['./ts5.6/webcrypto.d.ts'] },
+    '*': { 'ml-dsa.js': ['./index.d.ts'], webcrypto: ['./webcrypto.d.ts'] },
+  },
   exports: {
     '.': entry,
     './ml-dsa.js': entry,
@@ -296,18 +379,24 @@ const pkgJson = {
 };
 fs.writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify(pkgJson, null, 2) + '\n');
 
-const readme = path.join(root, 'README.md');
-fs.writeFileSync(
-  path.join(pkgDir, 'README.md'),
-  fs.existsSync(readme)
-    ? fs.readFileSync(readme, 'utf8')
-    : `# mldsa-simd\n\n${description}.\n\nA drop-in for \`@noble/post-quantum/ml-dsa.js\`:\n\n` +
-        '```js\nimport { ml_dsa65 } from \'mldsa-simd\';\n' +
-        'const { publicKey, secretKey } = ml_dsa65.keygen();\n' +
-        'const msg = new TextEncoder().encode(\'hello\');\n' +
-        'const sig = ml_dsa65.sign(msg, secretKey);\n' +
-        'ml_dsa65.verify(sig, msg, publicKey); // true\n```\n',
-);
+// The npm package gets the user part of README.md: the development notes
+// (between the two npm-readme markers) stay in the repository.
+{
+  const text = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const open = '<!-- npm-readme: development notes start -->\n';
+  const close = '<!-- npm-readme: development notes end -->\n';
+  const a = text.indexOf(open);
+  const b = text.indexOf(close);
+  if (a < 0 || b < a) fail('README.md lacks the npm-readme markers around the development notes');
+  fs.writeFileSync(
+    path.join(pkgDir, 'README.md'),
+    text.slice(0, a) +
+      '## Development\n\nBuilding from source, the test suites (ACVP, interop, hostile callers, secrets in memory,\n' +
+      'constant-time checks, fuzzing), the layout of the sources and the performance figures against\n' +
+      'liboqs-js, node:crypto and noble are in the README of the source repository.\n\n' +
+      text.slice(b + close.length),
+  );
+}
 
 // ------------------------------------------------------------------ 5. sizes
 const gz = (buf) => zlib.gzipSync(buf, { level: 9 }).length;

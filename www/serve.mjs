@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// A tiny static server for the benchmark page, on loopback only.
+// A tiny static server for the demo and benchmark pages, on loopback only.
 //
 //   node www/serve.mjs [--port 8080] [--pkg DIR]
-//   then open http://127.0.0.1:8080/www/bench.html  (add ?quick for a short run)
+//   then open http://127.0.0.1:8080/www/index.html  (the demo: keys, sign, verify)
+//          or http://127.0.0.1:8080/www/bench.html  (the benchmark; add ?quick for a short run)
 //
 // It serves the repository root (so the page reaches pkg/, bench-js/ and
 // node_modules/ by plain URLs; www/bench.html maps the bare specifiers with an
@@ -66,7 +67,7 @@ export function startServer({
       return;
     }
     if (pathname === '/' || pathname === '/www' || pathname === '/www/') {
-      res.writeHead(302, { location: '/www/bench.html' }).end();
+      res.writeHead(302, { location: '/www/index.html' }).end();
       return;
     }
     const [prefix, base] = mounts.find(([p]) => pathname.startsWith(p));
@@ -109,5 +110,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   }
   const server = await startServer(opts);
   const { port } = server.address();
-  console.log(`serve: http://127.0.0.1:${port}/www/bench.html  (quick run: ?quick; Ctrl-C stops)`);
+  console.log(`serve: demo      http://127.0.0.1:${port}/www/index.html`);
+  console.log(`serve: benchmark http://127.0.0.1:${port}/www/bench.html  (quick run: ?quick; Ctrl-C stops)`);
 }
