@@ -210,8 +210,23 @@ const outputs = [
   ['index.cjs', 'cjs', path.join(pkgDir, 'index.mjs'), false],
   ['webcrypto.mjs', 'esm', path.join(root, 'js', 'webcrypto.js'), true, './index.mjs'],
   ['webcrypto.cjs', 'cjs', path.join(root, 'js', 'webcrypto.js'), true, './index.cjs'],
+  // mldsa-simd/worker: the pools run on the main thread and load no wasm; the
+  // worker modules import ./index.mjs. The pools find their worker module by
+  // new URL(..., import.meta.url) (the CommonJS one by its __filename).
+  ...(() => {
+    const node = { external: ['piscina', 'node:*'] };
+    const url = { importMeta: true };
+    const cjsUrl = { ...node, define: { 'import.meta.url': '__mldsaWorkerUrl' }, banner: "\nconst __mldsaWorkerUrl = require('node:url').pathToFileURL(__filename).href;" };
+    return [
+      ['worker-node.mjs', 'esm', path.join(root, 'js', 'worker-node.js'), true, undefined, { ...node, ...url }],
+      ['worker-node.cjs', 'cjs', path.join(root, 'js', 'worker-node.js'), true, undefined, cjsUrl],
+      ['worker-task.mjs', 'esm', path.join(root, 'js', 'worker-task.js'), true, './index.mjs', node],
+      ['worker-browser.mjs', 'esm', path.join(root, 'js', 'worker-browser.js'), true, undefined, url],
+      ['worker-web.mjs', 'esm', path.join(root, 'js', 'worker-web.js'), true, './index.mjs'],
+    ];
+  })(),
 ];
-for (const [name, format, entryPoint, bundle, mainEntry] of outputs) {
+for (const [name, format, entryPoint, bundle, mainEntry, extra = {}] of outputs) {
   const mainExternal = mainEntry && {
     name: 'main-entry-external',
     setup(b) {
@@ -223,6 +238,8 @@ for (const [name, format, entryPoint, bundle, mainEntry] of outputs) {
     outfile: path.join(pkgDir, name),
     bundle,
     plugins: mainExternal ? [mainExternal] : [],
+    external: extra.external,
+    define: extra.define,
     format,
     platform: 'neutral',
     target: 'es2020',
@@ -230,7 +247,7 @@ for (const [name, format, entryPoint, bundle, mainEntry] of outputs) {
     // JS a browser downloads shrinks from 5.8 to 4.3 KB gzip. The readable
     // source is js/index.js; the types are the hand-written index.d.ts.
     minify: true,
-    banner: bundle ? { js: banner } : undefined,
+    banner: bundle ? { js: banner + (extra.banner ?? '') } : undefined,
     legalComments: 'inline',
     logLevel: 'silent',
     write: true,
@@ -240,13 +257,13 @@ for (const [name, format, entryPoint, bundle, mainEntry] of outputs) {
     fail(`esbuild warnings for ${name}:\n${text.join('\n')}`);
   }
   const code = fs.readFileSync(path.join(pkgDir, name), 'utf8');
-  for (const bad of ['import.meta', 'fetch(', '_bg.wasm']) {
+  for (const bad of [extra.importMeta ? [] : ['import.meta'], 'fetch(', '_bg.wasm'].flat()) {
     if (code.includes(bad)) fail(`${name} still contains "${bad}" (the glue's async loader was not tree-shaken)`);
   }
 }
 
 // ------------------------------------------------------------------ 4. package files
-for (const base of ['index', 'webcrypto']) {
+for (const base of ['index', 'webcrypto', 'worker', 'worker-task']) {
   const types = fs.readFileSync(path.join(root, 'js', `${base}.d.ts`), 'utf8');
   fs.writeFileSync(path.join(pkgDir, `${base}.d.ts`), types);
   fs.writeFileSync(path.join(pkgDir, `${base}.d.cts`), types);
@@ -259,6 +276,7 @@ const entryFor = (base) => ({
 });
 const entry = entryFor('index');
 const files = ['index.mjs', 'index.cjs', 'index.d.ts', 'index.d.cts', 'webcrypto.mjs', 'webcrypto.cjs', 'webcrypto.d.ts', 'webcrypto.d.cts', 'README.md'];
+files.push('worker-node.mjs', 'worker-node.cjs', 'worker-browser.mjs', 'worker-task.mjs', 'worker-web.mjs', 'worker.d.ts', 'worker.d.cts', 'worker-task.d.ts', 'worker-task.d.cts');
 
 const licences = fs.readdirSync(root).filter((f) => /^(LICEN[CS]E|COPYING)/i.test(f)).sort();
 for (const f of licences) fs.copyFileSync(path.join(root, f), path.join(pkgDir, f));
@@ -274,6 +292,15 @@ if (licences.length === 0) {
 }
 files.push(...licences);
 
+// A dependency of the package, at the range the workspace's package.json pins
+// (a devDependency there, so that `npm ci` puts it in the npm cache for the
+// offline install of the packed package).
+function rootDevDependency(name) {
+  const range = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies?.[name];
+  if (!range) fail(`package.json has no devDependency ${name}, which pkg/package.json depends on`);
+  return range;
+}
+
 const pkgJson = {
   name: 'mldsa-simd',
   version,
@@ -288,9 +315,26 @@ const pkgJson = {
     '.': entry,
     './ml-dsa.js': entry,
     './webcrypto': entryFor('webcrypto'),
+    // Node runs worker_threads through piscina; everything else, module Web Workers.
+    './worker': {
+      browser: { types: './worker.d.ts', default: './worker-browser.mjs' },
+      node: {
+        import: { types: './worker.d.ts', default: './worker-node.mjs' },
+        require: { types: './worker.d.cts', default: './worker-node.cjs' },
+      },
+      default: { types: './worker.d.ts', default: './worker-browser.mjs' },
+    },
+    './worker-task': {
+      types: './worker-task.d.ts',
+      browser: './worker-web.mjs',
+      node: './worker-task.mjs',
+      default: './worker-web.mjs',
+    },
     './package.json': './package.json',
   },
-  sideEffects: false,
+  sideEffects: ['./worker-web.mjs'],
+  // The Node pool of mldsa-simd/worker (worker_threads scheduling).
+  dependencies: { piscina: rootDevDependency('piscina') },
   files,
   engines: { node: '>=20' },
 };
