@@ -24,6 +24,14 @@ import {
 const SIGN_KEYS = Object.freeze(['context', 'extraEntropy', 'transfer']);
 const VERIFY_KEYS = Object.freeze(['context', 'transfer']);
 
+// Calls made together (in one turn of the event loop) travel together: a few
+// batches of at most this many tasks, at least one per worker when there are
+// enough, so that a message round trip is paid per batch, not per call.
+const MAX_BATCH = 32;
+
+const rebuild = ({ name, message }) =>
+  name === 'TypeError' ? new TypeError(message) : name === 'RangeError' ? new RangeError(message) : new Error(message);
+
 const abByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
 const abResizable = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'resizable')?.get;
 const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
@@ -93,12 +101,34 @@ export function makePool(runner, pool) {
   let nextId = 1;
 
   const closedError = () => new Error('mldsa-simd/worker: the pool is closed');
+  let queue = [];
+  const flush = () => {
+    const items = queue;
+    queue = [];
+    const per = Math.min(MAX_BATCH, Math.ceil(items.length / runner.size));
+    for (let i = 0; i < items.length; i += per) {
+      const group = items.slice(i, i + per);
+      const transfer = new Set(group.flatMap((g) => g.transfer));
+      runner.run({ op: 'batch', tasks: group.map((g) => g.task) }, [...transfer]).then(
+        (results) =>
+          group.forEach((g, k) => {
+            const r = results?.[k];
+            if (r && 'value' in r) g.resolve(r.value);
+            else g.reject(r?.error ? rebuild(r.error) : new Error('mldsa-simd/worker: internal error: no result for a call'));
+          }),
+        (e) => group.forEach((g) => g.reject(e)),
+      );
+    }
+  };
   const call = async (task, out) => {
     if (closing) {
       out.wipe();
       throw closedError();
     }
-    const p = runner.run(task, out.transfer());
+    const p = new Promise((resolve, reject) => {
+      queue.push({ task, transfer: out.transfer(), resolve, reject });
+      if (queue.length === 1) queueMicrotask(flush);
+    });
     inFlight.add(p);
     try {
       return await p;

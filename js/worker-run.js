@@ -18,6 +18,9 @@
  *   op 'verify'        args [sig, msg, options?]       -> boolean
  *   op 'forget'        key { pool, id }: drops that key here (after its free())
  *   op 'forgetPool'    key { pool }: drops every key of that pool (at close())
+ *   op 'batch'         tasks [task, ...] -> [{ value } | { error: { name, message } }, ...]
+ *                      (the pools send the calls made together as one batch, so a
+ *                      short verify does not pay a message round trip of its own)
  *
  * A prepared key travels with every task that uses it (any worker may run the
  * task), and each worker keeps the expanded key it made, under (pool, id), so
@@ -138,12 +141,36 @@ function compute(api, set, task, args) {
   }
 }
 
+/** A thrown value as a plain object, which the calling side turns back into its class. */
+export function errorShape(e) {
+  const name = e instanceof TypeError ? 'TypeError' : e instanceof RangeError ? 'RangeError' : 'Error';
+  return { name, message: e instanceof Error ? e.message : String(e) };
+}
+
+function runBatch(tasks) {
+  if (!Array.isArray(tasks)) throw new TypeError('tasks: expected an array of tasks');
+  const value = [];
+  const transfer = [];
+  for (const t of tasks) {
+    try {
+      if (t?.op === 'batch') throw new TypeError('op: a batch cannot hold a batch');
+      const r = runTask(t);
+      value.push({ value: r.value });
+      transfer.push(...r.transfer);
+    } catch (e) {
+      value.push({ error: errorShape(e) });
+    }
+  }
+  return { value, transfer };
+}
+
 /**
  * Runs one task; returns { value, transfer } (the result and the buffers that
  * can be transferred with it), or throws the API's TypeError/RangeError/Error.
  */
 export function runTask(task) {
   if (task === null || typeof task !== 'object') throw new TypeError('task: expected { set, op, args, key? }');
+  if (task.op === 'batch') return runBatch(task.tasks);
   if (task.op === 'forget' || task.op === 'forgetPool') {
     const value = forget(task.op === 'forget' ? task.key : { pool: task.key?.pool });
     return { value, transfer: [] };

@@ -6,7 +6,7 @@
  * rebuilds the TypeError/RangeError/Error.
  * @module
  */
-import { runTask } from './worker-run.js';
+import { runTask, errorShape } from './worker-run.js';
 
 self.onmessage = ({ data }) => {
   const { id, task } = data ?? {};
@@ -14,7 +14,6 @@ self.onmessage = ({ data }) => {
     const { value, transfer } = runTask(task);
     self.postMessage({ id, value }, transfer);
   } catch (e) {
-    const name = e instanceof TypeError ? 'TypeError' : e instanceof RangeError ? 'RangeError' : 'Error';
-    self.postMessage({ id, error: { name, message: e instanceof Error ? e.message : String(e) } });
+    self.postMessage({ id, error: errorShape(e) });
   }
 };

@@ -190,11 +190,17 @@ test('concurrency: many calls in flight, each result matched to its call', { ski
   const api = pool().ml_dsa44;
   const { publicKey, secretKey } = sync.keygen(rng.bytes(32));
   const verifier = await api.verifier(publicKey);
+  const malformed = new Uint8Array(2560).fill(0xff);
+  const refusal = outcome(() => sync.sign(new Uint8Array(1), malformed));
   const calls = [];
-  for (let i = 0; i < 90; i++) {
+  // Calls made together travel in batches: one that fails in the worker must
+  // fail alone, its neighbours' results unchanged.
+  for (let i = 0; i < 100; i++) {
     const msg = rng.bytes(1 + rng.int(300));
-    const kind = i % 3;
-    if (kind === 0) {
+    const kind = i % 10 === 9 ? 3 : i % 3;
+    if (kind === 3) {
+      calls.push([outcomeOf(() => api.sign(msg, malformed)), refusal, `refused ${i}`]);
+    } else if (kind === 0) {
       calls.push([api.sign(msg, secretKey, { extraEntropy: false }), hexOf(sync.sign(msg, secretKey, { extraEntropy: false })), `sign ${i}`]);
     } else {
       const sig = sync.sign(msg, secretKey);
@@ -205,7 +211,7 @@ test('concurrency: many calls in flight, each result matched to its call', { ski
     }
   }
   const got = await Promise.all(calls.map(([p]) => p));
-  calls.forEach(([, want, what], i) => assert.equal(got[i] instanceof Uint8Array ? hexOf(got[i]) : got[i], want, what));
+  calls.forEach(([, want, what], i) => assert.deepEqual(got[i] instanceof Uint8Array ? hexOf(got[i]) : got[i], want, what));
   verifier.free();
 });
 
@@ -324,6 +330,8 @@ test('mldsa-simd/worker-task: a task module for piscina pools of your own, which
     });
     await assert.rejects(own.run({ set: 66, op: 'verify', args: [] }), { name: 'RangeError', message: 'set: expected 44, 65 or 87, got 66' });
     await assert.rejects(own.run({ set: 65, op: 'encrypt', args: [] }), { name: 'TypeError', message: 'op: unknown operation "encrypt"' });
+    const batch = await own.run({ op: 'batch', tasks: [{ set: 65, op: 'verify', args: [sig, msg, publicKey] }, { set: 65, op: 'getPublicKey', args: [msg] }] });
+    assert.deepEqual(batch, [{ value: true }, { error: { name: 'RangeError', message: 'secretKey: expected 4032 bytes, got 8' } }]);
   } finally {
     await own.close();
   }
