@@ -13,6 +13,7 @@ const rebuild = ({ name, message }) =>
 /** A pool of `size` module Web Workers (default: navigator.hardwareConcurrency, else 4). */
 export function createPool(options) {
   const { size } = readPoolOptions(options, globalThis.navigator?.hardwareConcurrency || 4);
+  if (typeof Worker !== 'function') throw new Error('mldsa-simd/worker: this JavaScript environment has no Web Workers (Worker)');
   const pool = poolName();
   let nextCall = 1;
 
