@@ -18,7 +18,7 @@ export function createPool(options) {
   let nextCall = 1;
 
   const spawn = () => {
-    // This exact form lets bundlers (webpack, Vite, Parcel, esbuild) find and emit the worker module.
+    // This exact form is the one bundlers such as webpack 5, Vite and Parcel look for to emit the worker module.
     const worker = new Worker(new URL('./worker-web.mjs', import.meta.url), { type: 'module', name: 'mldsa-simd' });
     const w = { worker, calls: new Map(), failed: undefined };
     const failAll = (error) => {
