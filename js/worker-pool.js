@@ -17,7 +17,7 @@
  * @module
  */
 import {
-  apply, U8, taBuffer, taOffset, taLength, u8Fill, PARAMS, SEED_BYTES,
+  apply, U8, taBuffer, taOffset, taLength, u8Fill, u8Set, PARAMS, SEED_BYTES,
   describe, readBytes, readLength, readOptions, readContext, readEntropy, readFlag,
 } from './args.js';
 
@@ -67,17 +67,25 @@ function wholeBuffer(view) {
 /**
  * One call's outgoing bytes: `carry(view, secret)` gives what the task holds
  * (the caller's own view, or a copy) and records what to transfer and which
- * copies of secrets to wipe if they stay here.
+ * copies of secrets to wipe if they stay here. The copies of one call share
+ * one buffer of `size` bytes (the sum of the views' lengths): one allocation
+ * and one transfer per call, however many arguments it has.
  */
-function outgoing(transfer) {
+function outgoing(transfer, size) {
   const list = new Set();
   const secrets = [];
+  let slab;
+  let used = 0;
   const carry = (view, secret, own = false) => {
     if (transfer && !own && wholeBuffer(view)) {
       list.add(apply(taBuffer, view, []));
       return view;
     }
-    const copy = new U8(view);
+    const n = apply(taLength, view, []);
+    slab ??= new U8(size);
+    const copy = used + n <= slab.length ? slab.subarray(used, used + n) : new U8(n);
+    apply(u8Set, copy, [view]);
+    if (copy.buffer === slab.buffer) used += n;
     list.add(copy.buffer);
     if (secret) secrets.push(copy);
     return copy;
@@ -89,6 +97,9 @@ function outgoing(transfer) {
   };
   return { carry, transfer: () => [...list], wipe };
 }
+
+// The byte count of the views a call copies.
+const bytesOf = (...views) => views.reduce((n, v) => n + (v ? apply(taLength, v, []) : 0), 0);
 
 /**
  * The pool object over a `runner`: { size, run(task, transferList) -> Promise,
@@ -166,13 +177,13 @@ export function makePool(runner, pool) {
     };
 
     const keygen = async (seed) => {
-      const out = outgoing(false);
+      const out = outgoing(false, SEED_BYTES);
       const args = seed === undefined ? [] : [out.carry(readLength(seed, SEED_BYTES, 'seed'), true)];
       return call({ set, op: 'keygen', args }, out);
     };
 
     const getPublicKey = async (secretKey) => {
-      const out = outgoing(false);
+      const out = outgoing(false, skLen);
       const sk = out.carry(readLength(secretKey, skLen, 'secretKey'), true);
       return call({ set, op: 'getPublicKey', args: [sk] }, out);
     };
@@ -183,7 +194,7 @@ export function makePool(runner, pool) {
       const ctx = readContext(options.context);
       const rnd = readEntropy(options.extraEntropy);
       const sk = readLength(secretKey, skLen, 'secretKey');
-      const out = outgoing(transfer);
+      const out = outgoing(transfer, bytesOf(m, sk, ctx, rnd));
       const args = [out.carry(m, false), out.carry(sk, true), taskOptions(options, out.carry, ctx, rnd)];
       return call({ set, op: 'sign', args }, out);
     };
@@ -194,7 +205,7 @@ export function makePool(runner, pool) {
       const m = readBytes(msg, 'msg');
       const ctx = readContext(options.context);
       const pk = readLength(publicKey, pkLen, 'publicKey');
-      const out = outgoing(transfer);
+      const out = outgoing(transfer, bytesOf(s, m, pk, ctx));
       const args = [out.carry(s, false), out.carry(m, false), out.carry(pk, false), taskOptions(options, out.carry, ctx)];
       return call({ set, op: 'verify', args }, out);
     };
@@ -208,7 +219,7 @@ export function makePool(runner, pool) {
       let freed = false;
       const taskKey = (out) => ({ ...key, bytes: out.carry(bytes, secret, true) });
       try {
-        const out = outgoing(false);
+        const out = outgoing(false, bytes.length);
         await call({ set, op: 'prepare', args: [], key: taskKey(out) }, out);
       } catch (e) {
         if (secret) apply(u8Fill, bytes, [0]);
@@ -240,13 +251,14 @@ export function makePool(runner, pool) {
       const view = readBytes(secretKey, 'secretKey');
       if (view.length !== skLen && view.length !== SEED_BYTES)
         throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${view.length}`);
-      return prepare('signer', new U8(view), ({ key }) => ({
+      const bytes = new U8(view);
+      return prepare('signer', bytes, ({ key }) => ({
         async sign(msg, opts) {
           const { options, transfer } = withOptions(opts, SIGN_KEYS);
           const m = readBytes(msg, 'msg');
           const ctx = readContext(options.context);
           const rnd = readEntropy(options.extraEntropy);
-          const out = outgoing(transfer);
+          const out = outgoing(transfer, bytesOf(m, ctx, rnd, bytes));
           const k = key(out);
           return call({ set, op: 'sign', args: [out.carry(m, false), taskOptions(options, out.carry, ctx, rnd)], key: k }, out);
         },
@@ -261,7 +273,7 @@ export function makePool(runner, pool) {
           const s = readBytes(sig, 'signature');
           const m = readBytes(msg, 'msg');
           const ctx = readContext(options.context);
-          const out = outgoing(transfer);
+          const out = outgoing(transfer, bytesOf(s, m, ctx, pk));
           const k = key(out);
           return call({ set, op: 'verify', args: [out.carry(s, false), out.carry(m, false), taskOptions(options, out.carry, ctx)], key: k }, out);
         },
