@@ -352,6 +352,15 @@ test('mldsa-simd/worker-task: a task module for piscina pools of your own, which
   assert.ok(seedCopy.every((b) => b === 0), 'seed wiped');
   assert.ok(key.bytes.every((b) => b === 0), 'prepared key bytes wiped');
   assert.equal(task({ op: 'forgetPool', key: { pool: 'test' } }), 1, 'the cached signer is dropped');
+  // An id reused for another key never picks up the cached one.
+  const a = sync.keygen(rng.bytes(32)), b = sync.keygen(rng.bytes(32));
+  const m = enc('ids');
+  const sigA = sync.sign(m, a.secretKey);
+  const as = (pk) => ({ pool: 'ids', id: 7, kind: 'verifier', bytes: pk.slice() });
+  assert.equal(task({ set: 44, op: 'verify', args: [sigA, m], key: as(a.publicKey) }), true);
+  assert.equal(task({ set: 44, op: 'verify', args: [sigA, m], key: as(b.publicKey) }), false);
+  assert.equal(task({ set: 44, op: 'verify', args: [sync.sign(m, b.secretKey), m], key: as(b.publicKey) }), true);
+  assert.equal(task({ op: 'forgetPool', key: { pool: 'ids' } }), 1);
 });
 
 test('CommonJS: require("mldsa-simd/worker")', { skip, timeout: 60_000 }, async () => {
