@@ -215,13 +215,28 @@ const edgeEntries = { workerd: './mldsa_simd.wasm', 'edge-light': './mldsa_simd.
 const outputs = [
   ['index.mjs', 'esm', path.join(root, 'js', 'index.js'), true],
   ['index.cjs', 'cjs', path.join(pkgDir, 'index.mjs'), false],
-  ...Object.entries(edgeEntries).map(([c, wasmSpecifier]) => [`index.${c}.mjs`, 'esm', path.join(root, 'js', 'index.js'), true, null, wasmSpecifier]),
+  ...Object.entries(edgeEntries).map(([c, wasmSpecifier]) => [`index.${c}.mjs`, 'esm', path.join(root, 'js', 'index.js'), true, null, { wasm: wasmSpecifier }]),
   ['webcrypto.mjs', 'esm', path.join(root, 'js', 'webcrypto.js'), true, './index.mjs'],
   ['webcrypto.cjs', 'cjs', path.join(root, 'js', 'webcrypto.js'), true, './index.cjs'],
   ...Object.keys(edgeEntries).map((c) => [`webcrypto.${c}.mjs`, 'esm', path.join(root, 'js', 'webcrypto.js'), true, `./index.${c}.mjs`]),
+  // mldsa-simd/worker: the pools run on the main thread and load no wasm; the
+  // worker modules import ./index.mjs. The pools find their worker module by
+  // new URL(..., import.meta.url) (the CommonJS one by its __filename).
+  ...(() => {
+    const node = { external: ['piscina', 'node:*'] };
+    const url = { importMeta: true };
+    const cjsUrl = { ...node, define: { 'import.meta.url': '__mldsaWorkerUrl' }, banner: "\nconst __mldsaWorkerUrl = require('node:url').pathToFileURL(__filename).href;" };
+    return [
+      ['worker-node.mjs', 'esm', path.join(root, 'js', 'worker-node.js'), true, undefined, { ...node, ...url }],
+      ['worker-node.cjs', 'cjs', path.join(root, 'js', 'worker-node.js'), true, undefined, cjsUrl],
+      ['worker-task.mjs', 'esm', path.join(root, 'js', 'worker-task.js'), true, './index.mjs', node],
+      ['worker-browser.mjs', 'esm', path.join(root, 'js', 'worker-browser.js'), true, undefined, url],
+      ['worker-web.mjs', 'esm', path.join(root, 'js', 'worker-web.js'), true, './index.mjs'],
+    ];
+  })(),
 ];
 const mapSources = new Map();
-for (const [name, format, entryPoint, bundle, mainEntry, wasmSpecifier] of outputs) {
+for (const [name, format, entryPoint, bundle, mainEntry, extra = {}] of outputs) {
   const plugins = [];
   if (mainEntry) {
     plugins.push({
@@ -231,12 +246,12 @@ for (const [name, format, entryPoint, bundle, mainEntry, wasmSpecifier] of outpu
       },
     });
   }
-  if (wasmSpecifier) {
+  if (extra.wasm) {
     plugins.push({
       name: 'wasm-file-module',
       setup(b) {
         b.onResolve({ filter: /^\.\/wasm-module\.js$/ }, () => ({ path: path.join(root, 'js', 'wasm-module.edge.js') }));
-        b.onResolve({ filter: /^mldsa-simd:wasm-file$/ }, () => ({ path: wasmSpecifier, external: true }));
+        b.onResolve({ filter: /^mldsa-simd:wasm-file$/ }, () => ({ path: extra.wasm, external: true }));
       },
     });
   }
@@ -245,6 +260,8 @@ for (const [name, format, entryPoint, bundle, mainEntry, wasmSpecifier] of outpu
     outfile: path.join(pkgDir, name),
     bundle,
     plugins,
+    external: extra.external,
+    define: extra.define,
     format,
     platform: 'neutral',
     target: 'es2020',
@@ -257,7 +274,7 @@ for (const [name, format, entryPoint, bundle, mainEntry, wasmSpecifier] of outpu
     lineLimit: 160,
     sourcemap: 'linked',
     sourcesContent: false,
-    banner: bundle ? { js: banner } : undefined,
+    banner: bundle ? { js: banner + (extra.banner ?? '') } : undefined,
     legalComments: 'inline',
     logLevel: 'silent',
     write: true,
@@ -267,7 +284,7 @@ for (const [name, format, entryPoint, bundle, mainEntry, wasmSpecifier] of outpu
     fail(`esbuild warnings for ${name}:\n${text.join('\n')}`);
   }
   const code = fs.readFileSync(path.join(pkgDir, name), 'utf8');
-  for (const bad of ['import.meta', 'fetch(', '_bg.wasm']) {
+  for (const bad of [extra.importMeta ? [] : ['import.meta'], 'fetch(', '_bg.wasm'].flat()) {
     if (code.includes(bad)) fail(`${name} still contains "${bad}" (the glue's async loader was not tree-shaken)`);
   }
   // (A line that only declares base64 strings is data, not code.)
@@ -309,7 +326,7 @@ fs.copyFileSync(wasmFile, path.join(pkgDir, 'mldsa_simd.wasm'));
 // compilers get a copy in ts5.6/ with plain `Uint8Array`, chosen by the
 // `types@<5.7` export condition and, under moduleResolution node10 (which
 // ignores exports), by typesVersions, which also gives the subpaths types there.
-const typeBases = ['index', 'webcrypto'];
+const typeBases = ['index', 'webcrypto', 'worker', 'worker-task'];
 fs.mkdirSync(path.join(pkgDir, 'ts5.6'));
 for (const base of typeBases) {
   const types = fs.readFileSync(path.join(root, 'js', `${base}.d.ts`), 'utf8');
@@ -353,6 +370,15 @@ if (licences.length === 0) {
 }
 files.push(...licences);
 
+// A dependency of the package, at the range the workspace's package.json pins
+// (a devDependency there, so that `npm ci` puts it in the npm cache for the
+// offline install of the packed package).
+function rootDevDependency(name) {
+  const range = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies?.[name];
+  if (!range) fail(`package.json has no devDependency ${name}, which pkg/package.json depends on`);
+  return range;
+}
+
 const pkgJson = {
   name: 'mldsa-simd',
   version,
@@ -364,16 +390,36 @@ const pkgJson = {
   module: './index.mjs',
   types: './index.d.ts',
   typesVersions: {
-    '<5.7': { 'index.d.ts': ['./ts5.6/index.d.ts'], 'ml-dsa.js': ['./ts5.6/index.d.ts'], webcrypto: ['./ts5.6/webcrypto.d.ts'] },
-    '*': { 'ml-dsa.js': ['./index.d.ts'], webcrypto: ['./webcrypto.d.ts'] },
+    '<5.7': {
+      'index.d.ts': ['./ts5.6/index.d.ts'], 'ml-dsa.js': ['./ts5.6/index.d.ts'], webcrypto: ['./ts5.6/webcrypto.d.ts'],
+      worker: ['./ts5.6/worker.d.ts'], 'worker-task': ['./ts5.6/worker-task.d.ts'],
+    },
+    '*': { 'ml-dsa.js': ['./index.d.ts'], webcrypto: ['./webcrypto.d.ts'], worker: ['./worker.d.ts'], 'worker-task': ['./worker-task.d.ts'] },
   },
   exports: {
     '.': entry,
     './ml-dsa.js': entry,
     './webcrypto': entryFor('webcrypto'),
+    // Node runs worker_threads through piscina; everything else, module Web Workers.
+    './worker': {
+      browser: { ...types('worker', 'd.ts'), default: './worker-browser.mjs' },
+      node: {
+        import: { ...types('worker', 'd.ts'), default: './worker-node.mjs' },
+        require: { ...types('worker', 'd.cts'), default: './worker-node.cjs' },
+      },
+      default: { ...types('worker', 'd.ts'), default: './worker-browser.mjs' },
+    },
+    './worker-task': {
+      ...types('worker-task', 'd.ts'),
+      browser: './worker-web.mjs',
+      node: './worker-task.mjs',
+      default: './worker-web.mjs',
+    },
     './package.json': './package.json',
   },
-  sideEffects: false,
+  sideEffects: ['./worker-web.mjs'],
+  // The Node pool of mldsa-simd/worker (worker_threads scheduling).
+  dependencies: { piscina: rootDevDependency('piscina') },
   files,
   engines: { node: '>=20' },
 };

@@ -192,7 +192,8 @@ pack_and_install() {
   echo "packed: $tarball ($(wc -c < "$CONSUMER/$tarball") bytes); contents:"
   tar -tzvf "$CONSUMER/$tarball" || return 1
   printf '{\n  "name": "mldsa-simd-consumer",\n  "version": "0.0.0",\n  "private": true\n}\n' > "$CONSUMER/package.json" || return 1
-  # The package has no dependencies, so the install needs no registry.
+  # The package's one dependency (piscina, for mldsa-simd/worker) is a root devDependency
+  # too, so `npm ci` has put it in the npm cache: the install needs no registry.
   (cd "$CONSUMER" && npm install --offline --no-audit --no-fund "./$tarball") || return 1
   [ -f "$CONSUMER/node_modules/mldsa-simd/package.json" ] || { echo "mldsa-simd not installed in $CONSUMER" >&2; return 1; }
   echo "installed: mldsa-simd $(node -p "require('$CONSUMER/node_modules/mldsa-simd/package.json').version") in $CONSUMER"

@@ -1,0 +1,492 @@
+// mldsa-simd/worker on the installed package: the operations as promises, off the
+// main thread. Every result is compared with the synchronous API of the same package
+// (deterministic signatures byte for byte), every refusal with the error the
+// synchronous API throws (class and message); then concurrency, close() with calls
+// in flight, a closed pool, freed prepared keys, what is transferred and what is
+// copied, the piscina task module used directly (and its wiping of secrets), the
+// CommonJS entry, processes that end, and a module Web Worker pool in Chromium.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { IMPL, PKG_NAME, lib, consumerDir, installedPackageDir, importFromConsumer, consumerRequire, SETS } from './lib/load.mjs';
+import { Rng, toHex } from './lib/util.mjs';
+import { openPage } from './lib/chromium.mjs';
+import { serve } from './lib/serve.mjs';
+
+const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
+const worker = skip ? undefined : await importFromConsumer(`${PKG_NAME}/worker`);
+const rng = new Rng('worker');
+const enc = (s) => new TextEncoder().encode(s);
+const hexOf = (b) => toHex(b);
+
+/** The settled outcome of a sync call or a promise, as something deepEqual can compare. */
+function outcome(fn) {
+  try {
+    const value = fn();
+    return { ok: true, value: value instanceof Uint8Array ? hexOf(value) : value };
+  } catch (e) {
+    return { ok: false, error: e.constructor.name, message: e.message };
+  }
+}
+async function outcomeOf(fn) {
+  try {
+    const value = await fn();
+    return { ok: true, value: value instanceof Uint8Array ? hexOf(value) : value };
+  } catch (e) {
+    return { ok: false, error: e.constructor.name, message: e.message };
+  }
+}
+
+// One pool for the tests that do not end it (two workers, as on this machine).
+let shared;
+const pool = () => (shared ??= worker.createPool({ size: 2 }));
+test.after(async () => {
+  await shared?.close();
+});
+
+test('createPool: size option and its errors', { skip }, async () => {
+  assert.throws(() => worker.createPool({ size: 0 }), { name: 'RangeError', message: 'size: expected 1 to 256 workers, got 0' });
+  assert.throws(() => worker.createPool({ size: 1.5 }), { name: 'TypeError', message: 'size: expected a whole number, got 1.5' });
+  assert.throws(() => worker.createPool({ threads: 2 }), TypeError);
+  assert.throws(() => worker.createPool('2'), TypeError);
+  const p = worker.createPool({ size: 1 });
+  assert.equal(p.size, 1);
+  assert.equal(await p.ml_dsa44.verify(new Uint8Array(2420), new Uint8Array(0), new Uint8Array(1312)), false);
+  await p.close();
+});
+
+for (const set of SETS) {
+  test(`${set.name}: results equal the synchronous API`, { skip, timeout: 120_000 }, async () => {
+    const sync = lib[set.key];
+    const api = pool()[set.key];
+    assert.deepEqual(api.lengths, sync.lengths);
+    const seed = rng.bytes(32);
+    const context = rng.bytes(7);
+    const msg = rng.bytes(100);
+    const kp = await api.keygen(seed);
+    const want = sync.keygen(seed);
+    assert.equal(hexOf(kp.publicKey), hexOf(want.publicKey));
+    assert.equal(hexOf(kp.secretKey), hexOf(want.secretKey));
+    assert.equal(hexOf(await api.getPublicKey(want.secretKey)), hexOf(want.publicKey));
+
+    const det = sync.sign(msg, want.secretKey, { context, extraEntropy: false });
+    assert.equal(hexOf(await api.sign(msg, want.secretKey, { context, extraEntropy: false })), hexOf(det));
+    const rnd = rng.bytes(32);
+    assert.equal(hexOf(await api.sign(msg, want.secretKey, { extraEntropy: rnd })), hexOf(sync.sign(msg, want.secretKey, { extraEntropy: rnd })));
+    const hedged = await api.sign(msg, want.secretKey);
+    assert.equal(sync.verify(hedged, msg, want.publicKey), true, 'a hedged signature made in a worker verifies');
+
+    assert.equal(await api.verify(det, msg, want.publicKey, { context }), true);
+    assert.equal(await api.verify(det, enc('another message'), want.publicKey, { context }), false, 'wrong message');
+    assert.equal(await api.verify(det, msg, want.publicKey), false, 'missing context');
+    assert.equal(await api.verify(det.subarray(1), msg, want.publicKey, { context }), false, 'short signature');
+    const fresh = await api.keygen();
+    assert.equal(fresh.publicKey.length, set.pk);
+    assert.equal(hexOf(sync.getPublicKey(fresh.secretKey)), hexOf(fresh.publicKey), 'keygen() with fresh randomness');
+
+    const signer = await api.signer(want.secretKey);
+    const fromSeed = await api.signer(seed);
+    const verifier = await api.verifier(want.publicKey);
+    try {
+      assert.equal(hexOf(await signer.sign(msg, { context, extraEntropy: false })), hexOf(det));
+      assert.equal(hexOf(await fromSeed.sign(msg, { context, extraEntropy: false })), hexOf(det));
+      for (let i = 0; i < 3; i++) {
+        assert.equal(await verifier.verify(det, msg, { context }), true);
+        assert.equal(await verifier.verify(det, msg), false);
+      }
+    } finally {
+      signer.free();
+      fromSeed.free();
+      verifier.free();
+    }
+  });
+}
+
+test('errors keep their class and message (as the synchronous API throws them)', { skip, timeout: 60_000 }, async () => {
+  const sync = lib.ml_dsa65;
+  const api = pool().ml_dsa65;
+  const { publicKey, secretKey } = sync.keygen(rng.bytes(32));
+  const msg = enc('m');
+  const sig = sync.sign(msg, secretKey);
+  const malformed = new Uint8Array(4032).fill(0xff); // refused inside the worker, by the wasm
+  const cases = [
+    ['verify: msg a string', (a) => a.verify(sig, 'm', publicKey)],
+    ['verify: short publicKey', (a) => a.verify(sig, msg, publicKey.subarray(1))],
+    ['verify: signature a number[]', (a) => a.verify([...sig], msg, publicKey)],
+    ['verify: unknown option', (a) => a.verify(sig, msg, publicKey, { ctx: msg })],
+    ['verify: context of 256 bytes', (a) => a.verify(sig, msg, publicKey, { context: new Uint8Array(256) })],
+    ['verify: options an array', (a) => a.verify(sig, msg, publicKey, [])],
+    ['sign: extraEntropy of 31 bytes', (a) => a.sign(msg, secretKey, { extraEntropy: new Uint8Array(31) })],
+    ['sign: extraEntropy true', (a) => a.sign(msg, secretKey, { extraEntropy: true })],
+    ['sign: secretKey an Int8Array', (a) => a.sign(msg, new Int8Array(4032))],
+    ['sign: malformed secretKey', (a) => a.sign(msg, malformed)],
+    ['keygen: seed of 33 bytes', (a) => a.keygen(new Uint8Array(33))],
+    ['getPublicKey: null', (a) => a.getPublicKey(null)],
+    ['signer: 31 bytes', (a) => a.signer(new Uint8Array(31))],
+    ['signer: malformed secretKey', (a) => a.signer(malformed)],
+    ['verifier: DataView', (a) => a.verifier(new DataView(new ArrayBuffer(1952)))],
+  ];
+  for (const [what, call] of cases) {
+    const want = outcome(() => call(sync));
+    assert.equal(want.ok, false, `${what}: the synchronous API refuses it`);
+    // The pool's calls know one more option, and say so.
+    if (/unknown option/.test(want.message)) want.message += ', transfer';
+    assert.deepEqual(await outcomeOf(() => call(api)), want, what);
+  }
+  // The worker-only option is checked too.
+  assert.deepEqual(await outcomeOf(() => api.verify(sig, msg, publicKey, { transfer: 1 })), {
+    ok: false, error: 'TypeError', message: 'transfer: expected boolean, got number',
+  });
+  // A prepared key's methods refuse as the synchronous prepared key's do.
+  const signer = await api.signer(secretKey);
+  const syncSigner = sync.signer(secretKey);
+  try {
+    for (const opts of [{ extraEntropy: new Uint8Array(1) }, { context: 'x' }])
+      assert.deepEqual(await outcomeOf(() => signer.sign(msg, opts)), outcome(() => syncSigner.sign(msg, opts)));
+  } finally {
+    signer.free();
+    syncSigner.free();
+  }
+});
+
+test('a Uint8Array subclass whose length lies: the same answer as the synchronous API', { skip, timeout: 60_000 }, async () => {
+  const sync = lib.ml_dsa65;
+  const api = pool().ml_dsa65;
+  const { publicKey, secretKey } = sync.keygen(rng.bytes(32));
+  const msg = enc('lying lengths');
+  const sig = sync.sign(msg, secretKey, { extraEntropy: false });
+  const lying = (bytes, claim) => {
+    class Liar extends Uint8Array {
+      get length() { return claim; }
+      get byteLength() { return claim; }
+      subarray() { return new Uint8Array(claim); }
+      slice() { return new Uint8Array(claim); }
+    }
+    const x = new Liar(bytes.length);
+    x.set(bytes);
+    return x;
+  };
+  // 1951 real bytes that claim 1952: refused, naming the real length.
+  const shortPk = lying(publicKey.subarray(0, 1951), 1952);
+  const want = outcome(() => sync.verify(sig, msg, shortPk));
+  assert.deepEqual(want, { ok: false, error: 'RangeError', message: 'publicKey: expected 1952 bytes, got 1951' });
+  assert.deepEqual(await outcomeOf(() => api.verify(sig, msg, shortPk)), want);
+  assert.deepEqual(await outcomeOf(() => api.verifier(shortPk)), outcome(() => sync.verifier(shortPk)));
+  // A whole key that claims to be short: computed on its real bytes, as the sync API does.
+  const wholePk = lying(publicKey, 12);
+  assert.equal(sync.verify(sig, msg, wholePk), true);
+  assert.equal(await api.verify(sig, msg, wholePk), true);
+  const liarSk = lying(secretKey, 4);
+  assert.equal(hexOf(await api.sign(msg, liarSk, { extraEntropy: false })), hexOf(sig));
+  // A Proxy of a Uint8Array is no Uint8Array.
+  const proxy = new Proxy(publicKey, {});
+  assert.deepEqual(await outcomeOf(() => api.verify(sig, msg, proxy)), outcome(() => sync.verify(sig, msg, proxy)));
+});
+
+test('concurrency: many calls in flight, each result matched to its call', { skip, timeout: 120_000 }, async () => {
+  const sync = lib.ml_dsa44;
+  const api = pool().ml_dsa44;
+  const { publicKey, secretKey } = sync.keygen(rng.bytes(32));
+  const verifier = await api.verifier(publicKey);
+  const malformed = new Uint8Array(2560).fill(0xff);
+  const refusal = outcome(() => sync.sign(new Uint8Array(1), malformed));
+  const calls = [];
+  // Calls made together travel in batches: one that fails in the worker must
+  // fail alone, its neighbours' results unchanged.
+  for (let i = 0; i < 100; i++) {
+    const msg = rng.bytes(1 + rng.int(300));
+    const kind = i % 10 === 9 ? 3 : i % 3;
+    if (kind === 3) {
+      calls.push([outcomeOf(() => api.sign(msg, malformed)), refusal, `refused ${i}`]);
+    } else if (kind === 0) {
+      calls.push([api.sign(msg, secretKey, { extraEntropy: false }), hexOf(sync.sign(msg, secretKey, { extraEntropy: false })), `sign ${i}`]);
+    } else {
+      const sig = sync.sign(msg, secretKey);
+      const good = rng.bool();
+      const m = good ? msg : Uint8Array.of(...msg, 1);
+      const p = kind === 1 ? api.verify(sig, m, publicKey) : verifier.verify(sig, m);
+      calls.push([p, good, `verify ${i}`]);
+    }
+  }
+  const got = await Promise.all(calls.map(([p]) => p));
+  calls.forEach(([, want, what], i) => assert.deepEqual(got[i] instanceof Uint8Array ? hexOf(got[i]) : got[i], want, what));
+  verifier.free();
+});
+
+test('close() with calls in flight: they settle with their results; then the pool refuses', { skip, timeout: 120_000 }, async () => {
+  const sync = lib.ml_dsa65;
+  const p = worker.createPool({ size: 2 });
+  const { publicKey, secretKey } = sync.keygen(rng.bytes(32));
+  const msg = enc('pending');
+  const sig = sync.sign(msg, secretKey);
+  const verifier = await p.ml_dsa65.verifier(publicKey);
+  const pending = [];
+  for (let i = 0; i < 40; i++) pending.push(i % 2 ? p.ml_dsa65.verify(sig, msg, publicKey) : verifier.verify(sig, i % 4 ? msg : enc('x')));
+  const closed = p.close();
+  assert.equal(p.close(), closed, 'close() is idempotent');
+  const refused = outcomeOf(() => p.ml_dsa65.verify(sig, msg, publicKey));
+  const results = await Promise.all(pending);
+  assert.deepEqual(results, pending.map((_, i) => (i % 2 ? true : i % 4 !== 0)));
+  await closed;
+  const closedError = { name: 'Error', message: 'mldsa-simd/worker: the pool is closed' };
+  assert.deepEqual(await refused, { ok: false, error: 'Error', message: closedError.message });
+  await assert.rejects(p.ml_dsa65.sign(msg, secretKey), closedError);
+  await assert.rejects(p.ml_dsa65.keygen(), closedError);
+  await assert.rejects(verifier.verify(sig, msg), closedError);
+  await assert.rejects(p.ml_dsa65.verifier(publicKey), closedError);
+  // Argument errors still come first, as they are found on this thread.
+  await assert.rejects(p.ml_dsa65.verify(sig, msg, publicKey.subarray(1)), RangeError);
+  verifier.free();
+  await p.close();
+});
+
+test('prepared keys: used after free() reject with the message of the synchronous API', { skip, timeout: 60_000 }, async () => {
+  const sync = lib.ml_dsa87;
+  const api = pool().ml_dsa87;
+  const { publicKey, secretKey } = sync.keygen(rng.bytes(32));
+  const msg = enc('freed');
+  const sig = sync.sign(msg, secretKey);
+  const verifier = await api.verifier(publicKey);
+  const signer = await api.signer(secretKey);
+  assert.equal(await verifier.verify(sig, msg), true);
+  const inFlight = verifier.verify(sig, msg); // sent before free(): still answered
+  verifier.free();
+  verifier.free(); // idempotent
+  signer.free();
+  assert.equal(await inFlight, true);
+  const syncV = sync.verifier(publicKey);
+  syncV.free();
+  const syncS = sync.signer(secretKey);
+  syncS.free();
+  assert.deepEqual(await outcomeOf(() => verifier.verify(sig, msg)), outcome(() => syncV.verify(sig, msg)));
+  assert.deepEqual(await outcomeOf(() => signer.sign(msg)), outcome(() => syncS.sign(msg)));
+  assert.deepEqual(await outcomeOf(() => verifier.verify(sig, msg)), { ok: false, error: 'Error', message: 'verifier: used after free()' });
+  // A new prepared key of the same bytes works (the workers forgot the old one).
+  const again = await api.verifier(publicKey);
+  assert.equal(await again.verify(sig, msg), true);
+  again.free();
+});
+
+test('bytes: copied by default (caller untouched), moved with { transfer: true } when a whole buffer', { skip, timeout: 60_000 }, async () => {
+  const sync = lib.ml_dsa44;
+  const api = pool().ml_dsa44;
+  const { publicKey, secretKey } = sync.keygen(rng.bytes(32));
+  const msg = rng.bytes(64);
+  const sig = sync.sign(msg, secretKey, { extraEntropy: false });
+  const copies = [msg, sig, publicKey, secretKey].map((b) => b.slice());
+  assert.equal(await api.verify(sig, msg, publicKey), true);
+  assert.equal(hexOf(await api.sign(msg, secretKey, { extraEntropy: false })), hexOf(sig));
+  [msg, sig, publicKey, secretKey].forEach((b, i) => assert.equal(hexOf(b), hexOf(copies[i]), 'the caller’s bytes are unchanged'));
+
+  // A view into a larger buffer: only its bytes are used, the buffer is never moved.
+  const big = new Uint8Array(1 << 20);
+  big.set(sig, 1000);
+  const sigView = big.subarray(1000, 1000 + sig.length);
+  assert.equal(await api.verify(sigView, msg.slice(), publicKey.slice(), { transfer: true }), true);
+  assert.equal(big.buffer.byteLength, 1 << 20, 'a partial view’s buffer is not detached');
+  const pooled = Buffer.from(msg); // Node's pooled Buffers share one ArrayBuffer
+  assert.equal(await api.verify(sig.slice(), pooled, publicKey.slice(), { transfer: true }), true);
+  assert.equal(pooled.length, msg.length, 'a pooled Buffer is not detached');
+
+  // Whole buffers move: the caller's copies are detached, the result is right.
+  const s2 = sig.slice(), m2 = msg.slice(), p2 = publicKey.slice();
+  assert.equal(await api.verify(s2, m2, p2, { transfer: true }), true);
+  assert.deepEqual([s2.byteLength, m2.byteLength, p2.byteLength], [0, 0, 0], 'moved with { transfer: true }');
+  const sk2 = secretKey.slice(), m3 = msg.slice();
+  assert.equal(hexOf(await api.sign(m3, sk2, { extraEntropy: false, transfer: true })), hexOf(sig));
+  assert.equal(sk2.byteLength, 0);
+  // The same buffer twice is moved once.
+  const both = sig.slice();
+  assert.equal(await api.verify(both, both, publicKey.slice(), { transfer: true }), false);
+  assert.equal(both.byteLength, 0);
+  // Shared memory is copied, never moved.
+  const shared = new Uint8Array(new SharedArrayBuffer(msg.length));
+  shared.set(msg);
+  assert.equal(await api.verify(sig.slice(), shared, publicKey.slice(), { transfer: true }), true);
+  assert.equal(shared.length, msg.length);
+  // Results arrive as their own whole buffers.
+  const out = await api.sign(msg, secretKey);
+  assert.equal(out.byteOffset, 0);
+  assert.equal(out.buffer.byteLength, sync.lengths.signature);
+});
+
+test('mldsa-simd/worker-task: a task module for piscina pools of your own, which wipes the secrets it gets', { skip, timeout: 60_000 }, async () => {
+  const { Piscina } = consumerRequire()('piscina');
+  const filename = consumerRequire().resolve(`${PKG_NAME}/worker-task`);
+  assert.match(filename, /worker-task\.mjs$/, 'the node condition picks the piscina task module');
+  const own = new Piscina({ filename, maxThreads: 1 });
+  try {
+    const sync = lib.ml_dsa65;
+    const { publicKey, secretKey } = sync.keygen(rng.bytes(32));
+    const msg = enc('own pool');
+    const sig = sync.sign(msg, secretKey, { extraEntropy: false });
+    assert.equal(await own.run({ set: 65, op: 'verify', args: [sig, msg, publicKey] }), true);
+    assert.equal(await own.run({ set: 65, op: 'verify', args: [sig, enc('other'), publicKey] }), false);
+    assert.equal(hexOf(await own.run({ set: 65, op: 'sign', args: [msg, secretKey, { extraEntropy: false }] })), hexOf(sig));
+    await assert.rejects(own.run({ set: 65, op: 'verify', args: [sig, msg, publicKey.subarray(2)] }), {
+      name: 'RangeError', message: 'publicKey: expected 1952 bytes, got 1950',
+    });
+    await assert.rejects(own.run({ set: 66, op: 'verify', args: [] }), { name: 'RangeError', message: 'set: expected 44, 65 or 87, got 66' });
+    await assert.rejects(own.run({ set: 65, op: 'encrypt', args: [] }), { name: 'TypeError', message: 'op: unknown operation "encrypt"' });
+    const batch = await own.run({ op: 'batch', tasks: [{ set: 65, op: 'verify', args: [sig, msg, publicKey] }, { set: 65, op: 'getPublicKey', args: [msg] }] });
+    assert.deepEqual(batch, [{ value: true }, { error: { name: 'RangeError', message: 'secretKey: expected 4032 bytes, got 8' } }]);
+  } finally {
+    await own.close();
+  }
+  // The task function on this thread: its secret inputs are zero afterwards.
+  const { default: task } = await import(filename);
+  const sync = lib.ml_dsa44;
+  const seed = rng.bytes(32);
+  const { secretKey } = sync.keygen(seed);
+  const sk = secretKey.slice();
+  const rnd = rng.bytes(32);
+  const seedCopy = seed.slice();
+  task({ set: 44, op: 'sign', args: [enc('x'), sk, { extraEntropy: rnd }] });
+  task({ set: 44, op: 'keygen', args: [seedCopy] });
+  const key = { pool: 'test', id: 1, kind: 'signer', bytes: secretKey.slice() };
+  task({ set: 44, op: 'sign', args: [enc('y'), { extraEntropy: false }], key });
+  assert.ok(sk.every((b) => b === 0), 'secretKey wiped');
+  assert.ok(rnd.every((b) => b === 0), 'extraEntropy wiped');
+  assert.ok(seedCopy.every((b) => b === 0), 'seed wiped');
+  assert.ok(key.bytes.every((b) => b === 0), 'prepared key bytes wiped');
+  assert.equal(task({ op: 'forgetPool', key: { pool: 'test' } }), 1, 'the cached signer is dropped');
+  // An id reused for another key never picks up the cached one.
+  const a = sync.keygen(rng.bytes(32)), b = sync.keygen(rng.bytes(32));
+  const m = enc('ids');
+  const sigA = sync.sign(m, a.secretKey);
+  const as = (pk) => ({ pool: 'ids', id: 7, kind: 'verifier', bytes: pk.slice() });
+  assert.equal(task({ set: 44, op: 'verify', args: [sigA, m], key: as(a.publicKey) }), true);
+  assert.equal(task({ set: 44, op: 'verify', args: [sigA, m], key: as(b.publicKey) }), false);
+  assert.equal(task({ set: 44, op: 'verify', args: [sync.sign(m, b.secretKey), m], key: as(b.publicKey) }), true);
+  assert.equal(task({ op: 'forgetPool', key: { pool: 'ids' } }), 1);
+});
+
+test('CommonJS: require("mldsa-simd/worker")', { skip, timeout: 60_000 }, async () => {
+  const w = consumerRequire()(`${PKG_NAME}/worker`);
+  const p = w.createPool({ size: 1 });
+  try {
+    const sync = lib.ml_dsa44;
+    const { publicKey, secretKey } = sync.keygen(rng.bytes(32));
+    const msg = enc('cjs');
+    assert.equal(await p.ml_dsa44.verify(sync.sign(msg, secretKey), msg, publicKey), true);
+  } finally {
+    await p.close();
+  }
+});
+
+test('processes end: with a pool never closed, and after close() with calls pending', { skip, timeout: 120_000 }, () => {
+  const scripts = {
+    'never closed': `import { createPool } from '${PKG_NAME}/worker';
+const pool = createPool({ size: 2 });
+const { publicKey } = await pool.ml_dsa44.keygen();
+console.log(publicKey.length);`,
+    'closed with calls pending': `import { createPool } from '${PKG_NAME}/worker';
+const pool = createPool({ size: 2 });
+const calls = Array.from({ length: 8 }, () => pool.ml_dsa44.keygen());
+await pool.close();
+console.log((await Promise.all(calls)).length);`,
+  };
+  for (const [what, code] of Object.entries(scripts)) {
+    const file = path.join(consumerDir, `worker-exit-${process.pid}.mjs`);
+    fs.writeFileSync(file, code);
+    try {
+      const r = spawnSync(process.execPath, [file], { cwd: consumerDir, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.signal, null, `${what}: the process did not end by itself`);
+      assert.equal(r.status, 0, `${what}: ${r.stderr}`);
+      assert.equal(r.stdout.trim(), what === 'never closed' ? '1312' : '8');
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  }
+});
+
+// ---------------------------------------------------------------- Chromium
+
+/** The browser target of the package's ./worker export, resolved as a bundler would. */
+function browserWorkerEntry(dir) {
+  const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+  let e = pj.exports['./worker'];
+  while (typeof e === 'object') e = e.browser ?? e.default;
+  return e.replace(/^\.\//, '');
+}
+
+function page(entry, input) {
+  return `<!doctype html><meta charset="utf-8"><title>mldsa-simd/worker</title><pre id="out">running…</pre>
+<script type="module">
+import { createPool } from '/node_modules/${PKG_NAME}/${entry}';
+const input = ${JSON.stringify(input)};
+const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('').toUpperCase();
+const unhex = (s) => new Uint8Array(s.match(/../g).map((h) => parseInt(h, 16)));
+const result = {};
+try {
+  const pool = createPool({ size: 2 });
+  result.size = pool.size;
+  const api = pool.ml_dsa65;
+  const msg = unhex(input.msg), context = unhex(input.ctx);
+  const kp = await api.keygen(unhex(input.seed));
+  result.pk = hex(kp.publicKey);
+  result.det = hex(await api.sign(msg, kp.secretKey, { context, extraEntropy: false }));
+  const sig = unhex(result.det);
+  result.verifies = await api.verify(sig, msg, kp.publicKey, { context });
+  result.wrongMessage = await api.verify(sig, msg.subarray(1), kp.publicKey, { context });
+  const verifier = await api.verifier(kp.publicKey);
+  const many = await Promise.all(Array.from({ length: 16 }, (_, i) => verifier.verify(sig, i % 2 ? msg : msg.subarray(1), { context })));
+  result.many = many.map((x) => (x ? 1 : 0)).join('');
+  verifier.free();
+  try { await verifier.verify(sig, msg); } catch (e) { result.afterFree = e.constructor.name + ': ' + e.message; }
+  try { await api.verify(sig, msg, kp.publicKey.subarray(1)); } catch (e) { result.rangeError = e.constructor.name + ': ' + e.message; }
+  try { await api.sign(msg, new Uint8Array(4032).fill(255)); } catch (e) { result.workerError = e.constructor.name + ': ' + e.message; }
+  const own = sig.slice();
+  result.ownVerifies = await api.verify(own, msg.slice(), kp.publicKey.slice(), { context: context.slice(), transfer: true });
+  result.transferred = own.byteLength;
+  const pending = api.verify(sig, msg, kp.publicKey, { context });
+  await pool.close();
+  result.pending = await pending;
+  try { await api.verify(sig, msg, kp.publicKey); } catch (e) { result.closed = e.constructor.name + ': ' + e.message; }
+} catch (e) {
+  result.error = String(e && e.stack || e);
+}
+document.getElementById('out').textContent = JSON.stringify(result, null, 1);
+window.__result = result;
+</script>`;
+}
+
+test('Chromium: a pool of module Web Workers gives the synchronous API’s results', { skip, timeout: 180_000 }, async (t) => {
+  const entry = browserWorkerEntry(installedPackageDir());
+  assert.equal(entry, 'worker-browser.mjs');
+  const sync = lib.ml_dsa65;
+  const seed = rng.bytes(32), msg = rng.bytes(50), ctx = rng.bytes(3);
+  const input = { seed: hexOf(seed), msg: hexOf(msg), ctx: hexOf(ctx) };
+  const server = await serve(consumerDir, page(entry, input));
+  let browser;
+  try {
+    browser = await openPage({ viewport: { width: 800, height: 400 } });
+    const { page: pg, problems, offsite } = browser;
+    await pg.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
+    await pg.waitForFunction(() => window.__result !== undefined, null, { timeout: 120_000 });
+    const r = await pg.evaluate(() => window.__result);
+    assert.equal(r.error, undefined, `the page threw: ${r.error}`);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(offsite, []);
+    const { publicKey, secretKey } = sync.keygen(seed);
+    assert.equal(r.size, 2);
+    assert.equal(r.pk, hexOf(publicKey));
+    assert.equal(r.det, hexOf(sync.sign(msg, secretKey, { context: ctx, extraEntropy: false })));
+    assert.equal(r.verifies, true);
+    assert.equal(r.wrongMessage, false);
+    assert.equal(r.many, '01'.repeat(8));
+    assert.equal(r.afterFree, 'Error: verifier: used after free()');
+    assert.equal(r.rangeError, 'RangeError: publicKey: expected 1952 bytes, got 1951');
+    assert.equal(r.workerError, `Error: ${outcome(() => sync.sign(msg, new Uint8Array(4032).fill(255))).message}`);
+    assert.equal(r.transferred, 0);
+    assert.equal(r.ownVerifies, true);
+    assert.equal(r.pending, true);
+    assert.equal(r.closed, 'Error: mldsa-simd/worker: the pool is closed');
+    t.diagnostic(`worker: Chromium module Web Worker pool (size ${r.size}) matches the synchronous API`);
+  } finally {
+    await browser?.close();
+    await new Promise((res) => server.close(res));
+  }
+});
