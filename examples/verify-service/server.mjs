@@ -95,8 +95,9 @@ service.server.listen(port, values.host, () => {
 
 for (const signal of ['SIGTERM', 'SIGINT']) {
   process.once(signal, async () => {
-    console.log(`verify-service: ${signal}, finishing requests in flight`);
-    const clean = await service.close();
+    const closing = service.close(); // stops listening before it returns
+    console.log(`verify-service: ${signal}, not accepting connections, finishing requests in flight`);
+    const clean = await closing;
     console.log(`verify-service: stopped${clean ? '' : ' (connections still open after the grace period were cut)'}`);
     process.exit(clean ? 0 : 1);
   });

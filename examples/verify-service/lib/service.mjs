@@ -22,7 +22,8 @@ export const DEFAULTS = Object.freeze({
 export function createService(backend, options = {}) {
   const limits = { ...DEFAULTS, ...options };
   const log = options.log ?? ((line) => console.error(line));
-  let pending = 0;
+  let pending = 0; // verification items
+  let inFlight = 0; // /verify requests being read or verified
   let draining = false;
 
   const server = http.createServer({
@@ -66,13 +67,22 @@ export function createService(backend, options = {}) {
     const parts = url.pathname.split('/'); // ['', 'verify', kid?, 'batch'?]
     if (url.pathname === '/healthz' || url.pathname === '/keys') {
       onlyMethod(req, 'GET');
-      if (url.pathname === '/healthz') return send(res, 200, { status: draining ? 'draining' : 'ok', backend: backend.name, keys: backend.keys.size, pending });
+      if (url.pathname === '/healthz')
+        return send(res, 200, { status: draining ? 'draining' : 'ok', backend: backend.name, keys: backend.keys.size, requests: inFlight, pending });
       return send(res, 200, [...backend.keys].map(([kid, k]) => ({ kid, alg: k.alg })));
     }
     if (parts[1] !== 'verify' || parts.length > 4 || (parts.length === 4 && parts[3] !== 'batch') || parts[2] === '')
       throw new HttpError(404, `url: no route ${JSON.stringify(url.pathname.slice(0, 200))} (POST /verify, POST /verify/{kid}, POST /verify/{kid}/batch)`);
     onlyMethod(req, 'POST');
+    inFlight++;
+    try {
+      await verifyRequest(req, res, parts, url);
+    } finally {
+      inFlight--;
+    }
+  }
 
+  async function verifyRequest(req, res, parts, url) {
     let parsed;
     if (parts.length === 2) {
       mediaType(req, 'application/json', 'POST /verify');
