@@ -11,9 +11,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { IMPL, node24 } from './lib/load.mjs';
+import { IMPL, consumerDir, installedPackageDir, node24 } from './lib/load.mjs';
 import { Rng } from './lib/util.mjs';
-import { installService, startServer, refusedStart, request } from './lib/verify-service.mjs';
+import { installService, packedTarball, startServer, refusedStart, request } from './lib/verify-service.mjs';
 
 const skip = IMPL === 'noble' ? 'the service runs on the installed package (MLDSA_IMPL=noble)' : false;
 const rng = new Rng('verify-service');
@@ -28,7 +28,8 @@ const binary = (p, body) => ({ path: p, headers: { 'content-type': 'application/
 before(async () => {
   if (skip) return;
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'verify-service-test-'));
-  dir = installService(tmp);
+  installedPackageDir(); // fails with how to get one when the consumer folder is missing
+  dir = installService(tmp, packedTarball(consumerDir));
   // lib/demo.mjs of the installed copy: its mldsa-simd is the tarball under test.
   const { makeDemo } = await import(pathToFileURL(path.join(dir, 'lib/demo.mjs')).href);
   demo = makeDemo(path.join(tmp, 'demo'));

@@ -4,7 +4,7 @@
 // oversized and batched requests for --duration seconds, check every answer,
 // sample the server's RSS, then stop it with SIGTERM. Prints a table.
 //   node load-test.mjs [--duration 15] [--connections 16] [--backends mldsa-simd,node-crypto]
-//                      [--node /path/to/node] [--json FILE]
+//                      [--node /path/to/node] [--json FILE] [--only "valid,JSON batch 16"]
 // Exits 1 on a crash, a 5xx, a wrong answer, an unclean stop or RSS growth over --rss-growth MiB.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +25,7 @@ const { values: opt } = parseArgs({
     node: { type: 'string', default: process.execPath },
     json: { type: 'string' },
     'rss-growth': { type: 'string', default: '64' },
+    only: { type: 'string' }, // comma-separated request names of the mix, e.g. "valid" or "JSON batch 16"
   },
 });
 const MAX_BODY = 1024 * 1024;
@@ -124,10 +125,15 @@ async function run(backend, demo, mix) {
   const counts = mix.map(() => 0);
   const wrong = mix.map(() => 0);
   const indexed = mix.map((r, index) => ({ ...r, index }));
+  const keepAlive = indexed.filter((r) => !r.closes);
+  const closes = indexed.filter((r) => r.closes);
+  const none = { requests: { total: 0 }, statusCodeStats: {}, errors: 0, timeouts: 0 };
   const [result, closing] = await Promise.all([
-    cannon(server.url, Number(opt.connections), indexed.filter((r) => !r.closes), counts, wrong),
-    cannon(server.url, 2, indexed.filter((r) => r.closes), counts, wrong),
+    keepAlive.length ? cannon(server.url, Number(opt.connections), keepAlive, counts, wrong) : none,
+    closes.length ? cannon(server.url, keepAlive.length ? 2 : Number(opt.connections), closes, counts, wrong) : none,
   ]);
+  result.duration ??= closing.duration;
+  result.latency ??= closing.latency;
   clearInterval(sampler);
   const health = await fetch(server.url + '/healthz').then((r) => r.status, (e) => e.message);
   stopping = true;
@@ -207,7 +213,12 @@ export function problems(r, rssGrowthMiB) {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verify-service-load-'));
 try {
   const demo = makeDemo(dir);
-  const mix = requestMix(demo);
+  let mix = requestMix(demo);
+  if (opt.only) {
+    const names = opt.only.split(',');
+    for (const n of names) if (!mix.some((r) => r.name === n)) throw new Error(`--only: no request "${n}" (${mix.map((r) => r.name).join(', ')})`);
+    mix = mix.filter((r) => names.includes(r.name));
+  }
   demo.wipe();
   const results = [];
   for (const backend of opt.backends.split(',')) {

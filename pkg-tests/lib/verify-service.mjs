@@ -7,20 +7,22 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { once } from 'node:events';
-import { consumerDir, repoRoot, installedPackageDir } from './load.mjs';
+import { fileURLToPath } from 'node:url';
 
+// No import of load.mjs: scripts/verify-service-load.mjs uses this module without a consumer folder.
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const exampleDir = path.join(repoRoot, 'examples', 'verify-service');
 
-/** The tarball scripts/test.sh packed into the consumer folder. */
-export function packedTarball(dir = consumerDir) {
-  installedPackageDir();
-  const tgz = fs.readdirSync(dir).filter((n) => /^mldsa-simd-.*\.tgz$/.test(n));
-  if (tgz.length !== 1) throw new Error(`expected one mldsa-simd-*.tgz in ${dir}, found ${tgz.length}`);
-  return path.join(dir, tgz[0]);
+/** The tarball scripts/test.sh packed into the consumer folder `dir`, or undefined. */
+export function packedTarball(dir) {
+  const tgz = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => /^mldsa-simd-.*\.tgz$/.test(n)) : [];
+  if (tgz.length > 1) throw new Error(`expected one mldsa-simd-*.tgz in ${dir}, found ${tgz.length}`);
+  return tgz.length ? path.join(dir, tgz[0]) : undefined;
 }
 
-/** Copies the example into `parent/verify-service` and installs it offline; returns that directory. */
-export function installService(parent, tarball = packedTarball()) {
+/** Copies the example into `parent/verify-service` and installs it offline with the package `tarball`; returns that directory. */
+export function installService(parent, tarball) {
+  if (!tarball || !fs.existsSync(tarball)) throw new Error(`no mldsa-simd tarball${tarball ? ` at ${tarball}` : ''} to install the verify-service example with`);
   const dir = path.join(parent, 'verify-service');
   fs.cpSync(exampleDir, dir, { recursive: true, filter: (src) => !/[/\\](node_modules|demo)$/.test(src) });
   const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
