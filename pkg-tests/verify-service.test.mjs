@@ -263,15 +263,28 @@ test('hostile requests: random bodies, types, paths and methods never get a 5xx'
     () => '['.repeat(20000) + ']'.repeat(20000),
     () => mutateText(demo.record('bob', 'binary')),
   ];
-  const paths = ['/verify', '/verify/bob', '/verify/bob/batch', '/verify/carol', '/verify/%2e%2e', '/verify//', '/verify/bob/batch/x', '//verify', '/verify?x=1', '/verify/bob?context=' + Buffer.from(rng.bytes(40)).toString('base64url'), '*'];
-  const types = ['application/json', 'application/octet-stream', 'application/json; charset=utf-8', 'multipart/form-data; boundary=x', ''];
+  // Mostly a route with its own content type, so that most requests reach the parsers.
+  const routes = [
+    ['/verify', 'application/json'],
+    ['/verify?x=1', 'application/json; charset=utf-8'],
+    ['/verify/bob', 'application/octet-stream'],
+    ['/verify/bob/batch', 'application/octet-stream'],
+    ['/verify/carol/batch?context=' + Buffer.from(rng.bytes(40)).toString('base64url'), 'application/octet-stream'],
+    ['/verify/%2e%2e', 'application/octet-stream'],
+    ['/verify//', 'application/octet-stream'],
+    ['/verify/bob/batch/x', 'application/octet-stream'],
+    ['//verify', 'application/json'],
+    ['*', 'application/json'],
+  ];
+  const otherTypes = ['application/json', 'application/octet-stream', 'multipart/form-data; boundary=x', ''];
   const statuses = new Map();
   const runs = 400;
   for (let i = 0; i < runs; i++) {
-    const type = rng.pick(types);
+    const [route, routeType] = rng.int(4) === 0 ? rng.pick(routes) : rng.pick(routes.slice(0, 5));
+    const type = rng.int(8) === 0 ? rng.pick(otherTypes) : routeType;
     const r = await request(url, {
       method: rng.int(10) === 0 ? rng.pick(['GET', 'PUT', 'OPTIONS', 'HEAD']) : 'POST',
-      path: rng.pick(paths),
+      path: route,
       headers: type ? { 'content-type': type } : {},
       body: rng.pick(bodies)(),
     });
@@ -394,6 +407,35 @@ test('short load run of both backends on Node 24 (autocannon): no crash, no 5xx,
     for (const [name, n] of Object.entries(x.perRequest)) assert.ok(n > 0, `${x.backend}: "${name}" answered`);
     assert.ok(x.status['200'] > 0 && x.status['400'] > 0 && x.status['413'] > 0, JSON.stringify(x.status));
   }
+});
+
+test("the example README's curl commands give the answers it shows (make-demo.mjs files)", { skip }, async () => {
+  const made = spawnSync(process.execPath, ['make-demo.mjs', 'demo'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+  const s = await startServer(dir, ['--keys', 'demo/keys', '--jwks', 'demo/jwks.json']);
+  try {
+    const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
+    const block = /### curl, with the files of[^\n]*\n+```sh\n([\s\S]*?)```/.exec(readme);
+    assert.ok(block, 'the curl section of the README');
+    const lines = block[1].split('\n');
+    let ran = 0;
+    for (let i = 0; i < lines.length; i++) {
+      if (!lines[i].startsWith('curl ')) continue;
+      const expected = /^# (.*?)(\s+\(\d{3}\))?$/.exec(lines[i + 1] ?? '');
+      assert.ok(expected, `README: an answer under ${lines[i]}`);
+      const r = spawnSync('sh', ['-c', `URL=${s.url}; ${lines[i]}`], { cwd: dir, encoding: 'utf8' });
+      assert.equal(r.status, 0, `${lines[i]}: ${r.stderr}`);
+      assert.equal(r.stdout, expected[1], lines[i]);
+      ran++;
+    }
+    assert.ok(ran >= 7, `${ran} curl commands`);
+  } finally {
+    s.child.kill('SIGTERM');
+    assert.equal((await s.exited)[0], 0);
+  }
+  const secrets = fs.readdirSync(path.join(dir, 'demo'), { recursive: true }).filter((f) => /secret|priv/i.test(f));
+  assert.deepEqual(secrets, [], 'make-demo.mjs writes no secret key');
+  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'demo/jwks.json'), 'utf8'), /"priv"/);
 });
 
 test('graceful shutdown: SIGTERM stops accepting, the request in flight is answered, exit code 0', { skip }, async () => {

@@ -48,7 +48,8 @@ export async function createBackend(sources, { threads = os.availableParallelism
     maxQueue: Infinity,
     workerData: { keys },
   });
-  // Every worker is ready (module loaded, verifiers made) before the service listens.
+  // A worker that cannot load mldsa-simd or make its verifiers fails here, before the
+  // service listens, rather than on the first request.
   await Promise.all(Array.from({ length: threads }, () => pool.run(null, { name: 'ready' })));
   return {
     name: 'mldsa-simd',
