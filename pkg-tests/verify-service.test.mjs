@@ -216,6 +216,13 @@ test('bounded bodies: 413 from Content-Length, from a chunked body, then the ser
   assert.equal(declared.status, 413);
   assert.match(declared.json.error, new RegExp(`^body: ${MAX_BODY + 1} bytes, at most ${MAX_BODY}`));
   assert.equal(declared.headers.connection, 'close');
+  // Expect: 100-continue: no 100 for a body declared too large, a 100 and an answer otherwise.
+  const noContinue = await request(url, { headers: { 'content-type': 'application/json', 'content-length': String(MAX_BODY + 1), expect: '100-continue' }, partial: '' });
+  assert.equal(noContinue.status, 413);
+  assert.equal(noContinue.sawContinue, false);
+  const continued = await request(url, json(demo.item('bob', 'continue'), { expect: '100-continue' }));
+  assert.deepEqual(continued.json, { valid: true });
+  assert.equal(continued.sawContinue, true);
   // Chunked, no length: cut when the limit is passed.
   const chunked = await request(url, { headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: Buffer.alloc(MAX_BODY + 1, 0x20) });
   assert.equal(chunked.status, 413);

@@ -67,11 +67,13 @@ export async function refusedStart(dir, args, options) {
 /**
  * One HTTP request with node:http (fetch hides a response that arrives while the
  * body is still being written). `body` is written whole unless `partial` gives the
- * bytes to send before waiting for the answer. Resolves { status, headers, text, json }.
+ * bytes to send before waiting for the answer; with `expect: 100-continue` the body
+ * waits for the server's 100. Resolves { status, headers, text, json, sawContinue }.
  */
 export function request(url, { method = 'POST', path: p = '/verify', headers = {}, body, partial } = {}) {
   return new Promise((resolve, reject) => {
     let responded = false;
+    let sawContinue = false;
     const { hostname, port } = new URL(url);
     // node:http sends a GET body without a length (so as the next request) unless told.
     if (body !== undefined && !Object.keys(headers).some((h) => /^(content-length|transfer-encoding)$/i.test(h)))
@@ -86,13 +88,15 @@ export function request(url, { method = 'POST', path: p = '/verify', headers = {
         try {
           json = JSON.parse(text);
         } catch {}
-        resolve({ status: res.statusCode, headers: res.headers, text, json });
+        resolve({ status: res.statusCode, headers: res.headers, text, json, sawContinue });
       });
       res.on('error', reject);
     });
     // Writing on after an early answer (413) can fail with EPIPE; the answer counts.
     req.on('error', (e) => (responded ? undefined : reject(e)));
+    req.on('continue', () => (sawContinue = true));
     if (partial !== undefined) req.write(partial);
+    else if (/100-continue/i.test(headers.expect ?? '')) req.on('continue', () => req.end(body));
     else req.end(body);
   });
 }

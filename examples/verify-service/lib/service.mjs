@@ -32,12 +32,19 @@ export function createService(backend, options = {}) {
     keepAliveTimeout: limits.keepAliveTimeout,
   });
 
-  server.on('request', (req, res) => {
+  const onRequest = (req, res) => {
     handle(req, res).catch((e) => {
       // Only a bug gets here: the handlers turn every input problem into an HttpError.
       log(`verify-service: internal error on ${req.method} ${String(req.url).slice(0, 200)}: ${e?.stack ?? e}`);
       send(res, 500, { error: 'internal error' });
     });
+  };
+  server.on('request', onRequest);
+  // Expect: 100-continue (curl sends it for large bodies): a body declared too large
+  // gets its 413 without being invited first.
+  server.on('checkContinue', (req, res) => {
+    if (!(Number(req.headers['content-length']) > limits.maxBody)) res.writeContinue();
+    onRequest(req, res);
   });
   server.on('clientError', (err, socket) => {
     // Unparsable HTTP (node:http's own parser): answer 400 (or 408/413 for its limits) and close.
