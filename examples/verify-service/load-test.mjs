@@ -6,7 +6,7 @@
 //   node load-test.mjs [--duration 15] [--connections 16] [--backends mldsa-simd,node-crypto]
 //                      [--node /path/to/node] [--json FILE] [--only "valid,JSON batch 16"]
 // Exits 1 on a crash, a 5xx, a wrong answer, an unclean stop or RSS growth over --rss-growth MiB.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,13 +21,18 @@ const { values: opt } = parseArgs({
   options: {
     duration: { type: 'string', default: '15' },
     connections: { type: 'string', default: '16' },
-    backends: { type: 'string', default: 'mldsa-simd,node-crypto' },
+    backends: { type: 'string' }, // default: both, or only mldsa-simd when --node is older than Node 24
     node: { type: 'string', default: process.execPath },
     json: { type: 'string' },
     'rss-growth': { type: 'string', default: '64' },
     only: { type: 'string' }, // comma-separated request names of the mix, e.g. "valid" or "JSON batch 16"
   },
 });
+if (opt.backends === undefined) {
+  const major = Number(execFileSync(opt.node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).split('.')[0]);
+  opt.backends = major >= 24 ? 'mldsa-simd,node-crypto' : 'mldsa-simd';
+  if (major < 24) console.error(`load-test: ${opt.node} is Node ${major}: no node:crypto ML-DSA, so mldsa-simd only (--node a Node 24 for both)`);
+}
 const MAX_BODY = 1024 * 1024;
 const MiB = 1024 * 1024;
 
@@ -170,7 +175,8 @@ async function run(backend, demo, mix) {
     healthAfter: health,
     exitCode,
     exitSignal: signal,
-    rss: { samples: rss.length, warm: median(rss.slice(2 * fifth, 3 * fifth)), last: median(rss.slice(-fifth)), max: Math.max(...rss), all: rss },
+    // /proc is Linux's: elsewhere there are no samples and no RSS check.
+    rss: rss.length ? { samples: rss.length, warm: median(rss.slice(2 * fifth, 3 * fifth)), last: median(rss.slice(-fifth)), max: Math.max(...rss), all: rss } : undefined,
   };
 }
 
@@ -188,7 +194,7 @@ function table(results) {
       `${r.errors} (${r.closedErrors})`,
       String(r.timeouts),
       String(Object.values(r.wrong).reduce((s, n) => s + n, 0)),
-      [r.rss.warm, r.rss.last, r.rss.max].map((v) => (v / MiB).toFixed(0)).join('/'),
+      r.rss ? [r.rss.warm, r.rss.last, r.rss.max].map((v) => (v / MiB).toFixed(0)).join('/') : 'n/a',
       r.crashed ? 'CRASHED' : String(r.exitCode),
     ]);
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
@@ -206,7 +212,7 @@ export function problems(r, rssGrowthMiB) {
   for (const [name, n] of Object.entries(r.perRequest)) if (n === 0) p.push(`no answer at all to "${name}"`);
   if (r.healthAfter !== 200) p.push(`/healthz after the load: ${r.healthAfter}`);
   if (r.exitCode !== 0) p.push(`exit after SIGTERM: ${r.exitCode ?? r.exitSignal}`);
-  if ((r.rss.last - r.rss.warm) / MiB > rssGrowthMiB) p.push(`RSS grew ${((r.rss.last - r.rss.warm) / MiB).toFixed(0)} MiB (over ${rssGrowthMiB})`);
+  if (r.rss && (r.rss.last - r.rss.warm) / MiB > rssGrowthMiB) p.push(`RSS grew ${((r.rss.last - r.rss.warm) / MiB).toFixed(0)} MiB (over ${rssGrowthMiB})`);
   return p;
 }
 
