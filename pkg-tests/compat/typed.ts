@@ -1,9 +1,11 @@
 // Compiled (never run) by compat-typescript.test.mjs under --strict in every
-// project kind: the main API, the ./ml-dsa.js subpath and mldsa-simd/webcrypto,
-// and the returned bytes where the platform takes a BufferSource or a BlobPart.
+// project kind: the main API, the ./ml-dsa.js subpath, mldsa-simd/webcrypto and
+// mldsa-simd/worker, and the returned bytes where the platform takes a
+// BufferSource or a BlobPart.
 import { ml_dsa65 } from 'mldsa-simd';
 import { ml_dsa44 } from 'mldsa-simd/ml-dsa.js';
 import { install, subtle } from 'mldsa-simd/webcrypto';
+import { createPool } from 'mldsa-simd/worker';
 
 const keys = ml_dsa65.keygen();
 const msg = new TextEncoder().encode('typed');
@@ -24,6 +26,18 @@ export async function oursVerifies(): Promise<boolean> {
   const pair = await subtle.generateKey('ML-DSA-65', false, ['sign', 'verify']);
   const s: ArrayBuffer = await subtle.sign({ name: 'ML-DSA-65' }, pair.privateKey, msg);
   return subtle.verify('ML-DSA-65', pair.publicKey, s, msg);
+}
+
+export async function pooled(): Promise<boolean> {
+  const pool = createPool({ size: 1 });
+  try {
+    const pair = await pool.ml_dsa65.keygen();
+    const s = await pool.ml_dsa65.sign(msg, pair.secretKey);
+    new Blob([s, pair.publicKey]);
+    return await pool.ml_dsa65.verify(s, msg, pair.publicKey);
+  } finally {
+    await pool.close();
+  }
 }
 
 // @ts-expect-error a message is bytes, not a string
