@@ -164,6 +164,80 @@ test('binary framing: u32 BE message length, message, signature; one record or a
   assert.match(tooMany.json.error, new RegExp(`more than ${MAX_BATCH} records`));
 });
 
+test('mldsa-simd backend: each task carries only its records, moved not cloned; an abort drops queued tasks and restarts no worker', { skip }, async () => {
+  const { createBackend, CHUNK, TASKS_PER_THREAD } = await import(pathToFileURL(path.join(dir, 'lib/backend-mldsa-simd.mjs')).href);
+  const { readKeySources } = await import(pathToFileURL(path.join(dir, 'lib/keys.mjs')).href);
+  const backend = await createBackend(readKeySources({ keysDir: demo.keysDir, jwksFile: demo.jwksFile }), { threads: 1 });
+  try {
+    // Records inside one 1 MiB body, among other bytes, as the binary route makes them.
+    const body = Buffer.from(rng.bytes(1 << 20));
+    const items = [];
+    const expected = [];
+    let at = 4096;
+    const put = (bytes) => {
+      const start = at;
+      body.set(bytes, start);
+      at = start + bytes.length + rng.int(100);
+      return body.subarray(start, start + bytes.length);
+    };
+    for (let i = 0; i < CHUNK + 5; i++) {
+      const kid = ['alice', 'bob', 'carol'][i % 3];
+      const msg = Buffer.from(`record ${i} `.repeat(1 + rng.int(50)));
+      const context = i % 4 === 1 ? Buffer.from(`ctx ${i}`) : undefined;
+      const ok = i % 5 !== 2;
+      const sig = demo.sign(kid, ok ? msg : Buffer.from('other'), context);
+      items.push({ kid, msg: put(msg), sig: put(Buffer.from(sig)), context: context && put(context) });
+      expected.push(ok);
+    }
+    const before = crypto.createHash('sha256').update(body).digest('hex');
+    const sent = [];
+    const run = backend.pool.run.bind(backend.pool);
+    backend.pool.run = (task, options) => {
+      sent.push({ task, options, bytes: task.bytes.byteLength });
+      return run(task, options);
+    };
+    assert.deepEqual(await backend.verify(items), expected);
+    assert.equal(sent.length, 2, 'tasks of CHUNK items');
+    for (const [n, { task, options, bytes }] of sent.entries()) {
+      const mine = items.slice(n * CHUNK, (n + 1) * CHUNK);
+      const size = mine.reduce((a, it) => a + it.msg.length + it.sig.length + (it.context?.length ?? 0), 0);
+      assert.ok(task.bytes instanceof ArrayBuffer, `task ${n}: one ArrayBuffer`);
+      assert.equal(bytes, size, `task ${n}: its records' bytes, not the body's ${body.buffer.byteLength}`);
+      assert.deepEqual(options?.transferList, [task.bytes], `task ${n}: transferred`);
+      assert.equal(task.bytes.byteLength, 0, `task ${n}: the buffer was moved to the worker (detached here)`);
+      assert.deepEqual(task.kids, mine.map((it) => it.kid));
+      assert.deepEqual(task.lengths, mine.flatMap((it) => [it.msg.length, it.sig.length, it.context?.length ?? 0]));
+    }
+    assert.equal(crypto.createHash('sha256').update(body).digest('hex'), before, 'the request body is neither moved nor changed');
+    backend.pool.run = run;
+
+    // An abort while tasks run: the queued ones never reach a worker, the running ones
+    // finish on the same thread (no termination, no new worker).
+    const threadIds = backend.pool.threads.map((w) => w.threadId);
+    const started = backend.stats().workersStarted;
+    const completed = backend.pool.completed;
+    const slow = [];
+    const slowMsg = Buffer.alloc(32 * 1024, 7);
+    const slowSig = Buffer.from(demo.sign('alice', slowMsg));
+    for (let i = 0; i < 8 * CHUNK; i++) slow.push({ kid: 'alice', msg: slowMsg, sig: slowSig });
+    const abort = new AbortController();
+    const work = backend.verify(slow, { signal: abort.signal });
+    assert.equal(backend.stats().runningTasks, TASKS_PER_THREAD, 'one thread: this many tasks handed to piscina');
+    assert.equal(backend.stats().queuedTasks, 8 - TASKS_PER_THREAD);
+    abort.abort();
+    await assert.rejects(work, { name: 'AbortError' });
+    assert.equal(backend.stats().queuedTasks, 0, 'the queued tasks are dropped at once');
+    // Queued behind the running tasks: answered once they are done.
+    assert.deepEqual(await backend.verify(slow.slice(0, 1)), [true]);
+    assert.equal(backend.pool.completed - completed, TASKS_PER_THREAD + 1, 'the dropped tasks did not run');
+    assert.deepEqual(backend.pool.threads.map((w) => w.threadId), threadIds, 'the same worker thread');
+    assert.equal(backend.stats().workersStarted, started, 'no worker started since');
+    assert.equal(backend.stats().workersStopped, 0, 'none stopped');
+  } finally {
+    await backend.close();
+  }
+});
+
 test('errors: 400 naming the field, 404 unknown kid or route, 405, 415, 413', { skip }, async () => {
   const good = demo.item('alice', 'hello');
   const cases = [
@@ -231,6 +305,86 @@ test('bounded bodies: 413 from Content-Length, from a chunked body, then the ser
   const exact = await request(url, json(Buffer.alloc(MAX_BODY, 0x41)));
   assert.equal(exact.status, 400);
   assert.deepEqual((await request(url, json(demo.item('alice', 'still here')))).json, { valid: true });
+});
+
+test('slow clients with large bodies: at most --max-reading bodies held, the others get 503 unread; RSS bounded; --max-connections', { skip }, async (t) => {
+  const READING = 4;
+  const CLIENTS = 16;
+  const BIG = 4 * 1024 * 1024;
+  const CONNECTIONS = 24;
+  const s = await startServer(dir, ['--keys', demo.keysDir, '--threads', '1', '--max-body', String(BIG), '--max-reading', String(READING), '--max-connections', String(CONNECTIONS), '--body-timeout', '120000']);
+  const port = Number(new URL(s.url).port);
+  const health = async () => (await request(s.url, { method: 'GET', path: '/healthz' })).json;
+  const clients = [];
+  try {
+    assert.deepEqual((await request(s.url, json(demo.item('alice', 'warm-up')))).json, { valid: true });
+    const rss0 = rssMiB(s.child.pid);
+    // Each client declares a 4 MiB body and sends its first 64 KiB.
+    const head = `POST /verify/alice/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: ${BIG}\r\n\r\n`;
+    for (let i = 0; i < CLIENTS; i++) {
+      const c = { answer: '', closed: false, sock: net.connect(port, '127.0.0.1') };
+      c.sock.on('data', (d) => (c.answer += d)).on('close', () => (c.closed = true)).on('error', () => {});
+      c.sock.write(head);
+      c.sock.write(Buffer.alloc(64 * 1024, 0x41));
+      clients.push(c);
+    }
+    const refused = () => clients.filter((c) => c.answer || c.closed);
+    await waitForAsync(async () => refused().length === CLIENTS - READING && (await health()).reading === READING);
+    for (const c of refused())
+      if (c.answer) {
+        assert.match(c.answer, /^HTTP\/1\.1 503 /);
+        assert.match(c.answer, /\r\nretry-after: 1\r\n/i);
+        assert.match(c.answer, /\{"error":"overloaded: 4 request bodies being received"\}$/);
+      }
+    assert.ok(refused().some((c) => c.answer), 'the refused clients see their 503');
+    // The held ones send all but the last byte of their bodies.
+    const held = clients.filter((c) => !c.answer && !c.closed);
+    for (const c of held) c.sock.write(Buffer.alloc(BIG - 64 * 1024 - 1, 0x42));
+    await waitForAsync(async () => (await health()).readingBytes === READING * (BIG - 1));
+    const rss = rssMiB(s.child.pid);
+    t.diagnostic(`server RSS ${rss0?.toFixed(0)} → ${rss?.toFixed(0)} MiB; ${refused().filter((c) => c.answer).length} of ${CLIENTS - READING} refused clients read their 503`);
+    if (rss0 !== undefined) assert.ok(rss - rss0 < (READING * BIG) / 2 ** 20 + 24, `RSS ${rss0} → ${rss} MiB with ${READING} bodies of 4 MiB held`);
+    // Still answering: health, and a new body gets a prompt 503, not a wait.
+    const busy = await request(s.url, json(demo.item('alice', 'while busy')));
+    assert.equal(busy.status, 503, busy.text);
+    assert.equal(busy.headers['retry-after'], '1');
+    assert.match(busy.json.error, /^overloaded: 4 request bodies being received/);
+
+    // Connections: fill up to --max-connections with keep-alive ones, then one more is closed unanswered.
+    const { connections } = await health();
+    for (let i = connections - 1; i < CONNECTIONS; i++) {
+      const c = { answer: '', closed: false, sock: net.connect(port, '127.0.0.1') };
+      c.sock.on('data', (d) => (c.answer += d)).on('close', () => (c.closed = true)).on('error', () => {});
+      c.sock.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      clients.push(c);
+      await waitFor(() => /"status":"ok"/.test(c.answer) || c.closed);
+      assert.ok(!c.closed, `connection ${i + 1} of ${CONNECTIONS} accepted`);
+    }
+    const extra = await new Promise((resolve) => {
+      let out = '';
+      const sock = net.connect(port, '127.0.0.1');
+      sock.on('data', (d) => (out += d)).on('close', () => resolve(out)).on('error', () => {});
+      sock.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    });
+    assert.equal(extra, '', `connection ${CONNECTIONS + 1} closed without an answer`);
+
+    // The slow clients go away: their slots are free again.
+    for (const c of clients) c.sock.destroy();
+    await waitForAsync(async () => {
+      try {
+        const h = await health();
+        return h.reading === 0 && h.readingBytes === 0 && h.connections === 1;
+      } catch {
+        return false; // still at the connection limit
+      }
+    });
+    assert.deepEqual((await request(s.url, json(demo.item('alice', 'after')))).json, { valid: true });
+    assert.equal(s.child.exitCode, null, 'the server is alive');
+  } finally {
+    for (const c of clients) c.sock.destroy();
+    s.child.kill('SIGTERM');
+    await s.exited;
+  }
 });
 
 test('408 for a body that does not arrive; 400/431 for broken HTTP; the service still answers', { skip }, async () => {
@@ -304,19 +458,33 @@ test('hostile requests: random bodies, types, paths and methods never get a 5xx'
   assert.deepEqual((await request(url, json(good))).json, { valid: true });
 });
 
-test('503 when more verifications are pending than --max-pending, or one takes longer than --verify-timeout', { skip }, async () => {
-  const s = await startServer(dir, ['--keys', demo.keysDir, '--max-pending', '4', '--verify-timeout', '1', '--threads', '1']);
+test('503 when more verifications are pending than --max-pending, or one takes longer than --verify-timeout; a timeout restarts no worker', { skip }, async () => {
+  const s = await startServer(dir, ['--keys', demo.keysDir, '--max-pending', '128', '--verify-timeout', '1', '--threads', '1', '--max-body', String(8 << 20)]);
+  const health = async () => (await request(s.url, { method: 'GET', path: '/healthz' })).json;
   try {
-    const items = Array.from({ length: 5 }, (_, i) => demo.item('alice', `x${i}`));
+    const items = Array.from({ length: 129 }, (_, i) => demo.item('alice', `x${i}`));
     const over = await request(s.url, json(items));
     assert.equal(over.status, 503);
     assert.equal(over.headers['retry-after'], '1');
-    assert.match(over.json.error, /^overloaded/);
-    // 4 verifications of ML-DSA-65 with 64 KiB messages take well over 1 ms (a worker round trip alone is about that).
-    const slow = Array.from({ length: 4 }, (_, i) => demo.item('alice', Buffer.alloc(64 * 1024, i)));
-    const timedOut = await request(s.url, json(slow));
+    assert.match(over.json.error, /^overloaded: 0 verifications pending/);
+    const { pool } = await health();
+    assert.equal(pool.workersStarted, 1);
+    assert.equal(pool.workersStopped, 0);
+    // 8 tasks of 16 verifications of ML-DSA-65 with 32 KiB messages: the first ones
+    // take well over 1 ms (a worker round trip alone is about that).
+    const msg = Buffer.alloc(32 * 1024, 1);
+    const record = demo.record('alice', msg);
+    const timedOut = await request(s.url, binary('/verify/alice/batch', Buffer.concat(Array(128).fill(record))));
     assert.equal(timedOut.status, 503, timedOut.text);
-    assert.match(timedOut.json.error, /^verification took more than 1 ms/);
+    assert.equal(timedOut.headers['retry-after'], '1');
+    assert.match(timedOut.json.error, /^overloaded: verification took more than 1 ms/);
+    // The tasks a worker had finish there; the queued ones are dropped; no thread is replaced.
+    await waitForAsync(async () => (await health()).pool.runningTasks === 0);
+    const after = (await health()).pool;
+    assert.equal(after.queuedTasks, 0);
+    assert.ok(after.completedTasks - pool.completedTasks < 8, `${after.completedTasks - pool.completedTasks} of 8 tasks ran`);
+    assert.equal(after.workersStopped, 0, 'the worker thread was not terminated');
+    assert.equal(after.workersStarted, 1, 'nor replaced');
   } finally {
     s.child.kill('SIGTERM');
     const [code] = await s.exited;
@@ -484,6 +652,15 @@ test('graceful shutdown: SIGTERM stops accepting, the request in flight is answe
   assert.equal(code, 0, s.output());
   assert.match(s.output(), /stopped\n$/);
 });
+
+/** Resident set of process `pid` in MiB (undefined without /proc). */
+function rssMiB(pid) {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+  } catch {
+    return undefined;
+  }
+}
 
 async function waitForAsync(predicate) {
   for (let i = 0; i < 500; i++) {

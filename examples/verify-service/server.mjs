@@ -16,6 +16,8 @@ const USAGE = `usage: node server.mjs (--keys DIR | --jwks FILE)... [options]
   --max-body BYTES      default ${DEFAULTS.maxBody}
   --max-batch N         items per request, default ${DEFAULTS.maxBatch}
   --max-pending N       verifications in flight over all requests before 503, default ${DEFAULTS.maxPending}
+  --max-reading N       request bodies being received at once before 503, default ${DEFAULTS.maxReading}
+  --max-connections N   open connections; more are closed at once, default ${DEFAULTS.maxConnections}
   --body-timeout MS     default ${DEFAULTS.bodyTimeout}
   --verify-timeout MS   default ${DEFAULTS.verifyTimeout}
   --shutdown-grace MS   default ${DEFAULTS.shutdownGrace}`;
@@ -30,6 +32,8 @@ const OPTIONS = {
   'max-body': { type: 'string' },
   'max-batch': { type: 'string' },
   'max-pending': { type: 'string' },
+  'max-reading': { type: 'string' },
+  'max-connections': { type: 'string' },
   'body-timeout': { type: 'string' },
   'verify-timeout': { type: 'string' },
   'shutdown-grace': { type: 'string' },
@@ -69,6 +73,8 @@ const limits = {
   maxBody: integer(values, 'max-body', 1),
   maxBatch: integer(values, 'max-batch', 1),
   maxPending: integer(values, 'max-pending', 1),
+  maxReading: integer(values, 'max-reading', 1),
+  maxConnections: integer(values, 'max-connections', 1),
   bodyTimeout: integer(values, 'body-timeout', 1),
   verifyTimeout: integer(values, 'verify-timeout', 1),
   shutdownGrace: integer(values, 'shutdown-grace', 0),

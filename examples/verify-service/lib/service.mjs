@@ -1,6 +1,7 @@
 // The HTTP layer, shared by both backends: routing, bounded body reading, limits,
 // timeouts and graceful shutdown. A backend is
-//   { name, threads, keys: Map<kid, { alg, signatureBytes }>, verify(items, { signal }) → Promise<boolean[]>, close() }.
+//   { name, threads, keys: Map<kid, { alg, signatureBytes }>, verify(items, { signal }) → Promise<boolean[]>,
+//     close(), stats?() → object shown by /healthz as "pool" }.
 import http from 'node:http';
 import { HttpError, parseBinaryBody, parseContextParam, parseJsonBody, checkKid } from './requests.mjs';
 
@@ -8,6 +9,8 @@ export const DEFAULTS = Object.freeze({
   maxBody: 1024 * 1024, // bytes
   maxBatch: 256, // items per request
   maxPending: 4096, // items accepted and not yet answered, over all requests
+  maxReading: 64, // request bodies being received at once (so at most maxReading × maxBody bytes held)
+  maxConnections: 1024, // open TCP connections; more are closed at once (node:http's server.maxConnections)
   bodyTimeout: 10_000, // ms to receive a body once its headers are in
   verifyTimeout: 5_000, // ms for the verifications of one request
   headersTimeout: 10_000, // ms (node:http)
@@ -24,6 +27,8 @@ export function createService(backend, options = {}) {
   const log = options.log ?? ((line) => console.error(line));
   let pending = 0; // verification items
   let inFlight = 0; // /verify requests being read or verified
+  let reading = 0; // bodies being received
+  let readingBytes = 0; // bytes of them received so far
   let draining = false;
 
   const server = http.createServer({
@@ -31,6 +36,7 @@ export function createService(backend, options = {}) {
     requestTimeout: limits.bodyTimeout + limits.headersTimeout,
     keepAliveTimeout: limits.keepAliveTimeout,
   });
+  server.maxConnections = limits.maxConnections;
 
   const onRequest = (req, res) => {
     handle(req, res).catch((e) => {
@@ -40,10 +46,10 @@ export function createService(backend, options = {}) {
     });
   };
   server.on('request', onRequest);
-  // Expect: 100-continue (curl sends it for large bodies): a body declared too large
-  // gets its 413 without being invited first.
+  // Expect: 100-continue (curl sends it for large bodies): the body is invited only
+  // once readBody takes it, so a refusal (413, 503, 404, ...) comes without it.
   server.on('checkContinue', (req, res) => {
-    if (!(Number(req.headers['content-length']) > limits.maxBody)) res.writeContinue();
+    req[INVITE] = true;
     onRequest(req, res);
   });
   server.on('clientError', (err, socket) => {
@@ -59,7 +65,7 @@ export function createService(backend, options = {}) {
       await route(req, res);
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
-      if (e.status === 413 || e.status === 408) res.shouldKeepAlive = false; // the rest of the body is not read
+      if (e.status === 413 || e.status === 408 || e.bodyUnread) res.shouldKeepAlive = false; // the rest of the body is not read
       send(res, e.status, { error: e.message }, e.headers);
     }
   }
@@ -74,8 +80,11 @@ export function createService(backend, options = {}) {
     const parts = url.pathname.split('/'); // ['', 'verify', kid?, 'batch'?]
     if (url.pathname === '/healthz' || url.pathname === '/keys') {
       onlyMethod(req, 'GET');
-      if (url.pathname === '/healthz')
-        return send(res, 200, { status: draining ? 'draining' : 'ok', backend: backend.name, keys: backend.keys.size, requests: inFlight, pending });
+      if (url.pathname === '/healthz') {
+        const connections = await new Promise((resolve) => server.getConnections((err, n) => resolve(err ? null : n)));
+        const pool = backend.stats?.();
+        return send(res, 200, { status: draining ? 'draining' : 'ok', backend: backend.name, keys: backend.keys.size, requests: inFlight, pending, reading, readingBytes, connections, ...(pool ? { pool } : {}) });
+      }
       return send(res, 200, [...backend.keys].map(([kid, k]) => ({ kid, alg: k.alg })));
     }
     if (parts[1] !== 'verify' || parts.length > 4 || (parts.length === 4 && parts[3] !== 'batch') || parts[2] === '')
@@ -93,7 +102,7 @@ export function createService(backend, options = {}) {
     let parsed;
     if (parts.length === 2) {
       mediaType(req, 'application/json', 'POST /verify');
-      parsed = parseJsonBody(await readBody(req), { keys: backend.keys, maxBatch: limits.maxBatch });
+      parsed = parseJsonBody(await readBody(req, res), { keys: backend.keys, maxBatch: limits.maxBatch });
     } else {
       let kid;
       try {
@@ -104,25 +113,29 @@ export function createService(backend, options = {}) {
       checkKid(kid, backend.keys, 'url: kid');
       mediaType(req, 'application/octet-stream', `POST ${parts.length === 4 ? '/verify/{kid}/batch' : '/verify/{kid}'}`);
       const context = parseContextParam(url.searchParams.get('context'));
-      const body = await readBody(req);
+      const body = await readBody(req, res);
       parsed = parseBinaryBody(body, { kid, context, batch: parts.length === 4, keys: backend.keys, maxBatch: limits.maxBatch });
     }
     const results = await verify(parsed.items);
     send(res, 200, parsed.batch ? results.map((valid) => ({ valid })) : { valid: results[0] });
   }
 
+  // 503 is load, never the client's input: the same request may succeed later.
+  const overloaded = (message) => new HttpError(503, `overloaded: ${message}`, { 'retry-after': '1' });
+
   async function verify(items) {
-    if (pending + items.length > limits.maxPending)
-      throw new HttpError(503, `overloaded: ${pending} verifications pending`, { 'retry-after': '1' });
+    if (pending + items.length > limits.maxPending) throw overloaded(`${pending} verifications pending`);
     pending += items.length;
     const abort = new AbortController();
     let timer;
     const timeout = new Promise((_, reject) => {
       timer = setTimeout(() => {
+        // First: the backend may reject `work` with the abort right away, and the race must see the 503.
+        reject(overloaded(`verification took more than ${limits.verifyTimeout} ms`));
         abort.abort();
-        reject(new HttpError(503, `verification took more than ${limits.verifyTimeout} ms`, { 'retry-after': '1' }));
       }, limits.verifyTimeout);
     });
+    // On abort the backend drops what has not started; what has finishes unobserved.
     const work = backend.verify(items, { signal: abort.signal });
     work.catch(() => {}); // after a timeout its rejection (the abort) has no reader
     try {
@@ -133,16 +146,34 @@ export function createService(backend, options = {}) {
     }
   }
 
-  function readBody(req) {
+  /**
+   * The body, at most maxBody bytes within bodyTimeout. Refused before a byte is read
+   * (and before a 100 Continue) when maxReading bodies are already being received or
+   * maxPending verifications wait: N slow clients hold at most maxReading × maxBody.
+   */
+  function readBody(req, res) {
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > limits.maxBody)
       return Promise.reject(new HttpError(413, `body: ${declared} bytes, at most ${limits.maxBody}`));
+    const refusal =
+      reading >= limits.maxReading ? overloaded(`${reading} request bodies being received`) : pending >= limits.maxPending ? overloaded(`${pending} verifications pending`) : null;
+    if (refusal) {
+      refusal.bodyUnread = true;
+      return Promise.reject(refusal);
+    }
+    reading++;
+    if (req[INVITE]) res.writeContinue();
     return new Promise((resolve, reject) => {
       const chunks = [];
       let size = 0;
+      let settled = false;
       const done = (err, value) => {
+        if (settled) return;
+        settled = true;
+        reading--;
+        readingBytes -= size;
         clearTimeout(timer);
-        req.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onError);
+        req.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onError).off('close', onError);
         if (err) {
           req.resume(); // let node:http discard the rest while the error is answered
           reject(err);
@@ -150,6 +181,7 @@ export function createService(backend, options = {}) {
       };
       const onData = (chunk) => {
         size += chunk.length;
+        readingBytes += chunk.length;
         if (size > limits.maxBody) done(new HttpError(413, `body: more than ${limits.maxBody} bytes`));
         else chunks.push(chunk);
       };
@@ -157,7 +189,7 @@ export function createService(backend, options = {}) {
       // The client went away: there is nobody to answer; the 400 is never seen.
       const onError = () => done(new HttpError(400, 'body: connection closed before its end'));
       const timer = setTimeout(() => done(new HttpError(408, `body: not received within ${limits.bodyTimeout} ms`)), limits.bodyTimeout);
-      req.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onError);
+      req.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onError).on('close', onError);
     });
   }
 
@@ -201,6 +233,8 @@ export function createService(backend, options = {}) {
 
   return { server, close, limits };
 }
+
+const INVITE = Symbol('expects 100 Continue');
 
 function onlyMethod(req, method) {
   if (req.method !== method) throw new HttpError(405, `method: ${req.method.slice(0, 32)} not allowed here, use ${method}`, { allow: method });
