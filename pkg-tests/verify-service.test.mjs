@@ -351,8 +351,9 @@ test('slow clients with large bodies: at most --max-reading bodies held, the oth
     assert.match(busy.json.error, /^overloaded: 4 request bodies being received/);
 
     // Connections: fill up to --max-connections with keep-alive ones, then one more is closed unanswered.
-    const { connections } = await health();
-    for (let i = connections - 1; i < CONNECTIONS; i++) {
+    // Once the closed connections of the requests above are gone: the held ones and this health check.
+    await waitForAsync(async () => (await health()).connections === READING + 1);
+    for (let i = READING; i < CONNECTIONS; i++) {
       const c = { answer: '', closed: false, sock: net.connect(port, '127.0.0.1') };
       c.sock.on('data', (d) => (c.answer += d)).on('close', () => (c.closed = true)).on('error', () => {});
       c.sock.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
