@@ -506,6 +506,9 @@ try {
   const own = sig.slice();
   result.ownVerifies = await api.verify(own, msg.slice(), kp.publicKey.slice(), { context: context.slice(), transfer: true });
   result.transferred = own.byteLength;
+  const samePk = kp.publicKey.slice();
+  const shared = [0, 1, 2, 3].map(() => api.verify(sig.slice(), msg.slice(), samePk, { context: context.slice(), transfer: true }));
+  result.sharedTransfer = await Promise.all(shared.map((c) => c.then(String, (e) => e.constructor.name + ': ' + e.message)));
   const pending = api.verify(sig, msg, kp.publicKey, { context });
   await pool.close();
   result.pending = await pending;
@@ -547,6 +550,7 @@ test('Chromium: a pool of module Web Workers gives the synchronous API’s resul
     assert.equal(r.workerError, `Error: ${outcome(() => sync.sign(msg, new Uint8Array(4032).fill(255))).message}`);
     assert.equal(r.transferred, 0);
     assert.equal(r.ownVerifies, true);
+    assert.deepEqual(r.sharedTransfer, ['true', ...Array(3).fill('TypeError: publicKey: its ArrayBuffer is detached')], 'one buffer moved by the first of several calls');
     assert.equal(r.pending, true);
     assert.equal(r.closed, 'Error: mldsa-simd/worker: the pool is closed');
     t.diagnostic(`worker: Chromium module Web Worker pool (size ${r.size}) matches the synchronous API`);
