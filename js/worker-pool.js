@@ -92,10 +92,10 @@ function move(buffer) {
  * One call's outgoing bytes, taken when the call is made: `carry(view,
  * secret)` gives what the task holds (the caller's bytes moved into a buffer
  * of the package's, or a copy) and records what to transfer and which copies
- * of secrets to wipe if they stay here. `views` are all the caller's views the
- * call will carry (and the package's own bytes it carries): where each one lies is read before any of their buffers
- * moves, since two of them may share one. The copies of one call share one
- * buffer (one allocation and one transfer per call, however many arguments).
+ * of secrets to wipe if they stay here. `views` are all the views the call
+ * will carry: where each one lies is read before any buffer moves, since two
+ * of them may share one. The copies of one call share one buffer (one
+ * allocation and one transfer per call, however many arguments it has).
  */
 function outgoing(transfer, views) {
   const list = new Set();
