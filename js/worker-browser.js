@@ -26,6 +26,13 @@ export function createPool(options) {
       w.calls.clear();
     };
     worker.onmessage = ({ data }) => {
+      if (data?.lost) {
+        // The worker could not read the oldest call waiting (see js/worker-web.js).
+        const [id, c] = w.calls.entries().next().value ?? [];
+        w.calls.delete(id);
+        c?.reject(new Error('mldsa-simd/worker: a call could not be received by a worker'));
+        return;
+      }
       const c = w.calls.get(data?.id);
       if (!c) return;
       w.calls.delete(data.id);

@@ -30,22 +30,24 @@ export function createPool(options) {
   });
   const channel = new BroadcastChannel(channelName);
   channel.unref?.();
-  const joined = new Set();
+  let onJoined;
   let onForgot;
   channel.onmessage = ({ data }) => {
-    if (data?.op === 'joined') joined.add(data.threadId);
+    if (data?.op === 'joined') onJoined?.(data.threadId);
     if (data?.op === 'forgotPool') onForgot?.(data.threadId);
   };
 
   const close = async () => {
-    const alive = new Set(piscina.threads.map((w) => w.threadId));
-    const waiting = new Set([...joined].filter((id) => alive.has(id)));
+    // Every live worker, including one whose "joined" has not arrived yet
+    // (it may have run tasks already): each loads js/worker-task.js at start.
+    const waiting = new Set(piscina.threads.map((w) => w.threadId));
     if (waiting.size > 0) {
       // Held by the channel (ref'd for this wait) and the timer, so the
       // process stays up until the workers have answered.
       channel.ref?.();
       await new Promise((resolve) => {
         const timer = setTimeout(resolve, ACK_WAIT_MS);
+        const forgetPool = () => channel.postMessage({ op: 'forgetPool', key: { pool } });
         onForgot = (id) => {
           waiting.delete(id);
           if (waiting.size === 0) {
@@ -53,7 +55,11 @@ export function createPool(options) {
             resolve();
           }
         };
-        channel.postMessage({ op: 'forgetPool', key: { pool } });
+        // A worker whose channel opened after the first request missed it.
+        onJoined = (id) => {
+          if (waiting.has(id)) forgetPool();
+        };
+        forgetPool();
       });
     }
     await piscina.close();

@@ -10,7 +10,8 @@
  * would copy whole), transferred, so each argument is copied once and the
  * caller's buffers are left alone. With `{ transfer: true }` in a call's
  * options, an argument that is a whole ArrayBuffer's view (not shared, not
- * resizable) moves instead, with no copy, and the caller's buffer is detached.
+ * resizable) moves instead, with no copy: the caller's buffer is detached
+ * when the call is made, so a later call naming it is refused as detached.
  * Results come back transferred. The package's copies of secrets (secret
  * keys, seeds, signing randomness) are wiped: here after the call when they
  * did not travel, by the worker after use when they did.
@@ -34,6 +35,15 @@ const rebuild = ({ name, message }) =>
 
 const abByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
 const abResizable = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'resizable')?.get;
+// A detached buffer refuses even an empty view.
+const attached = (buffer) => {
+  try {
+    new U8(buffer, 0, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
 const asyncDisposeSymbol = typeof Symbol.asyncDispose === 'symbol' ? Symbol.asyncDispose : Symbol.for('Symbol.asyncDispose');
 
@@ -64,42 +74,73 @@ function wholeBuffer(view) {
   }
 }
 
+// Moves a buffer's bytes into a new ArrayBuffer, detaching the caller's at
+// once (so that a later call naming it is refused as detached, and nothing
+// the caller does next can reach what this call sends). Undefined when the
+// buffer cannot be moved (such as a WebAssembly memory's): it is copied then.
+const abTransfer = ArrayBuffer.prototype.transfer;
+const clone = globalThis.structuredClone;
+function move(buffer) {
+  try {
+    return abTransfer ? apply(abTransfer, buffer, []) : clone(buffer, { transfer: [buffer] });
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * One call's outgoing bytes: `carry(view, secret)` gives what the task holds
- * (the caller's own view, or a copy) and records what to transfer and which
- * copies of secrets to wipe if they stay here. The copies of one call share
- * one buffer of `size` bytes (the sum of the views' lengths): one allocation
- * and one transfer per call, however many arguments it has.
+ * One call's outgoing bytes, taken when the call is made: `carry(view,
+ * secret)` gives what the task holds (the caller's bytes moved into a buffer
+ * of the package's, or a copy) and records what to transfer and which copies
+ * of secrets to wipe if they stay here. `views` are all the views the call
+ * will carry: where each one lies is read before any buffer moves, since two
+ * of them may share one. The copies of one call share one buffer (one
+ * allocation and one transfer per call, however many arguments it has).
  */
-function outgoing(transfer, size) {
+function outgoing(transfer, views) {
   const list = new Set();
   const secrets = [];
+  const where = new Map();
+  let size = 0;
+  for (const v of views) {
+    if (!v || where.has(v)) continue;
+    const at = { buffer: apply(taBuffer, v, []), offset: apply(taOffset, v, []), length: apply(taLength, v, []), whole: transfer && wholeBuffer(v) };
+    where.set(v, at);
+    size += at.length;
+  }
+  const moved = new Map();
   let slab;
   let used = 0;
   const carry = (view, secret, own = false) => {
-    if (transfer && !own && wholeBuffer(view)) {
-      list.add(apply(taBuffer, view, []));
-      return view;
+    const at = own ? undefined : where.get(view);
+    if (at?.whole) {
+      if (!moved.has(at.buffer)) moved.set(at.buffer, move(at.buffer));
+      const buffer = moved.get(at.buffer);
+      if (buffer) {
+        list.add(buffer);
+        const bytes = new U8(buffer);
+        if (secret) secrets.push(bytes);
+        return bytes;
+      }
     }
-    const n = apply(taLength, view, []);
+    // A view into a buffer another argument of this call moved reads its bytes there.
+    const from = at && moved.get(at.buffer) ? new U8(moved.get(at.buffer), at.offset, at.length) : view;
+    const n = apply(taLength, from, []);
     slab ??= new U8(size);
     const copy = used + n <= slab.length ? slab.subarray(used, used + n) : new U8(n);
-    apply(u8Set, copy, [view]);
+    apply(u8Set, copy, [from]);
     if (copy.buffer === slab.buffer) used += n;
     list.add(copy.buffer);
     if (secret) secrets.push(copy);
     return copy;
   };
-  // After the call: a copy that travelled is detached (length 0, nothing to
-  // fill); one that did not (a call refused before it was posted) is wiped.
+  // After the call: bytes that travelled are detached (length 0, nothing to
+  // fill); those that did not (a call refused before it was posted) are wiped.
   const wipe = () => {
     for (const s of secrets) if (apply(taLength, s, []) > 0) apply(u8Fill, s, [0]);
   };
   return { carry, transfer: () => [...list], wipe };
 }
-
-// The byte count of the views a call copies.
-const bytesOf = (...views) => views.reduce((n, v) => n + (v ? apply(taLength, v, []) : 0), 0);
 
 /**
  * The pool object over a `runner`: { size, run(task, transferList) -> Promise,
@@ -111,14 +152,24 @@ export function makePool(runner, pool) {
   const inFlight = new Set();
   let nextId = 1;
 
+  // The main-thread copies of the secret keys of signers not yet freed, wiped by close().
+  const liveSecrets = new Set();
   const closedError = () => new Error('mldsa-simd/worker: the pool is closed');
   let queue = [];
   const flush = () => {
     const items = queue;
     queue = [];
-    const per = Math.min(MAX_BATCH, Math.ceil(items.length / runner.size));
-    for (let i = 0; i < items.length; i += per) {
-      const group = items.slice(i, i + per);
+    // Only the package's own buffers travel, none of which can be detached
+    // here; should one be, its call is refused rather than posted, since a
+    // worker that cannot read a message never answers it.
+    const ready = [];
+    for (const g of items) {
+      if (g.transfer.every(attached)) ready.push(g);
+      else g.reject(new Error('mldsa-simd/worker: internal error: a call\'s bytes were detached before they were sent'));
+    }
+    const per = Math.min(MAX_BATCH, Math.ceil(ready.length / runner.size));
+    for (let i = 0; i < ready.length; i += per) {
+      const group = ready.slice(i, i + per);
       const transfer = new Set(group.flatMap((g) => g.transfer));
       runner.run({ op: 'batch', tasks: group.map((g) => g.task) }, [...transfer]).then(
         (results) =>
@@ -155,6 +206,7 @@ export function makePool(runner, pool) {
     typeof FinalizationRegistry === 'function'
       ? new FinalizationRegistry(({ bytes, key }) => {
           apply(u8Fill, bytes, [0]);
+          liveSecrets.delete(bytes);
           if (!closing) runner.forget(key);
         })
       : undefined;
@@ -177,14 +229,16 @@ export function makePool(runner, pool) {
     };
 
     const keygen = async (seed) => {
-      const out = outgoing(false, SEED_BYTES);
-      const args = seed === undefined ? [] : [out.carry(readLength(seed, SEED_BYTES, 'seed'), true)];
+      const view = seed === undefined ? undefined : readLength(seed, SEED_BYTES, 'seed');
+      const out = outgoing(false, [view]);
+      const args = view === undefined ? [] : [out.carry(view, true)];
       return call({ set, op: 'keygen', args }, out);
     };
 
     const getPublicKey = async (secretKey) => {
-      const out = outgoing(false, skLen);
-      const sk = out.carry(readLength(secretKey, skLen, 'secretKey'), true);
+      const view = readLength(secretKey, skLen, 'secretKey');
+      const out = outgoing(false, [view]);
+      const sk = out.carry(view, true);
       return call({ set, op: 'getPublicKey', args: [sk] }, out);
     };
 
@@ -194,7 +248,7 @@ export function makePool(runner, pool) {
       const ctx = readContext(options.context);
       const rnd = readEntropy(options.extraEntropy);
       const sk = readLength(secretKey, skLen, 'secretKey');
-      const out = outgoing(transfer, bytesOf(m, sk, ctx, rnd));
+      const out = outgoing(transfer, [m, sk, ctx, rnd]);
       const args = [out.carry(m, false), out.carry(sk, true), taskOptions(options, out.carry, ctx, rnd)];
       return call({ set, op: 'sign', args }, out);
     };
@@ -205,7 +259,7 @@ export function makePool(runner, pool) {
       const m = readBytes(msg, 'msg');
       const ctx = readContext(options.context);
       const pk = readLength(publicKey, pkLen, 'publicKey');
-      const out = outgoing(transfer, bytesOf(s, m, pk, ctx));
+      const out = outgoing(transfer, [s, m, pk, ctx]);
       const args = [out.carry(s, false), out.carry(m, false), out.carry(pk, false), taskOptions(options, out.carry, ctx)];
       return call({ set, op: 'verify', args }, out);
     };
@@ -219,7 +273,7 @@ export function makePool(runner, pool) {
       let freed = false;
       const taskKey = (out) => ({ ...key, bytes: out.carry(bytes, secret, true) });
       try {
-        const out = outgoing(false, bytes.length);
+        const out = outgoing(false, [bytes]);
         await call({ set, op: 'prepare', args: [], key: taskKey(out) }, out);
       } catch (e) {
         if (secret) apply(u8Fill, bytes, [0]);
@@ -237,6 +291,7 @@ export function makePool(runner, pool) {
           freed = true;
           dropped?.unregister(object);
           if (secret) apply(u8Fill, bytes, [0]);
+          liveSecrets.delete(bytes);
           if (!closing) runner.forget(key);
         },
         [disposeSymbol]() {
@@ -244,6 +299,10 @@ export function makePool(runner, pool) {
         },
       });
       dropped?.register(object, { bytes: secret ? bytes : new U8(0), key }, object);
+      if (secret) {
+        if (closing) apply(u8Fill, bytes, [0]);
+        else liveSecrets.add(bytes);
+      }
       return object;
     };
 
@@ -258,7 +317,7 @@ export function makePool(runner, pool) {
           const m = readBytes(msg, 'msg');
           const ctx = readContext(options.context);
           const rnd = readEntropy(options.extraEntropy);
-          const out = outgoing(transfer, bytesOf(m, ctx, rnd, bytes));
+          const out = outgoing(transfer, [m, ctx, rnd, bytes]);
           const k = key(out);
           return call({ set, op: 'sign', args: [out.carry(m, false), taskOptions(options, out.carry, ctx, rnd)], key: k }, out);
         },
@@ -273,7 +332,7 @@ export function makePool(runner, pool) {
           const s = readBytes(sig, 'signature');
           const m = readBytes(msg, 'msg');
           const ctx = readContext(options.context);
-          const out = outgoing(transfer, bytesOf(s, m, ctx, pk));
+          const out = outgoing(transfer, [s, m, ctx, pk]);
           const k = key(out);
           return call({ set, op: 'verify', args: [out.carry(s, false), out.carry(m, false), taskOptions(options, out.carry, ctx)], key: k }, out);
         },
@@ -286,6 +345,9 @@ export function makePool(runner, pool) {
 
   const close = () => {
     closing ??= (async () => {
+      // Calls already made carry copies of their own.
+      for (const bytes of liveSecrets) apply(u8Fill, bytes, [0]);
+      liveSecrets.clear();
       await Promise.allSettled([...inFlight]);
       await runner.close();
     })();

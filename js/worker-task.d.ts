@@ -1,6 +1,7 @@
 /**
- * mldsa-simd/worker-task: in Node, a piscina task module (its default export
- * runs one task); elsewhere, the module Web Worker of mldsa-simd/worker. Most
+ * mldsa-simd/worker-task in Node: a piscina task module (its default export
+ * runs one task). Elsewhere this subpath is the module Web Worker of
+ * mldsa-simd/worker, which exports nothing (its types: worker-web.d.ts). Most
  * programs use `createPool` from mldsa-simd/worker instead.
  *
  * ```ts

@@ -3,7 +3,9 @@
  * with module Web Workers): it runs the tasks the pool posts ({ id, task },
  * shapes in js/worker-run.js) and posts back { id, value } with the result's
  * bytes transferred, or { id, error: { name, message } }, from which the pool
- * rebuilds the TypeError/RangeError/Error.
+ * rebuilds the TypeError/RangeError/Error. A message it cannot read (whose id
+ * is then unknown) is answered with { lost: true } in its place: the worker
+ * answers in the order it receives, so the pool fails the oldest call waiting.
  * @module
  */
 import { runTask, errorShape } from './worker-run.js';
@@ -16,4 +18,8 @@ self.onmessage = ({ data }) => {
   } catch (e) {
     self.postMessage({ id, error: errorShape(e) });
   }
+};
+
+self.onmessageerror = () => {
+  self.postMessage({ lost: true });
 };

@@ -22,7 +22,8 @@
  * copy is transferred; the caller's buffers are untouched. With
  * `{ transfer: true }`, an argument that is the whole of a plain (not shared,
  * not resizable) `ArrayBuffer` is transferred instead, with no copy, and the
- * caller's buffer is detached. Results are transferred to the caller. Copies of
+ * caller's buffer is detached when the call is made (a later call given it
+ * rejects with a `TypeError`: its ArrayBuffer is detached). Results are transferred to the caller. Copies of
  * secret keys, seeds and signing randomness made by the package are wiped
  * after use.
  * @module

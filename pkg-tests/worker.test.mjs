@@ -312,6 +312,71 @@ test('bytes: copied by default (caller untouched), moved with { transfer: true }
   assert.equal(out.buffer.byteLength, sync.lengths.signature);
 });
 
+// What a call that may lose its bytes to the caller is allowed to do: give the
+// right answer, or reject with the TypeError of a detached argument. (A call
+// that does neither never settles, and the test's timeout reports it.)
+async function rightOrDetached(p, want, name) {
+  const got = await outcomeOf(() => p);
+  if (got.ok) assert.deepEqual(got.value, want);
+  else assert.deepEqual(got, { ok: false, error: 'TypeError', message: `${name}: its ArrayBuffer is detached` });
+  return got;
+}
+
+test('{ transfer: true } with one buffer in several calls: moved by the first, refused by the others', { skip, timeout: 60_000 }, async () => {
+  const sync = lib.ml_dsa44;
+  const p = worker.createPool({ size: 2 });
+  const { publicKey, secretKey } = sync.keygen(rng.bytes(32));
+  const msgs = Array.from({ length: 6 }, () => rng.bytes(40));
+  const sigs = msgs.map((m) => sync.sign(m, secretKey));
+  const samePk = publicKey.slice();
+  const calls = msgs.map((m, i) => p.ml_dsa44.verify(sigs[i].slice(), m.slice(), samePk, { transfer: true }));
+  assert.equal(samePk.byteLength, 0, 'moved when the call was made');
+  const got = await Promise.all(calls.map((c) => rightOrDetached(c, true, 'publicKey')));
+  assert.deepEqual(got.map((g) => g.ok), [true, false, false, false, false, false]);
+  // The same for the secret key of sign, and for a prepared verifier's message.
+  const sameSk = secretKey.slice();
+  const signs = msgs.slice(0, 3).map((m) => p.ml_dsa44.sign(m.slice(), sameSk, { extraEntropy: false, transfer: true }));
+  const signed = await Promise.all(signs.map((c, i) => rightOrDetached(c, hexOf(sync.sign(msgs[i], secretKey, { extraEntropy: false })), 'secretKey')));
+  assert.deepEqual(signed.map((g) => g.ok), [true, false, false]);
+  const verifier = await p.ml_dsa44.verifier(publicKey);
+  const sameMsg = msgs[0].slice();
+  const prepared = [0, 1, 2].map(() => verifier.verify(sigs[0].slice(), sameMsg, { transfer: true }));
+  assert.deepEqual((await Promise.all(prepared.map((c) => rightOrDetached(c, true, 'msg')))).map((g) => g.ok), [true, false, false]);
+  verifier.free();
+  await p.close();
+});
+
+test('a buffer detached by the caller right after the call: no call hangs, close() completes', { skip, timeout: 60_000 }, async () => {
+  const sync = lib.ml_dsa65;
+  const p = worker.createPool({ size: 2 });
+  const { publicKey, secretKey } = sync.keygen(rng.bytes(32));
+  const msg = enc('detached after the call');
+  const sig = sync.sign(msg, secretKey);
+  const detach = (view) => {
+    try {
+      structuredClone(view.buffer, { transfer: [view.buffer] });
+    } catch {} // already moved by the call
+    assert.equal(view.byteLength, 0);
+  };
+  // Unrelated calls in the same batch as the ones whose buffers are detached.
+  const before = Array.from({ length: 4 }, () => p.ml_dsa65.verify(sig, msg, publicKey));
+  const moved = [sig.slice(), msg.slice(), publicKey.slice()];
+  const movedCall = p.ml_dsa65.verify(...moved, { transfer: true });
+  moved.forEach(detach);
+  const copied = [sig.slice(), msg.slice(), publicKey.slice()];
+  const copiedCall = p.ml_dsa65.verify(...copied);
+  copied.forEach(detach);
+  const sk = secretKey.slice();
+  const signCall = p.ml_dsa65.sign(msg.slice(), sk, { extraEntropy: false, transfer: true });
+  detach(sk);
+  const after = Array.from({ length: 4 }, () => p.ml_dsa65.verify(sig, msg, publicKey));
+  assert.deepEqual(await Promise.all([...before, ...after]), Array(8).fill(true));
+  await rightOrDetached(movedCall, true, 'signature');
+  await rightOrDetached(copiedCall, true, 'signature');
+  await rightOrDetached(signCall, hexOf(sync.sign(msg, secretKey, { extraEntropy: false })), 'secretKey');
+  await p.close();
+});
+
 test('mldsa-simd/worker-task: a task module for piscina pools of your own, which wipes the secrets it gets', { skip, timeout: 60_000 }, async () => {
   const { Piscina } = consumerRequire()('piscina');
   const filename = consumerRequire().resolve(`${PKG_NAME}/worker-task`);
@@ -441,6 +506,9 @@ try {
   const own = sig.slice();
   result.ownVerifies = await api.verify(own, msg.slice(), kp.publicKey.slice(), { context: context.slice(), transfer: true });
   result.transferred = own.byteLength;
+  const samePk = kp.publicKey.slice();
+  const shared = [0, 1, 2, 3].map(() => api.verify(sig.slice(), msg.slice(), samePk, { context: context.slice(), transfer: true }));
+  result.sharedTransfer = await Promise.all(shared.map((c) => c.then(String, (e) => e.constructor.name + ': ' + e.message)));
   const pending = api.verify(sig, msg, kp.publicKey, { context });
   await pool.close();
   result.pending = await pending;
@@ -482,6 +550,7 @@ test('Chromium: a pool of module Web Workers gives the synchronous API’s resul
     assert.equal(r.workerError, `Error: ${outcome(() => sync.sign(msg, new Uint8Array(4032).fill(255))).message}`);
     assert.equal(r.transferred, 0);
     assert.equal(r.ownVerifies, true);
+    assert.deepEqual(r.sharedTransfer, ['true', ...Array(3).fill('TypeError: publicKey: its ArrayBuffer is detached')], 'one buffer moved by the first of several calls');
     assert.equal(r.pending, true);
     assert.equal(r.closed, 'Error: mldsa-simd/worker: the pool is closed');
     t.diagnostic(`worker: Chromium module Web Worker pool (size ${r.size}) matches the synchronous API`);

@@ -326,13 +326,15 @@ fs.copyFileSync(wasmFile, path.join(pkgDir, 'mldsa_simd.wasm'));
 // compilers get a copy in ts5.6/ with plain `Uint8Array`, chosen by the
 // `types@<5.7` export condition and, under moduleResolution node10 (which
 // ignores exports), by typesVersions, which also gives the subpaths types there.
-const typeBases = ['index', 'webcrypto', 'worker', 'worker-task'];
+const typeBases = ['index', 'webcrypto', 'worker', 'worker-task', 'worker-web'];
+// The module Web Worker (worker-web) has no CommonJS form, so no .d.cts.
+const typeExts = (base) => (base === 'worker-web' ? ['d.ts'] : ['d.ts', 'd.cts']);
 fs.mkdirSync(path.join(pkgDir, 'ts5.6'));
 for (const base of typeBases) {
   const types = fs.readFileSync(path.join(root, 'js', `${base}.d.ts`), 'utf8');
   const legacy = types.replaceAll('Uint8Array<ArrayBuffer>', 'Uint8Array');
   if (/Uint8Array</.test(legacy)) fail(`js/${base}.d.ts: a generic Uint8Array other than Uint8Array<ArrayBuffer>`);
-  for (const ext of ['d.ts', 'd.cts']) {
+  for (const ext of typeExts(base)) {
     fs.writeFileSync(path.join(pkgDir, `${base}.${ext}`), types);
     fs.writeFileSync(path.join(pkgDir, 'ts5.6', `${base}.${ext}`), legacy);
   }
@@ -352,7 +354,7 @@ const files = [
   ...outputs.flatMap(([name]) => [name, `${name}.map`]),
   'mldsa_simd.wasm',
   'src/',
-  ...typeBases.flatMap((b) => [`${b}.d.ts`, `${b}.d.cts`, `ts5.6/${b}.d.ts`, `ts5.6/${b}.d.cts`]),
+  ...typeBases.flatMap((b) => typeExts(b).flatMap((ext) => [`${b}.${ext}`, `ts5.6/${b}.${ext}`])),
   'README.md',
 ];
 
@@ -409,11 +411,14 @@ const pkgJson = {
       },
       default: { ...types('worker', 'd.ts'), default: './worker-browser.mjs' },
     },
+    // In Node the piscina task module; elsewhere the module Web Worker, which exports nothing.
     './worker-task': {
-      ...types('worker-task', 'd.ts'),
-      browser: './worker-web.mjs',
-      node: './worker-task.mjs',
-      default: './worker-web.mjs',
+      browser: { ...types('worker-web', 'd.ts'), default: './worker-web.mjs' },
+      node: {
+        import: { ...types('worker-task', 'd.ts'), default: './worker-task.mjs' },
+        require: { ...types('worker-task', 'd.cts'), default: './worker-task.mjs' },
+      },
+      default: { ...types('worker-web', 'd.ts'), default: './worker-web.mjs' },
     },
     './package.json': './package.json',
   },

@@ -1,11 +1,13 @@
 // Compiled (never run) by compat-typescript.test.mjs under --strict in every
-// project kind: the main API, the ./ml-dsa.js subpath, mldsa-simd/webcrypto and
-// mldsa-simd/worker, and the returned bytes where the platform takes a
+// project kind: the main API, the ./ml-dsa.js subpath, mldsa-simd/webcrypto,
+// mldsa-simd/worker and the task type of mldsa-simd/worker-task (which every
+// condition declares), and the returned bytes where the platform takes a
 // BufferSource or a BlobPart.
 import { ml_dsa65 } from 'mldsa-simd';
 import { ml_dsa44 } from 'mldsa-simd/ml-dsa.js';
 import { install, subtle } from 'mldsa-simd/webcrypto';
 import { createPool } from 'mldsa-simd/worker';
+import type { WorkerTask } from 'mldsa-simd/worker-task';
 
 const keys = ml_dsa65.keygen();
 const msg = new TextEncoder().encode('typed');
@@ -42,5 +44,9 @@ export async function pooled(): Promise<boolean> {
 
 // @ts-expect-error a message is bytes, not a string
 ml_dsa65.sign('not bytes', keys.secretKey);
+
+export const task: WorkerTask = { set: 65, op: 'verify', args: [sig, msg, keys.publicKey] };
+// @ts-expect-error a task names an operation of the synchronous API
+export const unknownTask: WorkerTask = { set: 65, op: 'encrypt', args: [] };
 
 export const summary = [ok, ok44, blob.size];
