@@ -5,48 +5,38 @@
 //! SimpleBitPack of b − w). The routines are specialised per width and depend
 //! only on it, never on the values, so packing secrets is constant-time.
 
+use crate::backend::{Active, Backend};
 use crate::params::{Params, D, SEED_BYTES, TR_BYTES};
-use crate::poly::Poly;
+use crate::ring::Poly;
 
-// `portable` is the reference and is compiled everywhere; `simd128` is chosen
-// at compile time on wasm32 with simd128, never from data, and is tested
-// against `portable` in wasm. Both are generic over the width B and store or
-// return (c ⊕ x) + y, which covers SimpleBitPack (x = y = 0) and BitPack
-// (x = −1, y = b + 1: b − c) without a temporary polynomial.
-#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
-mod portable;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod simd128;
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-use portable as backend;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-use simd128 as backend;
-
+// The packers are the active backend's (`backend.rs`), generic over the width
+// B, and store or return (c ⊕ x) + y, which covers SimpleBitPack (x = y = 0)
+// and BitPack (x = −1, y = b + 1: b − c) without a temporary polynomial.
 /// The one place a run-time width picks a routine. The widths of FIPS 204:
 /// η (3, 4), t0 (13), t1 (10), z (18, 20), w1 (4, 6); w1 is never unpacked.
 /// Contract of both: x ∈ {0, −1}, |y| ≤ 2^20 (≤ 2^14 for widths up to 10,
 /// whose simd128 unpacking adds y in 16-bit lanes).
 fn pack_with(p: &Poly, bits: usize, x: i32, y: i32, out: &mut [u8]) {
     match bits {
-        3 => backend::pack::<3>(p, x, y, out),
-        4 => backend::pack::<4>(p, x, y, out),
-        6 => backend::pack::<6>(p, x, y, out),
-        10 => backend::pack::<10>(p, x, y, out),
-        13 => backend::pack::<13>(p, x, y, out),
-        18 => backend::pack::<18>(p, x, y, out),
-        20 => backend::pack::<20>(p, x, y, out),
+        3 => Active::pack::<3>(p, x, y, out),
+        4 => Active::pack::<4>(p, x, y, out),
+        6 => Active::pack::<6>(p, x, y, out),
+        10 => Active::pack::<10>(p, x, y, out),
+        13 => Active::pack::<13>(p, x, y, out),
+        18 => Active::pack::<18>(p, x, y, out),
+        20 => Active::pack::<20>(p, x, y, out),
         _ => unreachable!(),
     }
 }
 
 fn unpack_with(inp: &[u8], bits: usize, x: i32, y: i32, p: &mut Poly) {
     match bits {
-        3 => backend::unpack::<3>(inp, x, y, p),
-        4 => backend::unpack::<4>(inp, x, y, p),
-        10 => backend::unpack::<10>(inp, x, y, p),
-        13 => backend::unpack::<13>(inp, x, y, p),
-        18 => backend::unpack::<18>(inp, x, y, p),
-        20 => backend::unpack::<20>(inp, x, y, p),
+        3 => Active::unpack::<3>(inp, x, y, p),
+        4 => Active::unpack::<4>(inp, x, y, p),
+        10 => Active::unpack::<10>(inp, x, y, p),
+        13 => Active::unpack::<13>(inp, x, y, p),
+        18 => Active::unpack::<18>(inp, x, y, p),
+        20 => Active::unpack::<20>(inp, x, y, p),
         _ => unreachable!(),
     }
 }
@@ -235,14 +225,15 @@ pub fn w1_encode(p: &Params, w1: &[Poly], out: &mut [u8]) {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::backend::Portable;
     use crate::params::{ParamSet, N};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// The reference: the original one-byte-at-a-time packer, for any width.
-    pub(super) fn ref_pack(p: &Poly, bits: usize, out: &mut [u8]) {
+    pub(crate) fn ref_pack(p: &Poly, bits: usize, out: &mut [u8]) {
         let mask = (1u64 << bits) - 1;
         let (mut acc, mut have, mut o) = (0u64, 0usize, 0usize);
         for &c in p.0.iter() {
@@ -257,7 +248,7 @@ pub(super) mod tests {
         }
     }
 
-    pub(super) fn ref_unpack(inp: &[u8], bits: usize, p: &mut Poly) {
+    pub(crate) fn ref_unpack(inp: &[u8], bits: usize, p: &mut Poly) {
         let mask = (1u64 << bits) - 1;
         let (mut acc, mut have, mut i) = (0u64, 0usize, 0usize);
         for c in p.0.iter_mut() {
@@ -308,13 +299,13 @@ pub(super) mod tests {
                 let c = if b == 0 { *a } else { Poly(a.0.map(|f| b - f)) };
                 let (x, y) = if b == 0 { (0, 0) } else { (-1, b + 1) };
                 let mut got = vec![0u8; 32 * B];
-                portable::pack::<B>(&c, x, y, &mut got);
+                Portable::pack::<B>(&c, x, y, &mut got);
                 assert_eq!(got, want, "portable pack B {B} b {b} input {n}");
                 let mut got = vec![0u8; 32 * B];
-                backend::pack::<B>(&c, x, y, &mut got);
+                Active::pack::<B>(&c, x, y, &mut got);
                 assert_eq!(got, want, "backend pack B {B} b {b} input {n}");
                 let mut back = Poly::zero();
-                backend::unpack::<B>(&got, x, y, &mut back);
+                Active::unpack::<B>(&got, x, y, &mut back);
                 assert_eq!(back, c, "round trip B {B} b {b} input {n}");
             }
         }
@@ -325,10 +316,10 @@ pub(super) mod tests {
                 let want = if b == 0 { want } else { Poly(want.0.map(|f| b - f)) };
                 let (x, y) = if b == 0 { (0, 0) } else { (-1, b + 1) };
                 let mut got = Poly::zero();
-                portable::unpack::<B>(inp, x, y, &mut got);
+                Portable::unpack::<B>(inp, x, y, &mut got);
                 assert_eq!(got, want, "portable unpack B {B} b {b} input {n}");
                 let mut got = Poly::zero();
-                backend::unpack::<B>(inp, x, y, &mut got);
+                Active::unpack::<B>(inp, x, y, &mut got);
                 assert_eq!(got, want, "backend unpack B {B} b {b} input {n}");
             }
         }
@@ -439,77 +430,5 @@ pub(super) mod tests {
             y[80 + 1] = 3;
         })
         .is_some());
-    }
-}
-
-/// Timing of the packers per width in wasm (old generic code, portable,
-/// simd128), interleaved; compiled only on request:
-/// `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128 -C link-arg=-zstack-size=65536 --cfg pack_bench"
-///  cargo test --release --target wasm32-unknown-unknown --lib -- bench_pack --nocapture`.
-#[cfg(all(test, target_arch = "wasm32", pack_bench))]
-mod bench {
-    use super::tests::{ref_pack, ref_unpack};
-    use super::*;
-    use core::hint::black_box;
-    use crate::bench_clock::{med, now};
-    use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
-    fn width<const B: usize>() {
-        let reps = 400;
-        let p = crate::test_rng::Rng(B as u64).poly_in(0, (1 << B) - 1);
-        let mut buf = vec![0u8; 32 * B];
-        let mut q = Poly::zero();
-        let mut t: [Vec<f64>; 6] = Default::default();
-        for _ in 0..31 {
-            let mut s = [0.0; 7];
-            s[0] = now();
-            for _ in 0..reps {
-                ref_pack(black_box(&p), B, &mut buf);
-                black_box(&mut buf);
-            }
-            s[1] = now();
-            for _ in 0..reps {
-                portable::pack::<B>(black_box(&p), 0, 0, &mut buf);
-                black_box(&mut buf);
-            }
-            s[2] = now();
-            for _ in 0..reps {
-                backend::pack::<B>(black_box(&p), 0, 0, &mut buf);
-                black_box(&mut buf);
-            }
-            s[3] = now();
-            for _ in 0..reps {
-                ref_unpack(black_box(&buf), B, &mut q);
-                black_box(&mut q);
-            }
-            s[4] = now();
-            for _ in 0..reps {
-                portable::unpack::<B>(black_box(&buf), -1, 5, &mut q);
-                black_box(&mut q);
-            }
-            s[5] = now();
-            for _ in 0..reps {
-                backend::unpack::<B>(black_box(&buf), -1, 5, &mut q);
-                black_box(&mut q);
-            }
-            s[6] = now();
-            for k in 0..6 {
-                t[k].push((s[k + 1] - s[k]) * 1e6 / reps as f64);
-            }
-        }
-        let m: Vec<f64> = t.into_iter().map(med).collect();
-        console_log!(
-            "B {B:2}: pack ref {:6.0} ns portable {:6.0} simd {:6.0} | unpack ref {:6.0} portable {:6.0} simd {:6.0}",
-            m[0], m[1], m[2], m[3], m[4], m[5]
-        );
-    }
-    #[test]
-    fn bench_pack() {
-        width::<3>();
-        width::<4>();
-        width::<6>();
-        width::<10>();
-        width::<13>();
-        width::<18>();
-        width::<20>();
     }
 }

@@ -37,6 +37,7 @@ extern crate alloc;
 pub mod ct;
 #[cfg(not(feature = "ct-testing"))]
 mod ct;
+mod backend;
 mod der;
 mod encode;
 mod field;
@@ -47,8 +48,16 @@ mod ntt;
 mod params;
 mod pem;
 mod poly;
+// The reference backend; on wasm32 with simd128 only its tests and its
+// scalar fallbacks (Keccak on one state, the parsers' tails) are used.
+#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
+mod portable;
 mod prehash;
+mod ring;
 mod sample;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
+mod tables;
 mod xof;
 
 #[cfg(target_arch = "wasm32")]
@@ -453,8 +462,8 @@ impl MuBuilder {
     }
 }
 
-#[cfg(all(test, target_arch = "wasm32", any(keccak_bench, pack_bench, sample_bench, sha_bench)))]
-mod bench_clock;
+#[cfg(all(test, target_arch = "wasm32", target_feature = "simd128", mldsa_bench))]
+mod bench;
 #[cfg(test)]
 mod test_rng;
 #[cfg(test)]

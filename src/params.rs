@@ -8,6 +8,13 @@ pub const Q: i32 = 8_380_417;
 /// Number of dropped bits of t (Power2Round).
 pub const D: u32 = 13;
 
+/// The shift that packs two short products into one polynomial
+/// (`Poly::split_pair`): signing computes c·s1 + 2^9·c·s2 with one inverse
+/// NTT. Both products are at most β = τ·η ≤ 196 (ML-DSA-65: 49·4) < 2^8 in
+/// size, so the sum is at most 196·(1 + 2^9) = 100,548 < (q−1)/2, and the low
+/// 9 bits give the first. Checked for every set at compile time below.
+pub const PAIR_SHIFT: u32 = 9;
+
 /// Byte lengths shared by every set.
 pub const SEED_BYTES: usize = 32;
 pub const TR_BYTES: usize = 64;
@@ -40,12 +47,12 @@ const P44: Params = Params { k: 4, l: 4, eta: 2, tau: 39, lambda: 128, gamma1: 1
 const P65: Params = Params { k: 6, l: 5, eta: 4, tau: 49, lambda: 192, gamma1: 1 << 19, gamma2: (Q - 1) / 32, omega: 55 };
 const P87: Params = Params { k: 8, l: 7, eta: 2, tau: 60, lambda: 256, gamma1: 1 << 19, gamma2: (Q - 1) / 32, omega: 75 };
 
-// What signing's packed pairs (`crate::poly::PAIR_SHIFT`) need of every set:
+// What signing's packed pairs (`PAIR_SHIFT`) need of every set:
 // β = τ·η < 2^(PAIR_SHIFT−1), so c·s1 and c·s2 (each at most β) split apart
 // exactly; the packed s1 + 2^PAIR_SHIFT·s2 (at most η·(1 + 2^PAIR_SHIFT)) is
 // a valid NTT input (< q); and ℓ ≤ k, so every row of s1 has a row of s2.
 const _: () = {
-    let shift = crate::poly::PAIR_SHIFT;
+    let shift = PAIR_SHIFT;
     let sets = [P44, P65, P87];
     let mut i = 0;
     while i < sets.len() {

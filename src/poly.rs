@@ -3,60 +3,28 @@
 //! infinity-norm check. Functions used on secret data are branch-free and
 //! division-free.
 
-use crate::params::{D, N, Q};
-use zeroize::DefaultIsZeroes;
-
-// The whole-polynomial routines: `portable` is the reference and is compiled
-// everywhere; `simd128` is chosen at compile time on wasm32 with simd128,
-// never from data, and is tested against `portable` in wasm.
-#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
-mod portable;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub(crate) mod simd128;
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-use portable as backend;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-use simd128 as backend;
-
-/// The shift that packs two short products into one polynomial (`split_pair`):
-/// signing computes c·s1 + 2^9·c·s2 with one inverse NTT. Both products are at
-/// most β = τ·η ≤ 196 (ML-DSA-65: 49·4) < 2^8 in size, so the sum is at most
-/// 196·(1 + 2^9) = 100,548 < (q−1)/2, and the low 9 bits give the first.
-/// `params.rs` checks these conditions for every set at compile time.
-pub const PAIR_SHIFT: u32 = 9;
-
-/// A polynomial: 256 coefficients, each an i32 whose range the caller states.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Poly(pub [i32; N]);
-
-impl Default for Poly {
-    fn default() -> Self {
-        Poly::zero()
-    }
-}
-impl DefaultIsZeroes for Poly {}
+use crate::backend::{Active, Backend};
+use crate::params::D;
+pub use crate::params::PAIR_SHIFT;
+pub use crate::ring::Poly;
 
 impl Poly {
-    pub const fn zero() -> Self {
-        Poly([0; N])
-    }
-
     /// self ← self + b mod± q (centred), then ‖self‖∞ ≥ bound?, in one pass.
     /// Needs |self_i + b_i| ≤ 2^31 − 2^22 − 1 (`freeze`) and bound ≤ (q−1)/8;
     /// branch-free, only the verdict leaks (see `exceeds`).
     pub fn add_center_exceeds(&mut self, b: &Poly, bound: i32) -> bool {
-        backend::center_exceeds::<1>(self, b, bound)
+        Active::center_exceeds::<1>(self, b, bound)
     }
 
     /// self ← self − b mod± q (centred), then ‖self‖∞ ≥ bound?; as `add_center_exceeds`.
     pub fn sub_center_exceeds(&mut self, b: &Poly, bound: i32) -> bool {
-        backend::center_exceeds::<-1>(self, b, bound)
+        Active::center_exceeds::<-1>(self, b, bound)
     }
 
     /// self ← self mod± q (centred), then ‖self‖∞ ≥ bound?; as `add_center_exceeds`.
     pub fn center_exceeds(&mut self, bound: i32) -> bool {
         static ZERO: Poly = Poly::zero();
-        backend::center_exceeds::<0>(self, &ZERO, bound)
+        Active::center_exceeds::<0>(self, &ZERO, bound)
     }
 
     /// Splits a packed pair of short products: for self ≡ a + 2^PAIR_SHIFT·b
@@ -64,7 +32,7 @@ impl Poly {
     /// the exact value is below (q−1)/2 and is self mod± q: a goes to `lo`, b
     /// to self. Branch-free.
     pub fn split_pair(&mut self, lo: &mut Poly) {
-        backend::split_pair(self, lo)
+        Active::split_pair(self, lo)
     }
 
     /// Multiplies by 2^d; for t1 (< 2^10) the result stays below q.
@@ -78,20 +46,20 @@ impl Poly {
     /// Scans every coefficient without branching on it: only the verdict leaks,
     /// which FIPS 204 allows (it is the rejection decision).
     pub fn exceeds(&self, bound: i32) -> bool {
-        backend::exceeds(self, bound)
+        Active::exceeds(self, bound)
     }
 
     /// Power2Round (FIPS 204 Algorithm 35) of every coefficient of self + b,
     /// after `freeze`: any sum |self_i + b_i| ≤ 2^31 − 2^22 − 1 gives
     /// t1 ∈ [0, 2^10) and t0 ∈ (−2^(d−1), 2^(d−1)].
     pub fn add_power2round_into(&self, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
-        backend::power2round_all(self, b, t1, t0)
+        Active::power2round_all(self, b, t1, t0)
     }
 
     /// Decompose (FIPS 204 Algorithm 36) of every coefficient, each in (−q, q)
     /// and first mapped to [0, q) by `caddq`, as `decompose` does it.
     pub fn decompose_into(&self, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
-        backend::decompose_all(self, w1, w0, gamma2)
+        Active::decompose_all(self, w1, w0, gamma2)
     }
 }
 
@@ -99,72 +67,14 @@ impl Poly {
 /// of `make_hint`: h_i = make_hint(r0_i + ct0_i, r1_i). Returns the number of
 /// ones (public: it is part of the signature).
 pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -> usize {
-    backend::make_hints(h, r0, ct0, r1, gamma2)
-}
-
-/// Power2Round (FIPS 204 Algorithm 35) for r ∈ [0, q): returns (r1, r0) with
-/// r = r1·2^d + r0 and r0 ∈ (−2^(d−1), 2^(d−1)].
-#[inline(always)]
-pub fn power2round(r: i32) -> (i32, i32) {
-    let r1 = (r + (1 << (D - 1)) - 1) >> D;
-    (r1, r - (r1 << D))
-}
-
-/// Decompose (FIPS 204 Algorithm 36) for r ∈ [0, q): returns (r1, r0) with
-/// r ≡ r1·2γ2 + r0, r0 ∈ (−γ2, γ2], except that r − r0 = q − 1 gives r1 = 0 and
-/// r0 − 1. The divisions by 2γ2 are multiply-and-shift, exact for r < q.
-#[inline(always)]
-pub fn decompose(r: i32, gamma2: i32) -> (i32, i32) {
-    let mut r1 = (r + 127) >> 7;
-    if gamma2 == (Q - 1) / 32 {
-        r1 = (r1 * 1025 + (1 << 21)) >> 22;
-        r1 &= 15;
-    } else {
-        // γ2 = (q − 1)/88
-        r1 = (r1 * 11275 + (1 << 23)) >> 24;
-        r1 ^= ((43 - r1) >> 31) & r1;
-    }
-    let mut r0 = r - r1 * 2 * gamma2;
-    r0 -= (((Q - 1) / 2 - r0) >> 31) & Q;
-    (r1, r0)
-}
-
-/// MakeHint (FIPS 204 Algorithm 39) in the form the signer can evaluate
-/// without a second Decompose: with r1 = HighBits(w − cs2) and
-/// a0 = LowBits(w − cs2) + ct0, the hint is 1 exactly when adding ct0 changes
-/// the high bits, i.e. a0 ∉ (−γ2, γ2], or a0 = −γ2 with r1 ≠ 0. Branch-free.
-#[inline(always)]
-pub fn make_hint(a0: i32, r1: i32, gamma2: i32) -> i32 {
-    let above = (a0 > gamma2) as i32;
-    let below = (a0 < -gamma2) as i32;
-    let edge = ((a0 == -gamma2) as i32) & ((r1 != 0) as i32);
-    above | below | edge
+    Active::make_hints(h, r0, ct0, r1, gamma2)
 }
 
 /// UseHint (FIPS 204 Algorithm 40) of every coefficient:
 /// w1_i = use_hint_vartime(h_i, caddq(r_i)) for h_i ∈ {0, 1} and r_i ∈ (−q, q).
 /// Verification only: the portable form is variable time.
 pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
-    backend::use_hints(w1, h, r, gamma2)
-}
-
-/// UseHint (FIPS 204 Algorithm 40) for r ∈ [0, q). Variable time (it
-/// branches on h and r): verification only, where every input is public.
-#[inline(always)]
-pub fn use_hint_vartime(h: i32, r: i32, gamma2: i32) -> i32 {
-    let (r1, r0) = decompose(r, gamma2);
-    if h == 0 {
-        return r1;
-    }
-    if gamma2 == (Q - 1) / 32 {
-        if r0 > 0 { (r1 + 1) & 15 } else { (r1 - 1) & 15 }
-    } else if r0 > 0 {
-        if r1 == 43 { 0 } else { r1 + 1 }
-    } else if r1 == 0 {
-        43
-    } else {
-        r1 - 1
-    }
+    Active::use_hints(w1, h, r, gamma2)
 }
 
 #[cfg(test)]
@@ -173,6 +83,8 @@ mod tests_exhaustive;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::{N, Q};
+    use crate::portable::poly::{decompose, make_hint, power2round, use_hint_vartime};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 

@@ -1,7 +1,7 @@
 //! The pre-hash functions of HashML-DSA (FIPS 204 §5.4) and their DER-encoded
 //! object identifiers (NIST hashAlgs arc 2.16.840.1.101.3.4.2).
 
-mod sha;
+pub(crate) mod sha;
 
 use crate::keccak::f1600;
 use crate::xof::{load_state, save_state, SHA3_PAD, SHAKE128_RATE, SHAKE256_RATE, SHAKE_PAD, STATE_BYTES};

@@ -3,22 +3,15 @@
 
 use crate::encode::unpack_offset;
 use crate::params::{Params, N};
-use crate::poly::Poly;
+use crate::backend::{Active, Backend};
+use crate::ring::Poly;
 use crate::xof::{Shake128, Shake128x2, Shake256, Shake256x2, SHAKE128_RATE, SHAKE256_RATE};
 use alloc::vec::Vec;
 use zeroize::Zeroize;
 
-// The parsers of RejNTTPoly and RejBoundedPoly: `portable` is the reference
-// and is compiled everywhere; `simd128` is chosen at compile time on wasm32
-// with simd128, never from data, and is tested against `portable` in wasm.
-#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
-mod portable;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod simd128;
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-use portable::{rej_bounded_parse, rej_ntt_parse};
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-use simd128::{rej_bounded_parse, rej_ntt_parse};
+/// Adversarial and random input streams for the parsers' differential tests.
+#[cfg(test)]
+pub(crate) mod streams;
 
 /// SampleInBall (FIPS 204 Algorithm 29): c with τ coefficients ±1, the rest 0.
 ///
@@ -67,11 +60,11 @@ pub fn rej_ntt_poly_vartime(rho: &[u8], s: u8, r: u8) -> Poly {
     xof.squeeze(&mut buf);
     let mut a = Poly::zero();
     let mut n = 0;
-    rej_ntt_parse(&buf, &mut a, &mut n);
+    Active::rej_ntt_parse(&buf, &mut a, &mut n);
     while n < N {
         let block = &mut buf[..SHAKE128_RATE];
         xof.squeeze(block);
-        rej_ntt_parse(block, &mut a, &mut n);
+        Active::rej_ntt_parse(block, &mut a, &mut n);
     }
     a
 }
@@ -85,13 +78,13 @@ pub fn rej_ntt_poly_x2_vartime(rho: &[u8], (s0, r0): (u8, u8), (s1, r1): (u8, u8
     let mut buf1 = [0u8; REJ_NTT_FIRST];
     xof.squeeze(&mut buf0, &mut buf1);
     let (mut n0, mut n1) = (0, 0);
-    rej_ntt_parse(&buf0, a0, &mut n0);
-    rej_ntt_parse(&buf1, a1, &mut n1);
+    Active::rej_ntt_parse(&buf0, a0, &mut n0);
+    Active::rej_ntt_parse(&buf1, a1, &mut n1);
     while n0 < N || n1 < N {
         let (b0, b1) = (&mut buf0[..SHAKE128_RATE], &mut buf1[..SHAKE128_RATE]);
         xof.squeeze(b0, b1);
-        rej_ntt_parse(b0, a0, &mut n0);
-        rej_ntt_parse(b1, a1, &mut n1);
+        Active::rej_ntt_parse(b0, a0, &mut n0);
+        Active::rej_ntt_parse(b1, a1, &mut n1);
     }
 }
 
@@ -104,7 +97,7 @@ pub fn rej_bounded_poly(rho_prime: &[u8], nonce: u16, eta: i32) -> Poly {
     let mut n = 0;
     while n < N {
         xof.squeeze(&mut buf);
-        rej_bounded_parse(&buf, eta, &mut a, &mut n);
+        Active::rej_bounded_parse(&buf, eta, &mut a, &mut n);
     }
     buf.zeroize();
     a
@@ -120,8 +113,8 @@ pub fn rej_bounded_poly_x2(rho_prime: &[u8], nonces: [u16; 2], eta: i32, a0: &mu
     let (mut n0, mut n1) = (0, 0);
     while n0 < N || n1 < N {
         xof.squeeze(&mut buf0, &mut buf1);
-        rej_bounded_parse(&buf0, eta, a0, &mut n0);
-        rej_bounded_parse(&buf1, eta, a1, &mut n1);
+        Active::rej_bounded_parse(&buf0, eta, a0, &mut n0);
+        Active::rej_bounded_parse(&buf1, eta, a1, &mut n1);
     }
     buf0.zeroize();
     buf1.zeroize();
@@ -266,18 +259,18 @@ mod tests {
     fn parsers_keep_exactly_the_accepted_values() {
         let mut a = Poly::zero();
         let mut n = 0;
-        rej_ntt_parse(&[0xff; 168], &mut a, &mut n); // z = 2^23 − 1 ≥ q
+        Active::rej_ntt_parse(&[0xff; 168], &mut a, &mut n); // z = 2^23 − 1 ≥ q
         assert_eq!(n, 0);
         // q − 1 is accepted, q rejected, 0 accepted.
         let (qm1, q) = ((Q - 1).to_le_bytes(), Q.to_le_bytes());
-        rej_ntt_parse(&[qm1[0], qm1[1], qm1[2], q[0], q[1], q[2], 0, 0, 0x80], &mut a, &mut n);
+        Active::rej_ntt_parse(&[qm1[0], qm1[1], qm1[2], q[0], q[1], q[2], 0, 0, 0x80], &mut a, &mut n);
         assert_eq!((n, a.0[0], a.0[1]), (2, Q - 1, 0));
         for eta in [2, 4] {
             let mut n = 0;
-            rej_bounded_parse(&[0xff; 136], eta, &mut a, &mut n); // z = 15 is rejected for both η
+            Active::rej_bounded_parse(&[0xff; 136], eta, &mut a, &mut n); // z = 15 is rejected for both η
             assert_eq!(n, 0);
             // Half-bytes 0, 15, 8, 14, 9, 0: η = 2 keeps 0, 8, 14, 9, 0; η = 4 keeps 0, 8, 0.
-            rej_bounded_parse(&[0xf0, 0xe8, 0x09], eta, &mut a, &mut n);
+            Active::rej_bounded_parse(&[0xf0, 0xe8, 0x09], eta, &mut a, &mut n);
             let want: &[i32] = if eta == 2 { &[2, -1, -2, -2, 2] } else { &[4, -4, 4] };
             assert_eq!(&a.0[..n], want, "eta {eta}");
         }
@@ -285,9 +278,9 @@ mod tests {
         let buf: Vec<u8> = (0..5 * 168).map(|i| if i % 3 == 2 { 0xff } else { (i * 97 + 13) as u8 }).collect();
         let (mut whole, mut parts) = (Poly::zero(), Poly::zero());
         let (mut n1, mut n2) = (0, 0);
-        rej_ntt_parse(&buf, &mut whole, &mut n1);
+        Active::rej_ntt_parse(&buf, &mut whole, &mut n1);
         for block in buf.chunks(168) {
-            rej_ntt_parse(block, &mut parts, &mut n2);
+            Active::rej_ntt_parse(block, &mut parts, &mut n2);
         }
         assert_eq!((n1, whole), (n2, parts));
         assert!(n1 > 0 && n1 < N, "the buffer is meant to reject many candidates");

@@ -5,8 +5,8 @@
 //! .wasm), then for speed at little size: one compression function per word
 //! size (§6.2 for 32-bit words, §6.4 for 64-bit words) from one macro,
 //! unrolled by 8 rounds, and one buffering/padding path for both. In wasm,
-//! SHA-256 and SHA-512 of 64 KiB run within ~1.05x of the `sha2` crate (the
-//! `sha_bench` module below; plain loops were 1.35x). The variants differ only
+//! SHA-256 and SHA-512 of 64 KiB run within ~1.05x of the `sha2` crate (PERF.md;
+//! `src/bench/sha.rs`). The variants differ only
 //! in their initial hash value (§5.3) and in how many leading bytes of the
 //! final hash are kept. Inputs are public messages: no secret-independence is
 //! needed here.
@@ -16,7 +16,7 @@ use alloc::vec::Vec;
 /// The 80 round constants K of SHA-384/512 (§4.2.3). The 64 constants of
 /// SHA-224/256 (§4.2.2) are the first 32 bits of the first 64 of these (both
 /// are the fractional parts of the cube roots of the first primes).
-const K64: [u64; 80] = [
+pub(crate) const K64: [u64; 80] = [
     0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc,
     0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118,
     0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2,
@@ -41,7 +41,7 @@ const K64: [u64; 80] = [
 
 /// Initial hash values (§5.3). SHA-256's are the first 32 bits of SHA-512's
 /// and SHA-224's the last 32 bits of SHA-384's, so four tables serve six.
-const IV_512: [u64; 8] = [
+pub(crate) const IV_512: [u64; 8] = [
     0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
     0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179,
 ];
@@ -399,129 +399,5 @@ mod tests {
         assert_eq!((d[0], d[63]), (0xdd, 0x9f));
         let d = ours(Variant::Sha384, b"abc");
         assert_eq!((d.len(), d[0], d[47]), (48, 0xcb, 0xa7));
-    }
-}
-
-/// Timing of SHA-256 and SHA-512 over 64 KiB in wasm: the `sha2` crate, the
-/// plain-loop compression functions this file had before (kept here), and
-/// ours, interleaved; compiled only on request, as it measures rather than tests:
-/// `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128 -C link-arg=-zstack-size=65536 --cfg sha_bench"
-///  cargo test --release --target wasm32-unknown-unknown --lib -- bench_sha --nocapture`.
-#[cfg(all(test, target_arch = "wasm32", sha_bench))]
-mod bench {
-    use super::*;
-    use sha2::Digest;
-    use crate::bench_clock::{med, now};
-    use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
-
-    /// SHA-256 compression of one 64-byte block (§6.2.2), the first 64 bytes of `block`.
-    #[inline(never)]
-    fn old32(h: &mut [u32; 8], block: &[u8; 128]) {
-        let mut w = [0u32; 64];
-        for i in 0..16 {
-            w[i] = u32::from_be_bytes([block[4 * i], block[4 * i + 1], block[4 * i + 2], block[4 * i + 3]]);
-        }
-        for i in 16..64 {
-            let (a, b) = (w[i - 15], w[i - 2]);
-            let s0 = a.rotate_right(7) ^ a.rotate_right(18) ^ (a >> 3);
-            let s1 = b.rotate_right(17) ^ b.rotate_right(19) ^ (b >> 10);
-            w[i] = w[i - 16].wrapping_add(s0).wrapping_add(w[i - 7]).wrapping_add(s1);
-        }
-        let mut v = *h;
-        for i in 0..64 {
-            let [a, b, c, d, e, f, g, hh] = v;
-            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-            let ch = (e & f) ^ (!e & g);
-            let k = (K64[i] >> 32) as u32;
-            let t1 = hh.wrapping_add(s1).wrapping_add(ch).wrapping_add(k).wrapping_add(w[i]);
-            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
-            let maj = (a & b) ^ (a & c) ^ (b & c);
-            v = [t1.wrapping_add(s0).wrapping_add(maj), a, b, c, d.wrapping_add(t1), e, f, g];
-        }
-        for (x, y) in h.iter_mut().zip(v) {
-            *x = x.wrapping_add(y);
-        }
-    }
-
-    /// SHA-512 compression of one 128-byte block (§6.4.2).
-    #[inline(never)]
-    fn old64(h: &mut [u64; 8], block: &[u8; 128]) {
-        let mut w = [0u64; 80];
-        for i in 0..16 {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(&block[8 * i..8 * i + 8]);
-            w[i] = u64::from_be_bytes(b);
-        }
-        for i in 16..80 {
-            let (a, b) = (w[i - 15], w[i - 2]);
-            let s0 = a.rotate_right(1) ^ a.rotate_right(8) ^ (a >> 7);
-            let s1 = b.rotate_right(19) ^ b.rotate_right(61) ^ (b >> 6);
-            w[i] = w[i - 16].wrapping_add(s0).wrapping_add(w[i - 7]).wrapping_add(s1);
-        }
-        let mut v = *h;
-        for i in 0..80 {
-            let [a, b, c, d, e, f, g, hh] = v;
-            let s1 = e.rotate_right(14) ^ e.rotate_right(18) ^ e.rotate_right(41);
-            let ch = (e & f) ^ (!e & g);
-            let t1 = hh.wrapping_add(s1).wrapping_add(ch).wrapping_add(K64[i]).wrapping_add(w[i]);
-            let s0 = a.rotate_right(28) ^ a.rotate_right(34) ^ a.rotate_right(39);
-            let maj = (a & b) ^ (a & c) ^ (b & c);
-            v = [t1.wrapping_add(s0).wrapping_add(maj), a, b, c, d.wrapping_add(t1), e, f, g];
-        }
-        for (x, y) in h.iter_mut().zip(v) {
-            *x = x.wrapping_add(y);
-        }
-    }
-
-
-    #[test]
-    fn bench_sha() {
-        let m: Vec<u8> = (0..65536u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
-        let mut buf = [0u8; 128];
-        let mut sink = 0u8;
-        let mut ts = [vec![], vec![], vec![], vec![], vec![], vec![]];
-        for _ in 0..31 {
-            let mut k = 0;
-            let mut time = |ts: &mut [Vec<f64>; 6], f: &mut dyn FnMut() -> u8| {
-                let t = now();
-                sink ^= f();
-                ts[k].push((now() - t) * 1e3);
-                k += 1;
-            };
-            time(&mut ts, &mut || sha2::Sha256::digest(&m)[0]);
-            time(&mut ts, &mut || {
-                let mut h = IV_512.map(|x| (x >> 32) as u32);
-                for c in m.chunks_exact(64) {
-                    buf[..64].copy_from_slice(c);
-                    old32(&mut h, &buf);
-                }
-                h[0] as u8
-            });
-            time(&mut ts, &mut || {
-                let mut h = Sha2::new(Variant::Sha256);
-                h.update(&m);
-                h.finalize()[0]
-            });
-            time(&mut ts, &mut || sha2::Sha512::digest(&m)[0]);
-            time(&mut ts, &mut || {
-                let mut h = IV_512;
-                for c in m.chunks_exact(128) {
-                    buf.copy_from_slice(c);
-                    old64(&mut h, &buf);
-                }
-                h[0] as u8
-            });
-            time(&mut ts, &mut || {
-                let mut h = Sha2::new(Variant::Sha512);
-                h.update(&m);
-                h.finalize()[0]
-            });
-        }
-        let [a, b, c, d, e, f] = ts.map(med);
-        console_log!(
-            "64 KiB, µs (median of 31): SHA-256 sha2 crate {a:.0}, old {b:.0} ({:.2}x), new {c:.0} ({:.2}x); \
-             SHA-512 sha2 crate {d:.0}, old {e:.0} ({:.2}x), new {f:.0} ({:.2}x) [{sink}]",
-            b / a, c / a, e / d, f / d
-        );
     }
 }

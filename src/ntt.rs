@@ -1,10 +1,9 @@
 //! The number-theoretic transform of FIPS 204 (Algorithms 41 and 42) and the
 //! products in T_q, behind one small interface.
 //!
-//! `portable` is the reference and is compiled everywhere. `simd128` implements
-//! the same functions with bounds at least as tight and is chosen at compile
-//! time (`target_feature = "simd128"` on wasm32), never from input data; its
-//! differential tests run it against `portable` in wasm.
+//! The kernels are the active backend's (`backend.rs`): `portable/ntt.rs` is
+//! the reference, `simd128/ntt.rs` the same functions with bounds at least as
+//! tight, tested against it in wasm.
 //!
 //! Domain convention: `ntt` maps a polynomial to its NTT form; products
 //! multiply in Montgomery form (result scaled by 2^−32); the inverse NTT
@@ -29,52 +28,41 @@
 //! Both backends compute the same sum and the same reduction, so the reduced
 //! sums are equal bit for bit, and below q.
 
-#[cfg_attr(all(target_arch = "wasm32", target_feature = "simd128"), allow(dead_code))]
-mod portable;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod simd128;
+use crate::backend::{Active, Backend};
+use crate::ring::Poly;
 
-#[cfg(all(test, not(all(target_arch = "wasm32", target_feature = "simd128"))))]
-pub use portable::inv_ntt_tomont;
-#[cfg(all(test, target_arch = "wasm32", target_feature = "simd128"))]
-pub use simd128::inv_ntt_tomont;
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-pub use portable::{dot_inv_ntt, dot_sub_inv_ntt, ntt, pointwise_inv_ntt};
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub use simd128::{dot_inv_ntt, dot_sub_inv_ntt, ntt, pointwise_inv_ntt};
-
-/// ζ^brv8(i) · 2^32 mod q, centred in (−q/2, q/2]; index 0 is unused.
-/// ζ = 1753 is the 512th root of unity of FIPS 204 §7.5.
-pub(crate) static ZETAS: [i32; 256] = zetas_mont();
-
-const fn pow_mod(mut b: i64, mut e: u32, m: i64) -> i64 {
-    let mut r = 1;
-    b %= m;
-    while e > 0 {
-        if e & 1 == 1 {
-            r = r * b % m;
-        }
-        b = b * b % m;
-        e >>= 1;
-    }
-    r
+/// Forward NTT in place (FIPS 204 Algorithm 41), output in bit-reversed
+/// order. Bound: |a_i| < q gives |a_i| < 9q.
+#[inline(always)]
+pub fn ntt(a: &mut Poly) {
+    Active::ntt(a)
 }
 
-const fn brv8(x: usize) -> u32 {
-    (x as u8).reverse_bits() as u32
+/// Inverse NTT in place (FIPS 204 Algorithm 42), times 2^32. Bound: |a_i| < q
+/// gives |a_i| < q. The algorithms use it only fused with the products below.
+#[cfg(test)]
+pub fn inv_ntt_tomont(a: &mut Poly) {
+    Active::inv_ntt_tomont(a)
 }
 
-const fn zetas_mont() -> [i32; 256] {
-    let q = crate::params::Q as i64;
-    let mut z = [0i32; 256];
-    let mut i = 1;
-    while i < 256 {
-        let plain = pow_mod(1753, brv8(i), q);
-        let mont = (plain << 32) % q;
-        z[i] = if mont > q / 2 { (mont - q) as i32 } else { mont as i32 };
-        i += 1;
-    }
-    z
+/// c = NTT^−1(a ∘ b)·2^32, i.e. a·b in R_q when a, b are NTT outputs.
+/// Bound: |a_i|, |b_i| < 9q gives products < q and output < q.
+#[inline(always)]
+pub fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
+    Active::pointwise_inv_ntt(c, a, b)
+}
+
+/// c = NTT^−1(Σ_j a_j ∘ b_j)·2^32. Needs |Σ| < 256q² (module comment);
+/// output < q.
+#[inline(always)]
+pub fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+    Active::dot_inv_ntt(c, a, b)
+}
+
+/// c = NTT^−1(Σ_j a_j ∘ b_j − x ∘ y)·2^32. Needs |Σ| < 256q²; output < q.
+#[inline(always)]
+pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly) {
+    Active::dot_sub_inv_ntt(c, a, b, x, y)
 }
 
 #[cfg(test)]
@@ -82,7 +70,7 @@ mod tests {
     use super::*;
     use crate::field::mont_mul;
     use crate::params::{N, Q};
-    use crate::poly::Poly;
+    use crate::tables::{pow_mod, ZETAS};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
     use crate::test_rng::Rng;

@@ -1,9 +1,9 @@
 //! Portable NTT: the reference every other backend is tested against.
 
-use super::ZETAS;
 use crate::field::{montgomery_reduce, mont_mul};
 use crate::params::N;
-use crate::poly::Poly;
+use crate::ring::Poly;
+use crate::tables::ZETAS;
 
 /// Forward NTT in place (FIPS 204 Algorithm 41), output in bit-reversed order.
 ///

@@ -9,7 +9,7 @@
 //! gives b − c (since −c = ¬c + 1), which is BitPack / BitUnpack
 //! (Algorithms 17, 19) with upper bound b.
 
-use crate::poly::Poly;
+use crate::ring::Poly;
 
 /// Writes the low B bits of (c ⊕ x) + y for each coefficient c into `out`
 /// (32·B bytes), coefficient i at bits [i·B, (i+1)·B), least significant first.

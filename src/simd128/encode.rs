@@ -1,4 +1,4 @@
-//! simd128 versions of `portable.rs` (same functions, same order), with the
+//! simd128 versions of `portable/encode.rs` (same functions, same order), with the
 //! same contract: (c ⊕ x) + y per coefficient, B-bit fields, eight fields per
 //! B bytes. Every shuffle pattern and multiplier is a constant of B; nothing
 //! depends on the coefficient values.
@@ -23,8 +23,9 @@
 //! stores of 8, 4, 2 and 1 bytes: nothing outside the slices is touched and
 //! no copy of the data is made.
 
-use crate::poly::simd128::{load, splat_opaque, store};
-use crate::poly::Poly;
+use super::poly::splat_opaque;
+use super::{load, store};
+use crate::ring::Poly;
 use core::arch::wasm32::*;
 use core::hint::black_box;
 
@@ -263,7 +264,7 @@ pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
     if !W::<B>::NARROW && W::<B>::HALF == 0 {
         // B = 13: both vectors feed the same 13 bytes (four swizzles, two of
         // them two-input); the scalar code measured faster.
-        return super::portable::pack::<B>(p, x, y, out);
+        return crate::portable::encode::pack::<B>(p, x, y, out);
     }
     let mul = black_box([W::<B>::mul(0, true), W::<B>::mul(1, true)]);
     // x and y opaque as in `unpack`.

@@ -1,28 +1,14 @@
-//! simd128 versions of `portable.rs` (same functions, same order), four
+//! simd128 versions of `portable/poly.rs` (same functions, same order), four
 //! coefficients per v128. Everything is lane-wise i32 arithmetic, compares and
 //! masks: no branch and no memory index depends on a coefficient. The only
 //! data-dependent outputs are the verdict of `exceeds` and the hint count,
 //! which FIPS 204 lets the signer reveal (rejection decision; the hints are
 //! part of the signature).
 
-use super::{Poly, PAIR_SHIFT};
-use crate::params::{D, N, Q};
+use super::{load, store};
+use crate::params::{D, N, PAIR_SHIFT, Q};
+use crate::ring::Poly;
 use core::arch::wasm32::*;
-
-/// Vector i (coefficients 4i..4i+3) of a polynomial; shared with the NTT.
-#[inline(always)]
-pub(crate) fn load(a: &Poly, i: usize) -> v128 {
-    debug_assert!(i < N / 4);
-    // SAFETY: i < 64 vectors of 4 coefficients; v128.load needs no alignment.
-    unsafe { v128_load(a.0.as_ptr().add(4 * i) as *const v128) }
-}
-
-#[inline(always)]
-pub(crate) fn store(a: &mut Poly, i: usize, v: v128) {
-    debug_assert!(i < N / 4);
-    // SAFETY: as in `load`.
-    unsafe { v128_store(a.0.as_mut_ptr().add(4 * i) as *mut v128, v) }
-}
 
 /// x in four lanes, as a value the optimiser cannot see: a literal vector
 /// constant is rebuilt by V8 13 (Turboshaft) before every use inside a loop
@@ -227,7 +213,7 @@ pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::portable;
+    use crate::backend::{Backend, Portable, Simd128};
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test as test;
     use crate::test_rng::Rng;
@@ -268,13 +254,13 @@ mod tests {
         for (k, (a, b)) in big.iter().zip(small.iter().rev()).chain(small.iter().zip(big.iter())).enumerate() {
             let bound = [1, 78, G88, G32, (1 << 19) - 196, (Q - 1) / 8, rng.range(1, (Q - 1) / 8)][k % 7];
             let (mut s, mut p) = (*a, *a);
-            assert_eq!(center_exceeds::<1>(&mut s, b, bound), portable::center_exceeds::<1>(&mut p, b, bound));
+            assert_eq!(Simd128::center_exceeds::<1>(&mut s, b, bound), Portable::center_exceeds::<1>(&mut p, b, bound));
             assert_eq!(s, p, "add");
             let (mut s, mut p) = (*a, *a);
-            assert_eq!(center_exceeds::<-1>(&mut s, b, bound), portable::center_exceeds::<-1>(&mut p, b, bound));
+            assert_eq!(Simd128::center_exceeds::<-1>(&mut s, b, bound), Portable::center_exceeds::<-1>(&mut p, b, bound));
             assert_eq!(s, p, "sub");
             let (mut s, mut p) = (*a, *a);
-            assert_eq!(center_exceeds::<0>(&mut s, b, bound), portable::center_exceeds::<0>(&mut p, b, bound));
+            assert_eq!(Simd128::center_exceeds::<0>(&mut s, b, bound), Portable::center_exceeds::<0>(&mut p, b, bound));
             assert_eq!(s, p, "centre only");
         }
         // The verdict at the bound, both signs, for small values.
@@ -284,8 +270,8 @@ mod tests {
                 let mut b = Poly::zero();
                 b.0[200] = v;
                 let want = v.abs() >= bound;
-                assert_eq!(center_exceeds::<1>(&mut s, &b, bound), want);
-                assert_eq!(portable::center_exceeds::<1>(&mut p, &b, bound), want);
+                assert_eq!(Simd128::center_exceeds::<1>(&mut s, &b, bound), want);
+                assert_eq!(Portable::center_exceeds::<1>(&mut p, &b, bound), want);
             }
         }
     }
@@ -296,8 +282,8 @@ mod tests {
         for v in inputs(-(Q - 1), Q - 1, 21).into_iter().chain(inputs(-(1 << 17), 1 << 17, 22)) {
             let (mut s, mut p) = (v, v);
             let (mut s_lo, mut p_lo) = (Poly::zero(), Poly::zero());
-            split_pair(&mut s, &mut s_lo);
-            portable::split_pair(&mut p, &mut p_lo);
+            Simd128::split_pair(&mut s, &mut s_lo);
+            Portable::split_pair(&mut p, &mut p_lo);
             assert_eq!((s, s_lo), (p, p_lo));
         }
     }
@@ -307,15 +293,15 @@ mod tests {
         let mut rng = Rng(5);
         for bound in [1, 2, 78, G88 - 78, G88, G32, (1 << 17) - 78, (1 << 19) - 196, (Q - 1) / 8] {
             for a in inputs(-(bound - 1), bound - 1, 6) {
-                assert!(!exceeds(&a, bound) && !portable::exceeds(&a, bound));
+                assert!(!Simd128::exceeds(&a, bound) && !Portable::exceeds(&a, bound));
                 // One coefficient at or over the bound, anywhere, flips the verdict.
                 let mut b = a;
                 let i = rng.range(0, N as i32 - 1) as usize;
                 b.0[i] = [bound, -bound, (Q - 1) / 2, -(Q - 1) / 2][i % 4];
-                assert!(exceeds(&b, bound) && portable::exceeds(&b, bound), "bound {bound} at {i}");
+                assert!(Simd128::exceeds(&b, bound) && Portable::exceeds(&b, bound), "bound {bound} at {i}");
             }
             for a in inputs(-(Q - 1) / 2, (Q - 1) / 2, 7) {
-                assert_eq!(exceeds(&a, bound), portable::exceeds(&a, bound));
+                assert_eq!(Simd128::exceeds(&a, bound), Portable::exceeds(&a, bound));
             }
         }
     }
@@ -324,13 +310,13 @@ mod tests {
     fn power2round_matches_portable() {
         for a in inputs(i32::MIN, TOP, 8).into_iter().chain(inputs(0, Q - 1, 9)) {
             let (mut s1, mut s0, mut p1, mut p0) = (Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero());
-            power2round_all(&a, &Poly::zero(), &mut s1, &mut s0);
-            portable::power2round_all(&a, &Poly::zero(), &mut p1, &mut p0);
+            Simd128::power2round_all(&a, &Poly::zero(), &mut s1, &mut s0);
+            Portable::power2round_all(&a, &Poly::zero(), &mut p1, &mut p0);
             assert_eq!((s1, s0), (p1, p0));
             // The keygen form: t (< q) plus s2 (|s2| ≤ η).
             let (t, s2) = (Rng(a.0[7] as u64 | 1).poly(Q - 1), Rng(a.0[9] as u64 | 1).poly(4));
-            power2round_all(&t, &s2, &mut s1, &mut s0);
-            portable::power2round_all(&t, &s2, &mut p1, &mut p0);
+            Simd128::power2round_all(&t, &s2, &mut s1, &mut s0);
+            Portable::power2round_all(&t, &s2, &mut p1, &mut p0);
             assert_eq!((s1, s0), (p1, p0));
         }
     }
@@ -345,8 +331,8 @@ mod tests {
                 for (i, c) in a.0.iter_mut().enumerate() {
                     *c = (start + i as i32).min(Q - 1);
                 }
-                decompose_all(&a, &mut s1, &mut s0, g);
-                portable::decompose_all(&a, &mut p1, &mut p0, g);
+                Simd128::decompose_all(&a, &mut s1, &mut s0, g);
+                Portable::decompose_all(&a, &mut p1, &mut p0, g);
                 assert_eq!((s1, s0), (p1, p0), "from r = {start}, g = {g}");
             }
         }
@@ -362,8 +348,8 @@ mod tests {
                     *c = (start + i as i32).min(Q - 1);
                 }
                 for h in [Poly::zero(), Poly([1; N]), Poly(core::array::from_fn(|_| (rng.next() & 1) as i32))] {
-                    use_hints(&mut s, &h, &a, g);
-                    portable::use_hints(&mut p, &h, &a, g);
+                    Simd128::use_hints(&mut s, &h, &a, g);
+                    Portable::use_hints(&mut p, &h, &a, g);
                     assert_eq!(s, p, "from r = {start}, g = {g}");
                 }
             }
@@ -391,8 +377,8 @@ mod tests {
                     }
                 }
                 let (mut hs, mut hp) = (Poly::zero(), Poly::zero());
-                let ns = make_hints(&mut hs, &r0, &ct0, &r1, g);
-                let np = portable::make_hints(&mut hp, &r0, &ct0, &r1, g);
+                let ns = Simd128::make_hints(&mut hs, &r0, &ct0, &r1, g);
+                let np = Portable::make_hints(&mut hp, &r0, &ct0, &r1, g);
                 assert_eq!((hs, ns), (hp, np));
             }
         }

@@ -1,4 +1,4 @@
-//! simd128 NTT: the same functions as `portable.rs`, four coefficients per v128.
+//! simd128 NTT: the same functions as `portable/ntt.rs`, four coefficients per v128.
 //!
 //! Products by a known constant (the twiddles) use signed Shoup multiplication:
 //! with z′ = round(z·2^32/q) precomputed, a·z mod± q is
@@ -27,16 +27,12 @@
 //! shuffles. The inverse runs the same passes in reverse and merges the final
 //! scaling into its last layer.
 
-use super::{brv8, pow_mod};
-use crate::params::{N, Q};
-use crate::poly::simd128::{load, store};
-use crate::poly::Poly;
+use super::twiddles::{twiddles, Table, Twiddles, F, F_LAST};
+use super::{load, store};
+use crate::params::Q;
+use crate::ring::Poly;
 use core::arch::wasm32::*;
 use core::ptr::read_volatile;
-
-/// 16-byte aligned table, so groups of 4 entries load as one v128.
-#[repr(C, align(16))]
-struct Table<const M: usize>([i32; M]);
 
 /// A twiddle for all four lanes: the value z and its Shoup companion z′.
 #[derive(Clone, Copy)]
@@ -44,167 +40,6 @@ struct Tw {
     z: v128,
     zp: v128,
 }
-
-/// ζ^brv8(k) mod± q (plain, not Montgomery).
-const fn zeta(k: usize) -> i32 {
-    let q = Q as i64;
-    let z = pow_mod(1753, brv8(k), q);
-    if z > q / 2 { (z - q) as i32 } else { z as i32 }
-}
-
-/// z mod± q for any z.
-const fn centre(z: i64) -> i32 {
-    let q = Q as i64;
-    let r = z.rem_euclid(q);
-    if r > q / 2 { (r - q) as i32 } else { r as i32 }
-}
-
-/// z′ = round(z·2^32 / q); |z| < q/2 gives |z′| < 2^31.
-const fn shoup(z: i32) -> i32 {
-    let q = Q as i64;
-    ((((z as i64) << 33) + q).div_euclid(2 * q)) as i32
-}
-
-/// The twiddle tables, in the layouts the passes read them in. They are built
-/// at run time (`Twiddles::fill`, once, by `twiddles()`), not at compile time:
-/// as initialised statics they were 6.9 KB of the .wasm's data section and
-/// gzip barely shrank them; zero-initialised, they take no space in the .wasm
-/// (−5.8 KB .wasm, −4.3 KB gzip with the code that fills them). Every field
-/// is a `Table`, so 16-byte aligned.
-#[repr(C)]
-struct Twiddles {
-    /// ζ(k) by k (index 0 unused); layers 1–6 read k < 64 one lane at a
-    /// time, layer 8 reads 128..255 as vectors.
-    fwd: Table<N>,
-    /// Shoup companions of `fwd[0..64]`, each in four lanes (see the pitfall).
-    fwd_ps: Table<256>,
-    /// Shoup companions of layer 8's twiddles ζ(128 + i), the only ones read
-    /// lane-wise.
-    fwd8_p: Table<128>,
-    /// Layer 7 (distance 2) in the lane order of `fwd78`, [a0 a4 a1 a5]: for
-    /// the pair of vectors p, ζ(64 + 2p) and ζ(65 + 2p) alternate.
-    fwd7: Table<128>,
-    fwd7_p: Table<128>,
-    /// −ζ(k) by k < 64 (index 0 unused).
-    inv: Table<64>,
-    /// Shoup companions of `inv`, each in four lanes.
-    inv_ps: Table<256>,
-    /// Inverse layer 1 (distance 1): block m uses k = 255 − m, so entry m is
-    /// −ζ(255 − m).
-    inv1: Table<128>,
-    inv1_p: Table<128>,
-    /// Inverse layer 2 (distance 2) in the lane order of `inv12`,
-    /// [a0 a4 a1 a5]: for the pair of vectors p, blocks 2p and 2p + 1
-    /// (k = 127 − m) alternate.
-    inv2: Table<128>,
-    inv2_p: Table<128>,
-    /// Shoup companions of the final factors `F` and `F_LAST`, four lanes each.
-    scale_p: Table<8>,
-}
-
-impl Twiddles {
-    const ZERO: Twiddles = Twiddles {
-        fwd: Table([0; N]),
-        fwd_ps: Table([0; 256]),
-        fwd8_p: Table([0; 128]),
-        fwd7: Table([0; 128]),
-        fwd7_p: Table([0; 128]),
-        inv: Table([0; 64]),
-        inv_ps: Table([0; 256]),
-        inv1: Table([0; 128]),
-        inv1_p: Table([0; 128]),
-        inv2: Table([0; 128]),
-        inv2_p: Table([0; 128]),
-        scale_p: Table([0; 8]),
-    };
-
-    /// Builds every table from the 255 values ζ(k) (Shoup companions from
-    /// their values). Public constants only: secret-independent. About 7–14 µs
-    /// in Node 20 and 24 once compiled; the first call, in a new instance,
-    /// 60–90 µs with its compilation (a first keygen takes 2–5 ms).
-    fn fill(&mut self) {
-        for k in 1..N {
-            self.fwd.0[k] = zeta(k);
-        }
-        let z = &self.fwd.0;
-        for i in 0..256 {
-            self.fwd_ps.0[i] = companion(z[i / 4]);
-            self.inv_ps.0[i] = companion(-z[i / 4]);
-        }
-        for (v, z) in self.inv.0.iter_mut().zip(z) {
-            *v = -z;
-        }
-        for i in 0..128 {
-            let (p, odd) = (i / 4, i % 2);
-            self.fwd8_p.0[i] = companion(z[128 + i]);
-            self.fwd7.0[i] = z[64 + 2 * p + odd];
-            self.fwd7_p.0[i] = companion(self.fwd7.0[i]);
-            self.inv1.0[i] = -z[255 - i];
-            self.inv1_p.0[i] = companion(self.inv1.0[i]);
-            self.inv2.0[i] = -z[127 - 2 * p - odd];
-            self.inv2_p.0[i] = companion(self.inv2.0[i]);
-        }
-        for i in 0..8 {
-            self.scale_p.0[i] = companion(if i < 4 { F } else { F_LAST });
-        }
-    }
-}
-
-/// `shoup`, not inlined: inlined, LLVM vectorises the loops of `fill`,
-/// which run once, into 2 KB of code.
-#[inline(never)]
-fn companion(z: i32) -> i32 {
-    shoup(z)
-}
-
-/// The one instance of the tables, reachable only through `twiddles()`, which
-/// fills them before it returns them: no caller can read them unfilled.
-mod lazy {
-    use super::Twiddles;
-    use core::cell::{Cell, UnsafeCell};
-
-    struct Lazy {
-        ready: Cell<bool>,
-        tables: UnsafeCell<Twiddles>,
-    }
-    // SAFETY: without the atomics feature a wasm instance runs one thread.
-    unsafe impl Sync for Lazy {}
-    #[cfg(target_feature = "atomics")]
-    compile_error!("src/ntt/simd128.rs fills its tables through a plain static: single-threaded wasm only");
-
-    /// All zero (`false` and zero tables), so it lives in .bss, which wasm-ld
-    /// does not emit into the data section.
-    static TWIDDLES: Lazy = Lazy {
-        ready: Cell::new(false),
-        tables: UnsafeCell::new(Twiddles::ZERO),
-    };
-
-    /// The filled tables. Called once at the top of each transform: one load
-    /// and one branch, taken once per wasm instance.
-    #[inline(always)]
-    pub(super) fn twiddles() -> &'static Twiddles {
-        if !TWIDDLES.ready.get() {
-            fill();
-        }
-        // SAFETY: filled, and never written again after `ready` is set.
-        unsafe { &*TWIDDLES.tables.get() }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn fill() {
-        // SAFETY: one thread, and no reference to the tables exists yet: the
-        // only ones are handed out by `twiddles()` after `ready` is set.
-        unsafe { (*TWIDDLES.tables.get()).fill() };
-        TWIDDLES.ready.set(true);
-    }
-}
-use lazy::twiddles;
-
-/// 2^32/256 = 2^24 mod± q: the factor of the inverse NTT (1/256, times the
-/// 2^32 it leaves on its output), and that factor times the last twiddle −ζ(1).
-const F: i32 = centre(1 << 24);
-const F_LAST: i32 = centre(-(zeta(1) as i64) * (1 << 24));
 
 /// q in four lanes, read opaquely (see the pitfall above).
 static Q4: Table<4> = Table([Q; 4]);
@@ -621,7 +456,9 @@ pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly)
 
 #[cfg(test)]
 mod tests {
-    use super::super::portable;
+    use crate::backend::{Backend, Portable, Simd128};
+    use crate::params::N;
+    use crate::portable::ntt as portable;
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test as test;
     use crate::test_rng::Rng;
@@ -676,7 +513,7 @@ mod tests {
             let brv = (0..8).fold(0, |r, b| r | ((k >> b) & 1) << (7 - b));
             let v = pow[brv];
             *zk = if v > q / 2 { (v - q) as i32 } else { v as i32 };
-            assert_eq!(modq(crate::field::mont_mul(super::super::ZETAS[k], 1)), modq(*zk), "ZETAS, k = {k}");
+            assert_eq!(modq(crate::field::mont_mul(crate::tables::ZETAS[k], 1)), modq(*zk), "ZETAS, k = {k}");
         }
         z
     }
@@ -727,8 +564,8 @@ mod tests {
     fn ntt_matches_portable_mod_q_and_bound() {
         for a in inputs(Q - 1, 1) {
             let (mut s, mut p) = (a, a);
-            ntt(&mut s);
-            portable::ntt(&mut p);
+            Simd128::ntt(&mut s);
+            Portable::ntt(&mut p);
             for i in 0..N {
                 assert_eq!(modq(s.0[i]), modq(p.0[i]), "coefficient {i}");
                 // Stated bound: < 5.1q.
@@ -741,8 +578,8 @@ mod tests {
     fn inv_ntt_matches_portable_mod_q_and_bound() {
         for a in inputs(Q - 1, 2) {
             let (mut s, mut p) = (a, a);
-            inv_ntt_tomont(&mut s);
-            portable::inv_ntt_tomont(&mut p);
+            Simd128::inv_ntt_tomont(&mut s);
+            Portable::inv_ntt_tomont(&mut p);
             for i in 0..N {
                 assert_eq!(modq(s.0[i]), modq(p.0[i]), "coefficient {i}");
                 // Stated bound: < 0.75q.
@@ -764,8 +601,8 @@ mod tests {
         let (xs, ys) = (inputs(9 * Q - 1, 3), inputs(9 * Q - 1, 4));
         for (a, b) in xs.iter().zip(ys.iter().rev()) {
             let (mut s, mut p) = (Poly::zero(), Poly::zero());
-            pointwise_inv_ntt(&mut s, a, b);
-            portable::pointwise_inv_ntt(&mut p, a, b);
+            Simd128::pointwise_inv_ntt(&mut s, a, b);
+            Portable::pointwise_inv_ntt(&mut p, a, b);
             same_inverse(&s, &p, "pointwise");
         }
     }
@@ -805,11 +642,11 @@ mod tests {
                 }
                 assert!(want.0.iter().chain(want_sub.0.iter()).all(|v| v.abs() < Q));
                 let (mut s, mut p) = (Poly::zero(), Poly::zero());
-                dot_inv_ntt(&mut s, &a, &b);
-                portable::dot_inv_ntt(&mut p, &a, &b);
+                Simd128::dot_inv_ntt(&mut s, &a, &b);
+                Portable::dot_inv_ntt(&mut p, &a, &b);
                 same_inverse(&s, &p, "dot");
-                dot_sub_inv_ntt(&mut s, &a, &b, &x, &y);
-                portable::dot_sub_inv_ntt(&mut p, &a, &b, &x, &y);
+                Simd128::dot_sub_inv_ntt(&mut s, &a, &b, &x, &y);
+                Portable::dot_sub_inv_ntt(&mut p, &a, &b, &x, &y);
                 same_inverse(&s, &p, "dot − x∘y");
             }
         }

@@ -23,7 +23,9 @@
 //! alone predict, presumably because the instruction stream (ops, moves and
 //! spills of both) limits, not the vector ports.
 
-use super::{RC, ROUNDS};
+pub(crate) use crate::portable::keccak::f1600;
+use crate::portable::keccak::theta_rho_pi;
+use crate::tables::{RC, ROUNDS};
 use core::arch::wasm32::*;
 
 type W = v128;
@@ -51,7 +53,7 @@ fn rotl(x: W, n: u32) -> W {
 
 /// One round, as `portable::round`.
 #[inline(always)]
-fn round(s: &mut [W; 25], rc: W) {
+pub(crate) fn round(s: &mut [W; 25], rc: W) {
     let [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14, b15, b16, b17, b18, b19, b20, b21, b22, b23, b24] = theta_rho_pi!(s);
     // χ (Algorithm 4): A′[x, y] = B[x, y] ⊕ (¬B[x + 1, y] ∧ B[x + 2, y]); then ι.
     s[0] = xor(b0, andn(b1, b2));
@@ -84,7 +86,7 @@ fn round(s: &mut [W; 25], rc: W) {
 
 /// Two states, lane i of both in one v128.
 #[derive(Clone)]
-pub struct StateX2([v128; 25]);
+pub struct StateX2(pub(crate) [v128; 25]);
 
 impl Default for StateX2 {
     fn default() -> Self {
@@ -156,27 +158,4 @@ pub fn f1600_x2(st: &mut StateX2) {
         round(&mut s, u64x2_splat(*rc));
     }
     st.0 = s;
-}
-
-/// Keccak-f[1600] on three states, the pair in `st` and a third in `a`: the
-/// v128 round and portable's scalar round in one loop. Only for the
-/// measurement recorded at the top of this file (`keccak_bench`).
-#[cfg(all(test, keccak_bench))]
-#[inline(never)]
-pub fn f1600_x3(st: &mut StateX2, a: &mut [u64; 25]) {
-    use super::portable::{round as scalar_round, COMPLEMENTED};
-    let mut s = st.0;
-    let mut q = *a;
-    for &i in COMPLEMENTED.iter() {
-        q[i] = !q[i];
-    }
-    for rc in RC.iter().take(ROUNDS) {
-        round(&mut s, u64x2_splat(*rc));
-        scalar_round(&mut q, *rc);
-    }
-    for &i in COMPLEMENTED.iter() {
-        q[i] = !q[i];
-    }
-    st.0 = s;
-    *a = q;
 }

@@ -14,7 +14,59 @@
 //! slower, the round through a state array in memory plane by plane 15%
 //! slower, 2-, 4- and 24-round loop bodies 9%, 15–19% and 40–55% slower.
 
-use super::{RC, ROUNDS};
+use crate::tables::{RC, ROUNDS};
+
+/// θ, ρ and π of one round (FIPS 202 Algorithms 1–3) on the state `$s`,
+/// written out lane by lane for both permutations: it expands to an array b
+/// with b[i] = ρ(θ(A))[PI_SRC[i]], using the `xor` and `rotl` in scope where
+/// it is invoked (u64 here, v128 in `simd128/keccak.rs`). χ and ι, which the
+/// two write differently, follow at the call site.
+macro_rules! theta_rho_pi {
+    ($s:expr) => {{
+        let s = &*$s;
+        // θ (Algorithm 1): column parities c and the column terms d.
+        let c0 = xor(xor(xor(s[0], s[5]), xor(s[10], s[15])), s[20]);
+        let c1 = xor(xor(xor(s[1], s[6]), xor(s[11], s[16])), s[21]);
+        let c2 = xor(xor(xor(s[2], s[7]), xor(s[12], s[17])), s[22]);
+        let c3 = xor(xor(xor(s[3], s[8]), xor(s[13], s[18])), s[23]);
+        let c4 = xor(xor(xor(s[4], s[9]), xor(s[14], s[19])), s[24]);
+        let d0 = xor(c4, rotl(c1, 1));
+        let d1 = xor(c0, rotl(c2, 1));
+        let d2 = xor(c1, rotl(c3, 1));
+        let d3 = xor(c2, rotl(c4, 1));
+        let d4 = xor(c3, rotl(c0, 1));
+        // The rest of θ, then ρ and π (Algorithms 2 and 3): b[i] = ρ(θ(A))[PI_SRC[i]].
+        let b0 = rotl(xor(s[0], d0), 0);
+        let b1 = rotl(xor(s[6], d1), 44);
+        let b2 = rotl(xor(s[12], d2), 43);
+        let b3 = rotl(xor(s[18], d3), 21);
+        let b4 = rotl(xor(s[24], d4), 14);
+        let b5 = rotl(xor(s[3], d3), 28);
+        let b6 = rotl(xor(s[9], d4), 20);
+        let b7 = rotl(xor(s[10], d0), 3);
+        let b8 = rotl(xor(s[16], d1), 45);
+        let b9 = rotl(xor(s[22], d2), 61);
+        let b10 = rotl(xor(s[1], d1), 1);
+        let b11 = rotl(xor(s[7], d2), 6);
+        let b12 = rotl(xor(s[13], d3), 25);
+        let b13 = rotl(xor(s[19], d4), 8);
+        let b14 = rotl(xor(s[20], d0), 18);
+        let b15 = rotl(xor(s[4], d4), 27);
+        let b16 = rotl(xor(s[5], d0), 36);
+        let b17 = rotl(xor(s[11], d1), 10);
+        let b18 = rotl(xor(s[17], d2), 15);
+        let b19 = rotl(xor(s[23], d3), 56);
+        let b20 = rotl(xor(s[2], d2), 62);
+        let b21 = rotl(xor(s[8], d3), 55);
+        let b22 = rotl(xor(s[14], d4), 39);
+        let b23 = rotl(xor(s[15], d0), 41);
+        let b24 = rotl(xor(s[21], d1), 2);
+        [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14, b15, b16, b17, b18, b19, b20, b21, b22, b23, b24]
+    }};
+}
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(crate) use theta_rho_pi;
+
 
 type W = u64;
 
@@ -64,12 +116,12 @@ fn rotl(x: W, n: u32) -> W {
 /// hence d0 and d3, are complemented), and the χ formulas below were chosen so
 /// that the output again has exactly these lanes complemented (the test
 /// `written_out_round_equals_table_driven_round` checks the whole permutation).
-pub(super) const COMPLEMENTED: [usize; 6] = [1, 2, 8, 12, 17, 20];
+pub(crate) const COMPLEMENTED: [usize; 6] = [1, 2, 8, 12, 17, 20];
 
 /// One round Rnd(A, i_r) = ι(χ(π(ρ(θ(A)))), i_r) (FIPS 202 §3.3), on a state
 /// whose `COMPLEMENTED` lanes are held negated, in and out.
 #[inline(always)]
-pub(super) fn round(s: &mut [W; 25], rc: W) {
+pub(crate) fn round(s: &mut [W; 25], rc: W) {
     let [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14, b15, b16, b17, b18, b19, b20, b21, b22, b23, b24] = theta_rho_pi!(s);
     // χ (Algorithm 4): A′[x, y] = B[x, y] ⊕ (¬B[x + 1, y] ∧ B[x + 2, y]), on
     // the complemented lanes (see `COMPLEMENTED`): with some inputs and the

@@ -1,11 +1,11 @@
-//! simd128 versions of `portable.rs` (same functions, same order), with the
+//! simd128 versions of `portable/sample.rs` (same functions, same order), with the
 //! same outputs: the same coefficients and the same final *n for any input.
 //! Each vector loop runs only while a whole vector step fits in both the
 //! input (no read past `buf`) and the polynomial (no write past N), and
 //! leaves the rest to the portable code.
 
-use super::portable;
-use super::Poly;
+use crate::portable::sample as portable;
+use crate::ring::Poly;
 use crate::params::{N, Q};
 use core::arch::wasm32::*;
 use core::ptr::read_volatile;
@@ -170,8 +170,8 @@ pub fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::portable::streams;
-    use super::*;
+    use crate::backend::{Backend, Portable, Simd128};
+    use crate::sample::streams;
     use crate::test_rng::Rng;
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -180,82 +180,6 @@ mod tests {
     /// indices up to N (so the stop at N falls inside a vector step).
     #[test]
     fn parsers_equal_portable() {
-        streams::compare(Rng(0x2545_f491_4f6c_dd1d), (rej_ntt_parse, portable::rej_ntt_parse), (rej_bounded_parse, portable::rej_bounded_parse));
-    }
-}
-
-/// Micro-benchmark of the parsers against the portable ones and against the
-/// parsers before this module (one candidate per iteration), interleaved:
-/// `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128 -C link-arg=-zstack-size=65536 --cfg sample_bench"
-///  cargo test --release --target wasm32-unknown-unknown --lib -- bench_parsers --nocapture`.
-#[cfg(all(test, sample_bench))]
-mod bench {
-    use super::*;
-    use crate::bench_clock::{med, now};
-    use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
-    #[inline(never)]
-    fn ntt_before(buf: &[u8], a: &mut Poly, n: &mut usize) {
-        for b in buf.chunks_exact(3) {
-            if *n == N {
-                return;
-            }
-            let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
-            a.0[*n] = z;
-            *n += (z < Q) as usize;
-        }
-    }
-    #[inline(never)]
-    fn bounded_before(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
-        let bound = if eta == 2 { 15 } else { 9 };
-        for &b in buf.iter() {
-            for z in [(b & 15) as i32, (b >> 4) as i32] {
-                if *n == N {
-                    return;
-                }
-                a.0[*n] = if eta == 2 { 2 - (z - 5 * ((205 * z) >> 10)) } else { 4 - z };
-                *n += (z < bound) as usize;
-            }
-        }
-    }
-    #[test]
-    fn bench_parsers() {
-        let mut rng = crate::test_rng::Rng(5);
-        let ntt_buf: Vec<u8> = (0..840).map(|_| rng.next() as u8).collect();
-        let bnd_buf: Vec<u8> = (0..136 * 2).map(|_| rng.next() as u8).collect();
-        type F = fn(&[u8], &mut Poly, &mut usize);
-        type G = fn(&[u8], i32, &mut Poly, &mut usize);
-        let nf: [F; 3] = [ntt_before, portable::rej_ntt_parse, rej_ntt_parse];
-        let bf: [G; 3] = [bounded_before, portable::rej_bounded_parse, rej_bounded_parse];
-        let reps = 500;
-        let mut a = Poly::zero();
-        let mut t = vec![vec![]; 9];
-        let mut sink = 0;
-        for _ in 0..41 {
-            for (k, f) in nf.iter().enumerate() {
-                let s = now();
-                for _ in 0..reps {
-                    let mut n = 0;
-                    f(&ntt_buf, &mut a, &mut n);
-                    sink += n;
-                }
-                t[k].push((now() - s) * 1e6 / reps as f64);
-            }
-            for (e, eta) in [2, 4].into_iter().enumerate() {
-                for (k, f) in bf.iter().enumerate() {
-                    let s = now();
-                    for _ in 0..reps {
-                        let mut n = 0;
-                        f(&bnd_buf[..136], eta, &mut a, &mut n);
-                        f(&bnd_buf[136..], eta, &mut a, &mut n);
-                        sink += n;
-                    }
-                    t[3 + 3 * e + k].push((now() - s) * 1e6 / reps as f64);
-                }
-            }
-        }
-        let m: Vec<f64> = t.into_iter().map(med).collect();
-        console_log!("rej_ntt_parse (one poly) ns: before {:.0}, portable {:.0}, simd {:.0}", m[0], m[1], m[2]);
-        console_log!("rej_bounded_parse η=2 (one poly) ns: before {:.0}, portable {:.0}, simd {:.0}", m[3], m[4], m[5]);
-        console_log!("rej_bounded_parse η=4 (one poly) ns: before {:.0}, portable {:.0}, simd {:.0} ({sink})", m[6], m[7], m[8]);
+        streams::compare(Rng(0x2545_f491_4f6c_dd1d), (Simd128::rej_ntt_parse, Portable::rej_ntt_parse), (Simd128::rej_bounded_parse, Portable::rej_bounded_parse));
     }
 }

@@ -1,0 +1,229 @@
+//! Keccak-f[1600] and SHAKE128: our permutations against each other and
+//! against the `sha3` crate, the samplers one polynomial at a time against two
+//! at once, ExpandA three ways, and the three-state permutation (a pair in
+//! v128 lanes beside a scalar state) with its differential test. The
+//! permutations are not inlined, so V8 tiers them up while the loop runs.
+
+use super::{med, now};
+use crate::keccak::{f1600, f1600_x2, StateX2};
+use crate::portable::keccak::{round as scalar_round, COMPLEMENTED};
+use crate::simd128::keccak as simd;
+use crate::tables::{RC, ROUNDS};
+use core::arch::wasm32::*;
+use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
+
+/// Six states: two calls of `f1600_x3` against three of `f1600_x2`,
+/// interleaved in one loop (the finding in PERF.md).
+#[test]
+fn bench_keccak_x3() {
+    let iters = 1000;
+    let (mut t2, mut t3, mut t1) = (vec![], vec![], vec![]);
+    let mut a = [1u64; 25];
+    let mut x2 = StateX2::default();
+    let mut p = simd::StateX2::default();
+    for _ in 0..61 {
+        let t = now();
+        for _ in 0..iters {
+            f1600_x2(&mut x2);
+            f1600_x2(&mut x2);
+            f1600_x2(&mut x2);
+        }
+        t2.push((now() - t) * 1e6 / (6 * iters) as f64);
+        let t = now();
+        for _ in 0..iters {
+            f1600_x3(&mut p, &mut a);
+            f1600_x3(&mut p, &mut a);
+        }
+        t3.push((now() - t) * 1e6 / (6 * iters) as f64);
+        let t = now();
+        for _ in 0..iters {
+            for _ in 0..6 {
+                f1600(&mut a);
+            }
+        }
+        t1.push((now() - t) * 1e6 / (6 * iters) as f64);
+    }
+    let r: Vec<f64> = t3.iter().zip(&t2).map(|(a, b)| a / b).collect();
+    console_log!(
+        "per state: f1600_x2 {:.1} ns, f1600_x3 {:.1} ns, f1600 {:.1} ns; x3/x2 median of ratios {:.3} ({})",
+        med(t2), med(t3), med(t1), med(r), a[3] ^ x2.lane(3).0 ^ p.lane(3).0
+    );
+}
+
+#[test]
+fn three_states_equal_three_single_permutations() {
+    // The differential test of `two_states_equal_two_single_permutations`
+    // with a third state beside the pair.
+    let mut rng = crate::test_rng::Rng(0x2545F4914F6CDD1Du64);
+    let mut cases: Vec<[[u64; 25]; 3]> = vec![
+        [[0; 25], [u64::MAX; 25], [0; 25]],
+        [[u64::MAX; 25], [0; 25], [u64::MAX; 25]],
+    ];
+    for bit in [0u32, 1, 31, 63] {
+        let mut a = [0u64; 25];
+        a[(bit as usize * 7) % 25] = 1 << bit;
+        cases.push([[1u64 << bit; 25], a, a]);
+    }
+    for _ in 0..20 {
+        let mut a = [[0u64; 25]; 3];
+        a.iter_mut().flatten().for_each(|w| *w = rng.next());
+        cases.push(a);
+    }
+    for [a, b, c] in cases {
+        let mut x2 = simd::StateX2::from_lanes(&[a, b]);
+        let mut x1 = c;
+        for _ in 0..3 {
+            f1600_x3(&mut x2, &mut x1);
+        }
+        let (mut ea, mut eb, mut ec) = (a, b, c);
+        for _ in 0..3 {
+            f1600(&mut ea);
+            f1600(&mut eb);
+            f1600(&mut ec);
+        }
+        for i in 0..25 {
+            assert_eq!(x2.lane(i), (ea[i], eb[i]), "lane {i}");
+        }
+        assert_eq!(x1, ec);
+    }
+}
+
+#[test]
+fn bench_keccak() {
+    use sha3::digest::{ExtendableOutput, Update, XofReader};
+    let iters = 2000;
+    let (mut t1, mut t2, mut t3, mut t4) = (vec![], vec![], vec![], vec![]);
+    let mut a = [1u64; 25];
+    let mut x2 = StateX2::default();
+    let mut out = [0u8; 168 * 20];
+    for _ in 0..41 {
+        let t = now();
+        for _ in 0..iters {
+            f1600(&mut a);
+        }
+        t1.push((now() - t) * 1e6 / iters as f64);
+        let t = now();
+        for _ in 0..iters {
+            f1600_x2(&mut x2);
+        }
+        t2.push((now() - t) * 1e6 / iters as f64);
+        let t = now();
+        for _ in 0..iters / 20 {
+            crate::xof::Shake128::new().absorb(&a[0].to_le_bytes()).finalize().squeeze(&mut out);
+        }
+        t3.push((now() - t) * 1e6 / iters as f64);
+        let t = now();
+        for _ in 0..iters / 20 {
+            let mut r = sha3::Shake128::default();
+            r.update(&a[0].to_le_bytes());
+            r.finalize_xof().read(&mut out);
+        }
+        t4.push((now() - t) * 1e6 / iters as f64);
+    }
+    // One polynomial alone against a pair (what a dummy lane would cost).
+    use crate::poly::Poly;
+    use crate::sample::{rej_bounded_poly, rej_bounded_poly_x2, rej_ntt_poly_vartime, rej_ntt_poly_x2_vartime};
+    let seed = [7u8; 64];
+    let (mut p0, mut p1) = (Poly::zero(), Poly::zero());
+    let mut tp = [vec![], vec![], vec![], vec![]];
+    let reps = 200;
+    for r in 0..41u16 {
+        let s0 = now();
+        for i in 0..reps {
+            p0 = rej_ntt_poly_vartime(&seed[..32], i as u8, r as u8);
+        }
+        let s1 = now();
+        for i in 0..reps {
+            rej_ntt_poly_x2_vartime(&seed[..32], (i as u8, r as u8), (i as u8, 1), &mut p0, &mut p1);
+        }
+        let s2 = now();
+        for i in 0..reps {
+            p1 = rej_bounded_poly(&seed, i + r, 4);
+        }
+        let s3 = now();
+        for i in 0..reps {
+            rej_bounded_poly_x2(&seed, [i, r], 4, &mut p0, &mut p1);
+        }
+        let s4 = now();
+        for (k, d) in [s1 - s0, s2 - s1, s3 - s2, s4 - s3].into_iter().enumerate() {
+            tp[k].push(d * 1e6 / reps as f64);
+        }
+    }
+    let [n1, n2, b1, b2] = tp;
+    console_log!(
+        "RejNTTPoly: one {:.0} ns, two at once {:.0} ns; RejBoundedPoly(η = 4): one {:.0} ns, two at once {:.0} ns ({})",
+        med(n1), med(n2), med(b1), med(b2), p0.0[0] ^ p1.0[1]
+    );
+    // ExpandA of ML-DSA-44/65/87: one entry at a time on the `sha3` crate
+    // (the code before this module), one at a time on our scalar Keccak, and
+    // `expand_a` (two entries at a time).
+    for ps in [crate::params::ParamSet::MlDsa44, crate::params::ParamSet::MlDsa65, crate::params::ParamSet::MlDsa87] {
+        let p = ps.params();
+        let mut m = vec![Poly::zero(); p.k * p.l];
+        let mut te = [vec![], vec![], vec![]];
+        let old = |rho: &[u8], s: u8, r: u8| {
+            let mut x = sha3::Shake128::default();
+            x.update(rho);
+            x.update(&[s, r]);
+            let mut rd = x.finalize_xof();
+            let mut a = Poly::zero();
+            let mut n = 0;
+            let mut buf = [0u8; 168];
+            while n < crate::params::N {
+                rd.read(&mut buf);
+                for b in buf.chunks_exact(3) {
+                    let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
+                    if z < crate::params::Q && n < crate::params::N {
+                        a.0[n] = z;
+                        n += 1;
+                    }
+                }
+            }
+            a
+        };
+        for r in 0..21u8 {
+            let rho = [r; 32];
+            let s0 = now();
+            for i in 0..p.k * p.l {
+                m[i] = old(&rho, (i % p.l) as u8, (i / p.l) as u8);
+            }
+            let s1 = now();
+            for i in 0..p.k * p.l {
+                m[i] = rej_ntt_poly_vartime(&rho, (i % p.l) as u8, (i / p.l) as u8);
+            }
+            let s2 = now();
+            crate::sample::expand_a(p, &rho, &mut m);
+            let s3 = now();
+            for (k, d) in [s1 - s0, s2 - s1, s3 - s2].into_iter().enumerate() {
+                te[k].push(d * 1e3);
+            }
+        }
+        let [e0, e1, e2] = te;
+        console_log!(
+            "ExpandA {}: sha3 crate one at a time {:.1} µs, ours one at a time {:.1} µs, two at a time {:.1} µs",
+            ps.name(), med(e0), med(e1), med(e2)
+        );
+    }
+    console_log!("f1600 {:.0} ns; f1600_x2 {:.0} ns per pair; SHAKE128 per block: ours {:.0} ns, sha3 crate {:.0} ns ({})", med(t1), med(t2), med(t3), med(t4), a[3] ^ x2.lane(3).0);
+}
+
+/// Keccak-f[1600] on three states, the pair in `st` and a third in `a`: the
+/// v128 round and portable's scalar round in one loop. Only for the
+/// measurement in PERF.md.
+#[inline(never)]
+fn f1600_x3(st: &mut simd::StateX2, a: &mut [u64; 25]) {
+    let mut s = st.0;
+    let mut q = *a;
+    for &i in COMPLEMENTED.iter() {
+        q[i] = !q[i];
+    }
+    for rc in RC.iter().take(ROUNDS) {
+        simd::round(&mut s, u64x2_splat(*rc));
+        scalar_round(&mut q, *rc);
+    }
+    for &i in COMPLEMENTED.iter() {
+        q[i] = !q[i];
+    }
+    st.0 = s;
+    *a = q;
+}
