@@ -13,21 +13,19 @@
 //! top of the lane and drops the bits above it, and shifts right by L − B.
 //! Packing multiplies each field by 2^s and ORs two to four swizzles that
 //! gather the lanes' bytes into place; B = 13 is packed by the portable
-//! code, which is faster there. (The multipliers pass through
-//! `black_box`: LLVM would otherwise turn the multiplies into per-lane
-//! shifts, which wasm lacks, and scalarise them.) The swizzle patterns and
-//! the field mask are read once per call (`opaque`): as literal constants,
-//! V8 13 (Turboshaft) rebuilds them before every use inside the loop.
+//! code, which is faster there (PERF.md). The multipliers, the swizzle
+//! patterns, the field mask and x, y are read once per call through
+//! `crate::simd128::opaque`: LLVM would otherwise turn the multiplies by
+//! constants into per-lane shifts, which wasm lacks, and scalarise them; and
+//! V8 rebuilds a literal vector constant before every use inside a loop.
 //!
 //! Each group's bytes are read and written exactly, with lane loads and
 //! stores of 8, 4, 2 and 1 bytes: nothing outside the slices is touched and
 //! no copy of the data is made.
 
-use super::poly::splat_opaque;
-use super::{load, store};
+use super::{load, opaque, store};
 use crate::ring::Poly;
 use core::arch::wasm32::*;
-use core::hint::black_box;
 
 /// Constants of width B.
 struct W<const B: usize>;
@@ -154,18 +152,12 @@ impl<const B: usize> W<B> {
         most
     };
     const SCATTER: [v128; 2] = [Self::scatter(0), Self::scatter(1)];
+    const MUL_PACK: [v128; 2] = [Self::mul(0, true), Self::mul(1, true)];
+    const MUL_UNPACK: [v128; 2] = [Self::mul(0, false), Self::mul(1, false)];
     const GATHER: [[v128; 4]; 2] = [
         [Self::gather(0, 0), Self::gather(0, 1), Self::gather(0, 2), Self::gather(0, 3)],
         [Self::gather(1, 0), Self::gather(1, 1), Self::gather(1, 2), Self::gather(1, 3)],
     ];
-}
-
-/// A constant vector as a value the optimiser cannot see (one load, made
-/// outside the loop; see the module comment).
-#[inline(always)]
-fn opaque(v: &v128) -> v128 {
-    // SAFETY: a reference is valid for reads.
-    unsafe { core::ptr::read_volatile(v) }
 }
 
 /// Reads exactly n ≤ 16 bytes from src into the low bytes of a vector, the
@@ -263,17 +255,17 @@ pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
     const { assert!(B >= 3 && B <= 20 && W::<B>::SOURCES <= 4) };
     if !W::<B>::NARROW && W::<B>::HALF == 0 {
         // B = 13: both vectors feed the same 13 bytes (four swizzles, two of
-        // them two-input); the scalar code measured faster.
+        // them two-input); the scalar code is faster (PERF.md).
         return crate::portable::encode::pack::<B>(p, x, y, out);
     }
-    let mul = black_box([W::<B>::mul(0, true), W::<B>::mul(1, true)]);
-    // x and y opaque as in `unpack`.
-    let (x, y) = black_box((x, y));
-    let (xv, yv, m) = (i32x4_splat(x), i32x4_splat(y), splat_opaque((1 << B) - 1));
-    let field = |i: usize| v128_and(i32x4_add(v128_xor(load(p, i), xv), yv), m);
-    // Only the patterns in use are read: vector 1's only for wide lanes, the
-    // third and fourth only if SOURCES needs them.
+    // Only the constants in use are read: vector 1's only for wide lanes,
+    // the third and fourth patterns only if SOURCES needs them.
     let z = i32x4_splat(0);
+    let mul = [opaque(&W::<B>::MUL_PACK[0]), if W::<B>::NARROW { z } else { opaque(&W::<B>::MUL_PACK[1]) }];
+    // x and y opaque as in `unpack`.
+    let (x, y) = (opaque(&x), opaque(&y));
+    let (xv, yv, m) = (i32x4_splat(x), i32x4_splat(y), i32x4_splat(opaque(&((1 << B) - 1))));
+    let field = |i: usize| v128_and(i32x4_add(v128_xor(load(p, i), xv), yv), m);
     let pats: [[v128; 4]; 2] = core::array::from_fn(|v| {
         core::array::from_fn(|r| if (v == 0 || !W::<B>::NARROW) && r < W::<B>::SOURCES { opaque(&W::<B>::GATHER[v][r]) } else { z })
     });
@@ -314,11 +306,10 @@ pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
 pub fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
     const { assert!(B >= 3 && B <= 20) };
     debug_assert!((x == 0 || x == -1) && (y.abs() <= 1 << 14 || !W::<B>::NARROW));
-    let mul = black_box([W::<B>::mul(0, false), W::<B>::mul(1, false)]);
-    // x and y through `black_box` too: inlined where they are constants (or
-    // specialised for x = −1), their vectors would be rebuilt at each use by
-    // V8 13.
-    let (x, y) = black_box((x, y));
+    let mul = [opaque(&W::<B>::MUL_UNPACK[0]), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::MUL_UNPACK[1]) }];
+    // x and y opaque too: inlined where they are constants (or specialised
+    // for x = −1), their vectors would be rebuilt at each use by V8.
+    let (x, y) = (opaque(&x), opaque(&y));
     let (xv, yv) = (i32x4_splat(x), i32x4_splat(y));
     let (x16, y16) = (i16x8_splat(x as i16), i16x8_splat(y as i16));
     let scatter = [opaque(&W::<B>::SCATTER[0]), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::SCATTER[1]) }];

@@ -15,6 +15,25 @@ pub(crate) mod poly;
 pub(crate) mod sample;
 mod twiddles;
 
+/// `*v`, read at run time as a value the optimiser cannot see through (a
+/// volatile read): the one way the simd128 code hides a value, for two
+/// invariants.
+/// - Every operand of an `i64x2.extmul_*_i32x4` is a whole v128 read this
+///   way: LLVM rewrites an extmul whose operand is a constant or any splat
+///   (even of a value it cannot know) into sign extension plus `i64x2.mul`,
+///   which V8 on x64 emulates with several instructions.
+/// - A vector constant a loop uses is read this way once, before the loop,
+///   and passed in a family's constants struct (`NttConsts`, `ReduceConsts`,
+///   `DecomposeConsts`, `ParseConsts`, or locals): as a literal, V8 rebuilds
+///   it before every use inside the loop; as a value it stays in a register
+///   or is reloaded from one stack slot. A constant that is a splat is read
+///   as the scalar and splatted: `i32x4_splat(opaque(&x))`.
+#[inline(always)]
+pub(crate) fn opaque<T: Copy>(v: &T) -> T {
+    // SAFETY: a reference is valid and aligned for reads.
+    unsafe { core::ptr::read_volatile(v) }
+}
+
 /// Vector i (coefficients 4i..4i+3) of a polynomial.
 #[inline(always)]
 pub(crate) fn load(a: &Poly, i: usize) -> v128 {

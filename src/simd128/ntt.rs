@@ -28,11 +28,11 @@
 //! scaling into its last layer.
 
 use super::twiddles::{twiddles, Table, Twiddles, F, F_LAST};
-use super::{load, store};
+use super::{load, opaque, store};
+use crate::field::QINV;
 use crate::params::Q;
 use crate::ring::Poly;
 use core::arch::wasm32::*;
-use core::ptr::read_volatile;
 
 /// A twiddle for all four lanes: the value z and its Shoup companion z′.
 #[derive(Clone, Copy)]
@@ -41,99 +41,66 @@ struct Tw {
     zp: v128,
 }
 
-/// q in four lanes, read opaquely (see the pitfall above).
+/// q in four lanes, read opaquely at each use (see the pitfall above).
 static Q4: Table<4> = Table([Q; 4]);
 
-/// The constants of `mul` and `mont_mul`: 2^31 in two i64 lanes, q and
-/// q^−1 mod 2^32 in four i32 lanes.
-static CONSTS: Table<12> = Table([i32::MIN, 0, i32::MIN, 0, Q, Q, Q, Q, crate::field::QINV, crate::field::QINV, crate::field::QINV, crate::field::QINV]);
-
-/// Vector constants read once per call and passed to the inlined helpers.
-/// As literal constants, V8 13 (Turboshaft) rebuilds them before every use
-/// inside a loop (four instructions for 2^31, three for q); as values loaded
-/// at run time they stay in registers or are reloaded from one slot.
+/// The constants of `mul` and `mont_mul`, read once per transform
+/// (`crate::simd128::opaque`) and passed to the inlined helpers: 2^31 in two
+/// i64 lanes (the rounding term of the Shoup product), q and q^−1 mod 2^32 in
+/// four i32 lanes.
 #[derive(Clone, Copy)]
-struct K {
+struct NttConsts {
     half: v128,
     q: v128,
     qinv: v128,
 }
 
-#[inline(always)]
-fn consts() -> K {
-    // SAFETY: CONSTS has 12 entries, 16-byte aligned; volatile only to hide
-    // the values from the optimiser.
-    unsafe {
-        let p = CONSTS.0.as_ptr();
-        K {
-            half: read_volatile(p as *const v128),
-            q: read_volatile(p.add(4) as *const v128),
-            qinv: read_volatile(p.add(8) as *const v128),
-        }
-    }
-}
+static NTT_CONSTS: NttConsts = NttConsts {
+    half: i64x2(1 << 31, 1 << 31),
+    q: i32x4(Q, Q, Q, Q),
+    qinv: i32x4(QINV, QINV, QINV, QINV),
+};
 
-/// `z` in four lanes, read opaquely (a literal splat would be rebuilt at each
-/// use, see `K`).
-#[inline(always)]
-fn splat_opaque(z: &i32) -> v128 {
-    // SAFETY: a reference is valid for reads.
-    i32x4_splat(unsafe { read_volatile(z) })
+impl NttConsts {
+    #[inline(always)]
+    fn load() -> Self {
+        NttConsts { half: opaque(&NTT_CONSTS.half), q: opaque(&NTT_CONSTS.q), qinv: opaque(&NTT_CONSTS.qinv) }
+    }
 }
 
 /// Twiddle k < 64 in all four lanes; `t` is `fwd` or `inv`, `tps` `fwd_ps` or
 /// `inv_ps`.
 #[inline(always)]
 fn splat<const M: usize>(t: &Table<M>, tps: &Table<256>, k: usize) -> Tw {
-    debug_assert!(k < 64);
-    // SAFETY: k < 64, so 4k + 3 < 256; volatile only to hide the value from
-    // the optimiser.
-    unsafe {
-        Tw {
-            z: i32x4_splat(*t.0.as_ptr().add(k)),
-            zp: read_volatile(tps.0.as_ptr().add(4 * k) as *const v128),
-        }
-    }
+    debug_assert!(k < 64 && k < M);
+    // SAFETY: k < 64 ≤ M.
+    Tw { z: i32x4_splat(unsafe { *t.0.get_unchecked(k) }), zp: opaque(tps.v(4 * k)) }
 }
 
-/// Twiddle k < 64 with its value `z` already splatted (by `splat_opaque`,
+/// Twiddle k < 64 with its value `z` already splatted (from `opaque`,
 /// outside the loop; only the Shoup companion must be read in the loop).
 #[inline(always)]
 fn splat_with(z: v128, tps: &Table<256>, k: usize) -> Tw {
     debug_assert!(k < 64);
-    // SAFETY: as in `splat`.
-    Tw { z, zp: unsafe { read_volatile(tps.0.as_ptr().add(4 * k) as *const v128) } }
+    Tw { z, zp: opaque(tps.v(4 * k)) }
 }
 
 #[inline(always)]
 fn lanes(t: &Table<128>, tp: &Table<128>, p: usize) -> Tw {
     debug_assert!(p < 32);
-    // SAFETY: 4p + 3 < 128 and the tables are 16-byte aligned.
-    unsafe {
-        Tw {
-            z: read_volatile(t.0.as_ptr().add(4 * p) as *const v128),
-            zp: read_volatile(tp.0.as_ptr().add(4 * p) as *const v128),
-        }
-    }
+    Tw { z: opaque(t.v(4 * p)), zp: opaque(tp.v(4 * p)) }
 }
 
 /// Forward layer-8 twiddles ζ(128 + 4p + i), i = 0..3, straight from `fwd`.
 #[inline(always)]
 fn fwd8(tw: &Twiddles, p: usize) -> Tw {
     debug_assert!(p < 32);
-    // SAFETY: 128 + 4p + 3 < N and 4p + 3 < 128; 16-byte aligned since the
-    // offsets are multiples of 4.
-    unsafe {
-        Tw {
-            z: read_volatile(tw.fwd.0.as_ptr().add(128 + 4 * p) as *const v128),
-            zp: read_volatile(tw.fwd8_p.0.as_ptr().add(4 * p) as *const v128),
-        }
-    }
+    Tw { z: opaque(tw.fwd.v(128 + 4 * p)), zp: opaque(tw.fwd8_p.v(4 * p)) }
 }
 
 /// Signed Shoup product a·z mod± q; |r| ≤ q/2 + q·|a|/2^33 (module comment).
 #[inline(always)]
-fn mul(a: v128, w: Tw, k: K) -> v128 {
+fn mul(a: v128, w: Tw, k: NttConsts) -> v128 {
     let lo = i64x2_add(i64x2_extmul_low_i32x4(a, w.zp), k.half);
     let hi = i64x2_add(i64x2_extmul_high_i32x4(a, w.zp), k.half);
     let h = i32x4_shuffle::<1, 3, 5, 7>(lo, hi);
@@ -142,7 +109,7 @@ fn mul(a: v128, w: Tw, k: K) -> v128 {
 
 /// Cooley–Tukey butterfly (a, b) ← (a + b·z, a − b·z).
 #[inline(always)]
-fn ct(a: &mut v128, b: &mut v128, w: Tw, k: K) {
+fn ct(a: &mut v128, b: &mut v128, w: Tw, k: NttConsts) {
     let t = mul(*b, w, k);
     *b = i32x4_sub(*a, t);
     *a = i32x4_add(*a, t);
@@ -150,7 +117,7 @@ fn ct(a: &mut v128, b: &mut v128, w: Tw, k: K) {
 
 /// Gentleman–Sande butterfly (a, b) ← (a + b, (a − b)·z).
 #[inline(always)]
-fn gs(a: &mut v128, b: &mut v128, w: Tw, k: K) {
+fn gs(a: &mut v128, b: &mut v128, w: Tw, k: NttConsts) {
     let t = *a;
     *a = i32x4_add(t, *b);
     *b = mul(i32x4_sub(t, *b), w, k);
@@ -179,7 +146,7 @@ fn stage_bound(r: &[v128], hundredths: i64) {
 /// in V8; patterns such as <0, 4, 2, 6> would become two `pshufb` with masks
 /// built in registers.
 #[inline(always)]
-fn fwd78(v0: &mut v128, v1: &mut v128, tw: &Twiddles, p: usize, k: K) {
+fn fwd78(v0: &mut v128, v1: &mut v128, tw: &Twiddles, p: usize, k: NttConsts) {
     // Layer 7: pairs at distance 2.
     let mut x = i32x4_shuffle::<0, 4, 1, 5>(*v0, *v1); // [a0 a4 a1 a5]
     let mut y = i32x4_shuffle::<2, 6, 3, 7>(*v0, *v1); // [a2 a6 a3 a7]
@@ -199,7 +166,7 @@ fn fwd78(v0: &mut v128, v1: &mut v128, tw: &Twiddles, p: usize, k: K) {
 /// two-operand patterns such as <0, 4, 2, 6> fall back to two `pshufb` with
 /// masks built in registers, several times slower.
 #[inline(always)]
-fn inv12(v0: &mut v128, v1: &mut v128, tw: &Twiddles, p: usize, k: K) {
+fn inv12(v0: &mut v128, v1: &mut v128, tw: &Twiddles, p: usize, k: NttConsts) {
     let mut u = i32x4_shuffle::<0, 2, 4, 6>(*v0, *v1); // [a0 a2 a4 a6]
     let mut w = i32x4_shuffle::<1, 3, 5, 7>(*v0, *v1); // [a1 a3 a5 a7]
     gs(&mut u, &mut w, lanes(&tw.inv1, &tw.inv1_p, p), k);
@@ -222,9 +189,9 @@ fn inv12(v0: &mut v128, v1: &mut v128, tw: &Twiddles, p: usize, k: K) {
 /// everything in its 16 xmm registers (three passes of eight vectors spilled).
 pub fn ntt(a: &mut Poly) {
     let tw = twiddles();
-    let k = consts();
+    let k = NttConsts::load();
     // Layers 1–2: vectors j, j+16, j+32, j+48; twiddles k = 1, then 2 and 3.
-    let z = [splat_opaque(&tw.fwd.0[1]), splat_opaque(&tw.fwd.0[2]), splat_opaque(&tw.fwd.0[3])];
+    let z = [i32x4_splat(opaque(&tw.fwd.0[1])), i32x4_splat(opaque(&tw.fwd.0[2])), i32x4_splat(opaque(&tw.fwd.0[3]))];
     for j in 0..16 {
         let mut r = load4(a, j, 16);
         let w = splat_with(z[0], &tw.fwd_ps, 1);
@@ -278,7 +245,7 @@ fn store4(a: &mut Poly, i: usize, s: usize, r: &[v128; 4]) {
 /// (The butterfly, four register positions, two twiddles and the constants.)
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn two(bf: fn(&mut v128, &mut v128, Tw, K), r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw, k: K) {
+fn two(bf: fn(&mut v128, &mut v128, Tw, NttConsts), r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw, k: NttConsts) {
     let (mut p, mut q) = (r[a], r[b]);
     bf(&mut p, &mut q, w, k);
     (r[a], r[b]) = (p, q);
@@ -315,7 +282,7 @@ enum Input<'a> {
 
 impl Input<'_> {
     #[inline(always)]
-    fn vector(self, a: &Poly, i: usize, k: K) -> v128 {
+    fn vector(self, a: &Poly, i: usize, k: NttConsts) -> v128 {
         match self {
             Input::InPlace => load(a, i),
             Input::Product(x, y) => mont_mul(load(x, i), load(y, i), k),
@@ -332,7 +299,7 @@ impl Input<'_> {
 #[inline(never)]
 fn inv_ntt_from(a: &mut Poly, input: Input) {
     let tw = twiddles();
-    let k = consts();
+    let k = NttConsts::load();
     // Layers 1–4 on blocks of 16 coefficients m: layers 1–2 in registers,
     // then k = 63 − 2m and 62 − 2m (distance 1 vector), then 31 − m.
     for m in 0..16 {
@@ -365,16 +332,12 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
     // Layers 7–8 over vectors j, j+16, j+32, j+48: k = 3 and 2, then 1 merged
     // with the final factor 2^24. The twiddles' values are read once, outside
     // the loop.
-    let z = [splat_opaque(&tw.inv.0[3]), splat_opaque(&tw.inv.0[2]), splat_opaque(&F), splat_opaque(&F_LAST)];
+    let z = [i32x4_splat(opaque(&tw.inv.0[3])), i32x4_splat(opaque(&tw.inv.0[2])), i32x4_splat(opaque(&F)), i32x4_splat(opaque(&F_LAST))];
     for j in 0..16 {
         // The Shoup companions are read in the loop: a value hoisted out of
         // it gets its sign extension hoisted too, and the extmul becomes an
         // i64x2.mul.
-        // SAFETY: `scale_p` has 8 entries, 16-byte aligned.
-        let (f, f_last) = unsafe {
-            let s = tw.scale_p.0.as_ptr();
-            (Tw { z: z[2], zp: read_volatile(s as *const v128) }, Tw { z: z[3], zp: read_volatile(s.add(4) as *const v128) })
-        };
+        let (f, f_last) = (Tw { z: z[2], zp: opaque(tw.scale_p.v(0)) }, Tw { z: z[3], zp: opaque(tw.scale_p.v(4)) });
         let mut r = load4(a, j, 16);
         two(gs, &mut r, 0, 1, 2, 3, splat_with(z[0], &tw.inv_ps, 3), splat_with(z[1], &tw.inv_ps, 2), k);
         stage_bound(&r, 12800);
@@ -390,11 +353,10 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
 
 /// Montgomery product a·b·2^−32 of four lanes, bit for bit `field::mont_mul`.
 #[inline(always)]
-fn mont_mul(a: v128, b: v128, k: K) -> v128 {
+fn mont_mul(a: v128, b: v128, k: NttConsts) -> v128 {
     // Read at every call: hoisted out of a loop, q's sign extension would be
     // hoisted too and the extmul become an i64x2.mul.
-    // SAFETY: Q4 is 16 bytes, 16-byte aligned.
-    let q = unsafe { read_volatile(Q4.0.as_ptr() as *const v128) };
+    let q = opaque(Q4.v(0));
     let t = i32x4_mul(i32x4_mul(a, b), k.qinv);
     let ab = i32x4_shuffle::<1, 3, 5, 7>(i64x2_extmul_low_i32x4(a, b), i64x2_extmul_high_i32x4(a, b));
     let tq = i32x4_shuffle::<1, 3, 5, 7>(i64x2_extmul_low_i32x4(t, q), i64x2_extmul_high_i32x4(t, q));
@@ -412,9 +374,9 @@ pub fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
 /// `hi`), bit for bit `field::montgomery_reduce`: t = Σ·q^−1 mod 2^32,
 /// r = (Σ − t·q) / 2^32. Needs |Σ| < q·2^31; gives |r| < q.
 #[inline(always)]
-fn mont_reduce_wide(lo: v128, hi: v128, k: K) -> v128 {
-    // SAFETY: Q4 is 16 bytes, 16-byte aligned; read opaquely (see `mont_mul`).
-    let q = unsafe { read_volatile(Q4.0.as_ptr() as *const v128) };
+fn mont_reduce_wide(lo: v128, hi: v128, k: NttConsts) -> v128 {
+    // Read opaquely at each call, as in `mont_mul`.
+    let q = opaque(Q4.v(0));
     let t = i32x4_mul(i32x4_shuffle::<0, 2, 4, 6>(lo, hi), k.qinv);
     let lo = i64x2_sub(lo, i64x2_extmul_low_i32x4(t, q));
     let hi = i64x2_sub(hi, i64x2_extmul_high_i32x4(t, q));
@@ -426,7 +388,7 @@ fn mont_reduce_wide(lo: v128, hi: v128, k: K) -> v128 {
 /// reduced once (Montgomery-scaled). Needs |Σ| < 256q² (see `ntt/mod.rs`);
 /// gives |c_i| < q.
 #[inline(always)]
-fn dot_vector(a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>, i: usize, k: K) -> v128 {
+fn dot_vector(a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>, i: usize, k: NttConsts) -> v128 {
     let (mut lo, mut hi) = (i64x2_splat(0), i64x2_splat(0));
     for (x, y) in a.iter().zip(b) {
         let (x, y) = (load(x, i), load(y, i));
@@ -635,9 +597,9 @@ mod tests {
                 portable::dot(&mut want, &a, &b, None);
                 portable::dot(&mut want_sub, &a, &b, Some((&x, &y)));
                 for i in 0..N / 4 {
-                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, None, i, consts())) };
+                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, None, i, NttConsts::load())) };
                     assert_eq!(got, want.0[4 * i..4 * i + 4], "dot, l = {l}");
-                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, Some((&x, &y)), i, consts())) };
+                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, Some((&x, &y)), i, NttConsts::load())) };
                     assert_eq!(got, want_sub.0[4 * i..4 * i + 4], "dot − x∘y, l = {l}");
                 }
                 assert!(want.0.iter().chain(want_sub.0.iter()).all(|v| v.abs() < Q));

@@ -5,24 +5,15 @@
 //! which FIPS 204 lets the signer reveal (rejection decision; the hints are
 //! part of the signature).
 
-use super::{load, store};
+use super::{load, opaque, store};
 use crate::params::{D, N, PAIR_SHIFT, Q};
 use crate::ring::Poly;
 use core::arch::wasm32::*;
 
-/// x in four lanes, as a value the optimiser cannot see: a literal vector
-/// constant is rebuilt by V8 13 (Turboshaft) before every use inside a loop
-/// (three instructions for a splat), a value computed at run time stays in a
-/// register or is reloaded from one slot. Called once per function, outside
-/// its loop; shared with the other simd128 modules.
-#[inline(always)]
-pub(crate) fn splat_opaque(x: i32) -> v128 {
-    i32x4_splat(core::hint::black_box(x))
-}
-
-/// The constants of the reductions below, made once per call (`splat_opaque`).
+/// The constants of the reductions below, read once per call
+/// (`crate::simd128::opaque`).
 #[derive(Clone, Copy)]
-struct K {
+struct ReduceConsts {
     q: v128,
     /// 2^22, the rounding term of `reduce32`.
     r22: v128,
@@ -30,39 +21,41 @@ struct K {
     half: v128,
 }
 
-#[inline(always)]
-fn consts() -> K {
-    K { q: splat_opaque(Q), r22: splat_opaque(1 << 22), half: splat_opaque((Q - 1) / 2) }
+impl ReduceConsts {
+    #[inline(always)]
+    fn load() -> Self {
+        ReduceConsts { q: i32x4_splat(opaque(&Q)), r22: i32x4_splat(opaque(&(1 << 22))), half: i32x4_splat(opaque(&((Q - 1) / 2))) }
+    }
 }
 
 /// `field::reduce32` in each lane.
 #[inline(always)]
-fn reduce32(a: v128, k: K) -> v128 {
+fn reduce32(a: v128, k: ReduceConsts) -> v128 {
     let t = i32x4_shr(i32x4_add(a, k.r22), 23);
     i32x4_sub(a, i32x4_mul(t, k.q))
 }
 
 /// `field::caddq` in each lane.
 #[inline(always)]
-fn caddq(a: v128, k: K) -> v128 {
+fn caddq(a: v128, k: ReduceConsts) -> v128 {
     i32x4_add(a, v128_and(i32x4_shr(a, 31), k.q))
 }
 
 /// `field::freeze`: [0, q).
 #[inline(always)]
-fn freeze(a: v128, k: K) -> v128 {
+fn freeze(a: v128, k: ReduceConsts) -> v128 {
     caddq(reduce32(a, k), k)
 }
 
 /// `field::center` of a value in [0, q).
 #[inline(always)]
-fn center(f: v128, k: K) -> v128 {
+fn center(f: v128, k: ReduceConsts) -> v128 {
     i32x4_sub(f, v128_and(i32x4_shr(i32x4_sub(k.half, f), 31), k.q))
 }
 
 pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool {
-    let k = consts();
-    let b1 = splat_opaque(bound - 1);
+    let k = ReduceConsts::load();
+    let b1 = i32x4_splat(opaque(&(bound - 1)));
     let mut over = i32x4_splat(0);
     for i in 0..N / 4 {
         let x = match S {
@@ -78,8 +71,8 @@ pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool 
 }
 
 pub fn split_pair(v: &mut Poly, lo: &mut Poly) {
-    let k = consts();
-    let (half, mask) = (splat_opaque(1 << (PAIR_SHIFT - 1)), splat_opaque((1 << PAIR_SHIFT) - 1));
+    let k = ReduceConsts::load();
+    let (half, mask) = (i32x4_splat(opaque(&(1 << (PAIR_SHIFT - 1)))), i32x4_splat(opaque(&((1 << PAIR_SHIFT) - 1))));
     for i in 0..N / 4 {
         let c = center(caddq(load(v, i), k), k);
         let a = i32x4_sub(v128_and(i32x4_add(c, half), mask), half);
@@ -89,7 +82,7 @@ pub fn split_pair(v: &mut Poly, lo: &mut Poly) {
 }
 
 pub fn exceeds(a: &Poly, bound: i32) -> bool {
-    let b1 = splat_opaque(bound - 1);
+    let b1 = i32x4_splat(opaque(&(bound - 1)));
     let mut over = i32x4_splat(0);
     for i in 0..N / 4 {
         over = v128_or(over, i32x4_sub(b1, i32x4_abs(load(a, i))));
@@ -98,9 +91,9 @@ pub fn exceeds(a: &Poly, bound: i32) -> bool {
 }
 
 pub fn power2round_all(a: &Poly, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
-    // The rounding term and the mask of r1·2^d, opaque (see `splat_opaque`):
+    // The rounding term and the mask of r1·2^d, opaque (see `opaque`):
     // LLVM would turn the shifts back into a literal mask.
-    let (k, round, high) = (consts(), splat_opaque((1 << (D - 1)) - 1), splat_opaque(-1 << D));
+    let (k, round, high) = (ReduceConsts::load(), i32x4_splat(opaque(&((1 << (D - 1)) - 1))), i32x4_splat(opaque(&(-1 << D))));
     for i in 0..N / 4 {
         let r = freeze(i32x4_add(load(a, i), load(b, i)), k);
         let s = i32x4_add(r, round);
@@ -110,10 +103,10 @@ pub fn power2round_all(a: &Poly, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
     }
 }
 
-/// The constants of `decompose` for one γ2, made once per call.
+/// The constants of `decompose` for one γ2, read once per call.
 #[derive(Clone, Copy)]
-struct Dk {
-    k: K,
+struct DecomposeConsts {
+    k: ReduceConsts,
     c127: v128,
     /// The multiplier and rounding term of r1: 1025 and 2^21 (narrow), 11275
     /// and 2^23.
@@ -124,23 +117,25 @@ struct Dk {
     g2x2: v128,
 }
 
-#[inline(always)]
-fn decompose_consts(narrow: bool, gamma2: i32) -> Dk {
-    let (mul, round, top) = if narrow { (1025, 1 << 21, 15) } else { (11275, 1 << 23, 43) };
-    Dk {
-        k: consts(),
-        c127: splat_opaque(127),
-        mul: splat_opaque(mul),
-        round: splat_opaque(round),
-        top: splat_opaque(top),
-        g2x2: splat_opaque(2 * gamma2),
+impl DecomposeConsts {
+    #[inline(always)]
+    fn load(narrow: bool, gamma2: i32) -> Self {
+        let (mul, round, top) = if narrow { (1025, 1 << 21, 15) } else { (11275, 1 << 23, 43) };
+        DecomposeConsts {
+            k: ReduceConsts::load(),
+            c127: i32x4_splat(opaque(&127)),
+            mul: i32x4_splat(opaque(&mul)),
+            round: i32x4_splat(opaque(&round)),
+            top: i32x4_splat(opaque(&top)),
+            g2x2: i32x4_splat(opaque(&(2 * gamma2))),
+        }
     }
 }
 
 /// `poly::decompose` of caddq(r) in each lane, r ∈ (−q, q); `narrow` is
 /// γ2 = (q−1)/32 (a public parameter), `c` its constants.
 #[inline(always)]
-fn decompose(r: v128, narrow: bool, c: Dk) -> (v128, v128) {
+fn decompose(r: v128, narrow: bool, c: DecomposeConsts) -> (v128, v128) {
     let r = caddq(r, c.k);
     // r < q, so r1 < 2^16 here and the products below stay below 2^30.
     let mut r1 = i32x4_shr(i32x4_add(r, c.c127), 7);
@@ -158,7 +153,7 @@ fn decompose(r: v128, narrow: bool, c: Dk) -> (v128, v128) {
 
 pub fn decompose_all(a: &Poly, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
     let narrow = gamma2 == (Q - 1) / 32; // public parameter
-    let c = decompose_consts(narrow, gamma2);
+    let c = DecomposeConsts::load(narrow, gamma2);
     for i in 0..N / 4 {
         let (r1, r0) = decompose(load(a, i), narrow, c);
         store(w1, i, r1);
@@ -169,8 +164,8 @@ pub fn decompose_all(a: &Poly, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
 /// r1 ∈ [0, m) (a `decompose` output), so r1 ≠ 0 is tested as r1 > 0: one
 /// compare in V8, where ≠ is a compare and a NOT with an all-ones constant.
 pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -> usize {
-    let (g, ng, zero) = (splat_opaque(gamma2), splat_opaque(-gamma2), i32x4_splat(0));
-    let one = splat_opaque(1);
+    let (g, ng, zero) = (i32x4_splat(opaque(&gamma2)), i32x4_splat(opaque(&(-gamma2))), i32x4_splat(0));
+    let one = i32x4_splat(opaque(&1));
     let mut count = zero;
     for i in 0..N / 4 {
         let a0 = i32x4_add(load(r0, i), load(ct0, i));
@@ -190,8 +185,8 @@ pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -
 pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
     let zero = i32x4_splat(0);
     let narrow = gamma2 == (Q - 1) / 32; // public parameter
-    let c = decompose_consts(narrow, gamma2);
-    let (one, m) = (splat_opaque(1), splat_opaque(44));
+    let c = DecomposeConsts::load(narrow, gamma2);
+    let (one, m) = (i32x4_splat(opaque(&1)), i32x4_splat(opaque(&44)));
     for i in 0..N / 4 {
         let (r1, r0) = decompose(load(r, i), narrow, c);
         // d = 0 without a hint, else +1 when r0 > 0 and −1 otherwise: the

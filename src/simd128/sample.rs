@@ -1,52 +1,42 @@
-//! simd128 versions of `portable/sample.rs` (same functions, same order), with the
-//! same outputs: the same coefficients and the same final *n for any input.
+//! simd128 versions of `portable/sample.rs` (same functions, same order),
+//! with the same outputs: the same coefficients and the same final *n for any input.
 //! Each vector loop runs only while a whole vector step fits in both the
 //! input (no read past `buf`) and the polynomial (no write past N), and
 //! leaves the rest to the portable code.
 
+use super::opaque;
+use crate::params::{N, Q};
 use crate::portable::sample as portable;
 use crate::ring::Poly;
-use crate::params::{N, Q};
 use core::arch::wasm32::*;
-use core::ptr::read_volatile;
 
-/// The constants of `candidates` and `below_q`, read once per call: as literal
-/// vector constants, V8 13 (Turboshaft) rebuilds them before every use inside
-/// the loop; as values loaded at run time they stay in registers.
+/// The constants of `candidates` and `below_q`, read once per call
+/// (`crate::simd128::opaque`).
 #[derive(Clone, Copy)]
-struct K {
+struct ParseConsts {
+    /// Lane j gets bytes 3j, 3j + 1, 3j + 2 and a zero byte.
     spread: v128,
     mask: v128,
     q: v128,
 }
 
-#[repr(C, align(16))]
-struct Consts([v128; 3]);
+static PARSE_CONSTS: ParseConsts = ParseConsts {
+    spread: i8x16(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1),
+    mask: u32x4(0x7f_ffff, 0x7f_ffff, 0x7f_ffff, 0x7f_ffff),
+    q: u32x4(Q as u32, Q as u32, Q as u32, Q as u32),
+};
 
-static CONSTS: Consts = Consts([
-    // Lane j gets bytes 3j, 3j + 1, 3j + 2 and a zero byte.
-    i8x16(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1),
-    u32x4(0x7f_ffff, 0x7f_ffff, 0x7f_ffff, 0x7f_ffff),
-    u32x4(Q as u32, Q as u32, Q as u32, Q as u32),
-]);
-
-#[inline(always)]
-fn consts() -> K {
-    // SAFETY: volatile reads of a static, only to hide the values from the
-    // optimiser.
-    unsafe {
-        K {
-            spread: read_volatile(&CONSTS.0[0]),
-            mask: read_volatile(&CONSTS.0[1]),
-            q: read_volatile(&CONSTS.0[2]),
-        }
+impl ParseConsts {
+    #[inline(always)]
+    fn load() -> Self {
+        ParseConsts { spread: opaque(&PARSE_CONSTS.spread), mask: opaque(&PARSE_CONSTS.mask), q: opaque(&PARSE_CONSTS.q) }
     }
 }
 
 /// The four CoeffFromThreeBytes candidates (FIPS 204 Algorithm 14) in
 /// buf[i..i + 12], one per i32 lane, in [0, 2^23).
 #[inline(always)]
-fn candidates(buf: &[u8], i: usize, k: K) -> v128 {
+fn candidates(buf: &[u8], i: usize, k: ParseConsts) -> v128 {
     debug_assert!(i + 16 <= buf.len());
     // Lane j gets bytes i + 3j, i + 3j + 1, i + 3j + 2 (`k.spread`); its top
     // byte is masked off with the top bit of the third (`k.mask`).
@@ -60,7 +50,7 @@ fn candidates(buf: &[u8], i: usize, k: K) -> v128 {
 /// i.e. accepted (a subtraction instead of a compare, which LLVM would emit
 /// as an unsigned one that V8 lowers to several instructions).
 #[inline(always)]
-fn below_q(z: v128, k: K) -> v128 {
+fn below_q(z: v128, k: ParseConsts) -> v128 {
     i32x4_sub(z, k.q)
 }
 
@@ -84,7 +74,7 @@ fn store_at(a: &mut Poly, m: usize, v: v128) {
 #[inline(never)]
 pub fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
     let (mut i, mut m) = (0, *n);
-    let k = consts();
+    let k = ParseConsts::load();
     // Reads buf[i..i + 52], parses buf[i..i + 48].
     while i + 52 <= buf.len() && m + 16 <= N {
         let z = [candidates(buf, i, k), candidates(buf, i + 12, k), candidates(buf, i + 24, k), candidates(buf, i + 36, k)];
@@ -138,10 +128,8 @@ pub fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
         (i8x16(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0), i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0))
     };
     let spread = i8x16(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
-    // Read at run time, outside the loop: literal constants would be
-    // rebuilt at each use by V8 13 (see `K`).
-    // SAFETY: references are valid for reads.
-    let (odd, low) = unsafe { (read_volatile(&u16x8_splat(0xff00)), read_volatile(&u8x16_splat(15))) };
+    // Read at run time, outside the loop (`opaque`).
+    let (odd, low) = (opaque(&u16x8_splat(0xff00)), opaque(&u8x16_splat(15)));
     let (mut i, mut m) = (0, *n);
     // A step reads buf[i..i + 8] and writes a[m..m + 16] at most.
     while i + 8 <= buf.len() && m + 16 <= N {

@@ -3,12 +3,24 @@
 //! instance of them, filled on first use.
 
 use super::once::FilledOnce;
+use core::arch::wasm32::v128;
 use crate::params::{N, Q};
 use crate::tables::{brv8, pow_mod};
 
 /// 16-byte aligned table, so groups of 4 entries load as one v128.
 #[repr(C, align(16))]
 pub(super) struct Table<const M: usize>(pub(super) [i32; M]);
+
+impl<const M: usize> Table<M> {
+    /// Entries i..i + 4 as one vector, for i a multiple of 4 and i + 4 ≤ M.
+    #[inline(always)]
+    pub(super) fn v(&self, i: usize) -> &v128 {
+        debug_assert!(i % 4 == 0 && i + 4 <= M);
+        // SAFETY: in bounds (i + 4 ≤ M), and 16-byte aligned: the table is,
+        // and i is a multiple of 4 entries of 4 bytes.
+        unsafe { &*(self.0.as_ptr().add(i) as *const v128) }
+    }
+}
 
 /// ζ^brv8(k) mod± q (plain, not Montgomery).
 pub(super) const fn zeta(k: usize) -> i32 {
