@@ -35,7 +35,7 @@ const ALLOWED = [
     test: (f, ctx) => ctx.allocator.has(f.name),
   },
   {
-    what: 'the NTT twiddle tables (src/ntt/simd128.rs, Twiddles::fill): no parameters, contains ζ = 1753',
+    what: 'the NTT twiddle tables (src/simd128/twiddles.rs, fill and Twiddles::fill): no parameters, contains ζ = 1753',
     why: 'filled once from constants (powers of ζ mod q and their Shoup companions); no input reaches it',
     test: (f) => f.params === 0 && /\(i64\.const 1753\)/.test(f.text),
   },

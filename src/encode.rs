@@ -337,15 +337,7 @@ pub(crate) mod tests {
     }
 
     fn pseudo(seed: u64, lo: i32, hi: i32) -> Poly {
-        let mut x = seed | 1;
-        let mut p = Poly::zero();
-        for c in p.0.iter_mut() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            *c = lo + (x % (hi - lo + 1) as u64) as i32;
-        }
-        p
+        crate::test_rng::Rng(seed | 1).poly_in(lo, hi)
     }
 
     #[test]

@@ -52,7 +52,7 @@ mod tests {
     }
 
     /// A round driven by the tables, loop by loop as FIPS 202 §3.2 writes it:
-    /// the reference for the written-out round of `portable.rs`.
+    /// the reference for the written-out round of `portable/keccak.rs`.
     fn spec_f1600(a: &mut [u64; 25]) {
         for &rc in RC.iter() {
             let mut c = [0u64; 5];

@@ -172,12 +172,10 @@ mod tests {
 
     #[test]
     fn hints_match_spec() {
-        let mut x: u64 = 12345;
+        let mut rng = crate::test_rng::Rng(12345);
         for g in [G32, G88] {
             for i in 0..300_000 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = rng.next();
                 let w = (x % Q as u64) as i32;
                 // z plays −ct0 + (small shift); keep |z| around γ2 so both hint values occur.
                 let z = ((x >> 32) % (4 * g as u64 + 1)) as i32 - 2 * g;
@@ -205,13 +203,8 @@ mod tests {
     #[test]
     fn whole_polynomial_forms_match_the_coefficient_functions() {
         // In wasm this checks the simd128 backend against the scalar functions.
-        let mut x: u64 = 777;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % m) as i32
-        };
+        let mut rng = crate::test_rng::Rng(777);
+        let mut next = |m: u64| (rng.next() % m) as i32;
         for g in [G32, G88] {
             for _ in 0..200 {
                 let mut a = Poly::zero();

@@ -3,8 +3,8 @@
 //! mod± and ‖·‖∞ (§2.3), Power2Round, Decompose, HighBits, LowBits, MakeHint
 //! and UseHint (Algorithms 35–40), for both γ2. The production code is driven
 //! through its whole-polynomial entry points (the `Poly` methods, `make_hints`
-//! and `use_hints`), 256 inputs at a time: natively that is `portable.rs`, in
-//! `cargo test --target wasm32-unknown-unknown` it is `simd128.rs`.
+//! and `use_hints`), 256 inputs at a time: natively that is `portable/poly.rs`, in
+//! `cargo test --target wasm32-unknown-unknown` it is `simd128/poly.rs`.
 //!
 //! Exhaustive, for both γ2 where γ2 matters:
 //! - mod± q: `field::center` for every r in [0, q); the centred output of the

@@ -1,18 +1,13 @@
-//! Portable Keccak-f[1600]: the reference for `simd128.rs`, which has the same
-//! functions in the same order and shares θ, ρ, π (`theta_rho_pi!` in mod.rs). Only χ
-//! differs: here it runs on a lane-complemented state (scalar wasm has no
+//! Portable Keccak-f[1600]: the reference for `simd128/keccak.rs`, which has
+//! the same functions in the same order and shares θ, ρ, π (`theta_rho_pi!`
+//! below). Only χ differs: here it runs on a lane-complemented state (scalar wasm has no
 //! and-not), there on the plain state (v128.andnot is one instruction).
 //!
 //! The round is written out lane by lane (indices and ρ offsets from FIPS 202
 //! Algorithms 2 and 3, the tables `RHO` and `PI_SRC`; a test checks it
 //! against a round driven by those tables) so that the compiler keeps the
-//! state in locals instead of memory.
-//!
-//! Measured in Node 20 (V8 TurboFan, x64): about 43 cycles a round, and the
-//! time follows the instruction count (~240 a round, a third of them V8's
-//! moves and spills). Without lane complementing (plain ¬a ∧ b) it is 9%
-//! slower, the round through a state array in memory plane by plane 15%
-//! slower, 2-, 4- and 24-round loop bodies 9%, 15–19% and 40–55% slower.
+//! state in locals instead of memory, one round per loop iteration (the time
+//! follows the instruction count; the alternatives are in PERF.md).
 
 use crate::tables::{RC, ROUNDS};
 

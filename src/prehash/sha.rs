@@ -5,10 +5,9 @@
 //! .wasm), then for speed at little size: one compression function per word
 //! size (§6.2 for 32-bit words, §6.4 for 64-bit words) from one macro,
 //! unrolled by 8 rounds, and one buffering/padding path for both. In wasm,
-//! SHA-256 and SHA-512 of 64 KiB run within ~1.05x of the `sha2` crate (PERF.md;
-//! `src/bench/sha.rs`). The variants differ only
-//! in their initial hash value (§5.3) and in how many leading bytes of the
-//! final hash are kept. Inputs are public messages: no secret-independence is
+//! SHA-256 and SHA-512 run about as fast as the `sha2` crate (PERF.md). The
+//! variants differ only in their initial hash value (§5.3) and in how many
+//! leading bytes of the final hash are kept. Inputs are public messages: no secret-independence is
 //! needed here.
 
 use alloc::vec::Vec;

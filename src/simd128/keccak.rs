@@ -1,27 +1,12 @@
 //! Two Keccak-f[1600] states at once, state 0 in lane 0 and state 1 in lane 1
 //! of each v128. Same functions in the same order, and the same θ, ρ, π, as
-//! `portable.rs`, which is the reference (see the differential test in
-//! `mod.rs`); χ uses v128.andnot on the plain state instead of portable's
-//! lane complementing, which would cost more than it saves here.
+//! `portable/keccak.rs`, which is the reference (see the differential test in
+//! `keccak.rs`); χ uses v128.andnot on the plain state instead of portable's
+//! lane complementing. One state at a time is the portable permutation.
 //!
-//! Measured in Node 20 (V8 TurboFan, x64 with AVX): a round costs about 66
-//! cycles for its 188 v128 operations, i.e. the three vector ALU ports are
-//! full, and removing the ρ rotations cuts the time in the same proportion
-//! as the operation count. The ~150 register spills and moves V8 adds per round
-//! run beside them for free: a plane-by-plane round through a state array in
-//! memory (no spills, 11% fewer instructions) was not faster, rotations by 8
-//! and 56 as an i8x16.shuffle (V8 builds the mask each time) gained nothing,
-//! and 2-, 4- and 24-round loop bodies were 15%, 35–50% and 150–190% slower.
-//!
-//! Three states at once (`f1600_x3`, bench only: this pair's round and
-//! portable's scalar round on a third state in one loop, so that the scalar
-//! work might fill the general-purpose ports beside the full vector ones) did
-//! not pay: per state, against `f1600_x2`, 4% faster in Node 24 and 1–2.5%
-//! slower in Node 20; interleaving half rounds (θ's d of both, then the rest of
-//! both) instead of whole rounds made no difference. Three states took about
-//! 90% of the time of a pair plus a single state, not the ~70% the ports
-//! alone predict, presumably because the instruction stream (ops, moves and
-//! spills of both) limits, not the vector ports.
+//! One round per loop iteration, the state in locals: the round is limited by
+//! the vector ALU ports, so V8's spills run beside it, and longer loop bodies,
+//! a state in memory or a third scalar state did not help (PERF.md).
 
 pub(crate) use crate::portable::keccak::f1600;
 use crate::portable::keccak::theta_rho_pi;

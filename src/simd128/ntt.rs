@@ -16,8 +16,8 @@
 //! Pitfall: LLVM turns an `extmul` whose operand is a constant or any splat
 //! (even of a value it cannot know) into sign extension plus `i64x2.mul`,
 //! which V8 emulates slowly. Every operand that reaches an `extmul` is
-//! therefore a whole v128 read with `read_volatile`, which the optimiser cannot
-//! see through: the Shoup companions of the twiddles of the layers that use one
+//! therefore a whole v128 read with `simd128::opaque`, which the optimiser
+//! cannot see through: the Shoup companions of the twiddles of the layers that use one
 //! twiddle for all lanes are stored already splatted (4 × 63 entries per
 //! direction), and q likewise.
 //!
@@ -164,7 +164,7 @@ fn fwd78(v0: &mut v128, v1: &mut v128, tw: &Twiddles, p: usize, k: NttConsts) {
 /// Every shuffle takes lanes 0–1 from its first operand and 2–3 from its
 /// second (the `shufps` form), which V8 emits as one instruction; other
 /// two-operand patterns such as <0, 4, 2, 6> fall back to two `pshufb` with
-/// masks built in registers, several times slower.
+/// masks built in registers (PERF.md).
 #[inline(always)]
 fn inv12(v0: &mut v128, v1: &mut v128, tw: &Twiddles, p: usize, k: NttConsts) {
     let mut u = i32x4_shuffle::<0, 2, 4, 6>(*v0, *v1); // [a0 a2 a4 a6]
@@ -186,7 +186,7 @@ fn inv12(v0: &mut v128, v1: &mut v128, tw: &Twiddles, p: usize, k: NttConsts) {
 ///
 /// Three passes of two, two and four layers, each over groups of only four
 /// vectors: with at most four data registers and two twiddles live, V8 keeps
-/// everything in its 16 xmm registers (three passes of eight vectors spilled).
+/// everything in its 16 xmm registers (eight vectors spill; PERF.md).
 pub fn ntt(a: &mut Poly) {
     let tw = twiddles();
     let k = NttConsts::load();
@@ -294,8 +294,8 @@ impl Input<'_> {
 /// The inverse NTT of `input` into `a`. The first pass reads each input vector
 /// once, before it writes that vector of `a`, so an input computed from other
 /// polynomials (a product, a reduced sum) never makes a round trip through
-/// memory. One copy for all inputs (the choice is a public, per-call branch):
-/// a copy per input would add about 1.3 KB of .wasm each.
+/// memory. One copy for all inputs (the choice is a public, per-call branch),
+/// to keep the .wasm small (PERF.md).
 #[inline(never)]
 fn inv_ntt_from(a: &mut Poly, input: Input) {
     let tw = twiddles();
@@ -385,7 +385,7 @@ fn mont_reduce_wide(lo: v128, hi: v128, k: NttConsts) -> v128 {
 
 /// Σ_j a_j ∘ b_j − x ∘ y of vector i (the last term only with `minus`),
 /// summed exactly in i64 lanes (two extmuls and two adds per term) and
-/// reduced once (Montgomery-scaled). Needs |Σ| < 256q² (see `ntt/mod.rs`);
+/// reduced once (Montgomery-scaled). Needs |Σ| < 256q² (see `ntt.rs`);
 /// gives |c_i| < q.
 #[inline(always)]
 fn dot_vector(a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>, i: usize, k: NttConsts) -> v128 {
@@ -573,7 +573,7 @@ mod tests {
     fn dot_matches_portable() {
         // One factor as from ExpandA ([0, q)), the other as from an NTT (< 9q),
         // ℓ = 1..7 terms, then one product of two NTT outputs subtracted: the
-        // largest sums the callers form (bound in ntt/mod.rs).
+        // largest sums the callers form (bound in ntt.rs).
         let mut rng = Rng(12);
         let big = 9 * Q - 1;
         for l in 1..=7 {

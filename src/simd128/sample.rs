@@ -114,10 +114,9 @@ fn place4(out: &mut [i32; 16], k: &mut usize, v: v128, bits: u32) {
 /// register permutation, not a memory access. The values are then placed as
 /// in the portable code (each lane stored at *n, *n advanced by its keep
 /// bit), straight from the vector lanes: a table of compaction patterns would
-/// be indexed by secret data, and a branch-free compaction by constant
-/// shuffles (each kept lane moved down by the rejections before it, in four
-/// steps) measured slower in V8 than these stores. Not inlined: one copy
-/// serves the one- and two-lane samplers.
+/// be indexed by secret data (and a compaction by constant shuffles is slower
+/// in V8, PERF.md). Not inlined: one copy serves the one- and two-lane
+/// samplers.
 #[inline(never)]
 pub fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
     // For each half-byte z: η − (z mod (2η + 1)) (unused where z is

@@ -48,11 +48,10 @@ pub(super) const F: i32 = centre(1 << 24);
 pub(super) const F_LAST: i32 = centre(-(zeta(1) as i64) * (1 << 24));
 
 /// The twiddle tables, in the layouts the passes read them in. They are built
-/// at run time (`Twiddles::fill`, once, by `twiddles()`), not at compile time:
-/// as initialised statics they were 6.9 KB of the .wasm's data section and
-/// gzip barely shrank them; zero-initialised, they take no space in the .wasm
-/// (−5.8 KB .wasm, −4.3 KB gzip with the code that fills them). Every field
-/// is a `Table`, so 16-byte aligned.
+/// at run time (`Twiddles::fill`, once, by `twiddles()`), not at compile time,
+/// so that they take no space in the .wasm: zero-initialised statics live in
+/// .bss, which wasm-ld does not emit into the data section (PERF.md). Every
+/// field is a `Table`, so 16-byte aligned.
 #[repr(C)]
 pub(super) struct Twiddles {
     /// ζ(k) by k (index 0 unused); layers 1–6 read k < 64 one lane at a
@@ -101,9 +100,8 @@ impl Twiddles {
     };
 
     /// Builds every table from the 255 values ζ(k) (Shoup companions from
-    /// their values). Public constants only: secret-independent. About 7–14 µs
-    /// in Node 20 and 24 once compiled; the first call, in a new instance,
-    /// 60–90 µs with its compilation (a first keygen takes 2–5 ms).
+    /// their values). Public constants only: secret-independent. Runs once per
+    /// wasm instance (its cost: PERF.md).
     fn fill(&mut self) {
         for k in 1..N {
             self.fwd.0[k] = zeta(k);
@@ -132,8 +130,8 @@ impl Twiddles {
     }
 }
 
-/// `shoup`, not inlined: inlined, LLVM vectorises the loops of `fill`,
-/// which run once, into 2 KB of code.
+/// `shoup`, not inlined: inlined, LLVM vectorises the loops of `fill`, which
+/// run once, into much more code (PERF.md).
 #[inline(never)]
 fn companion(z: i32) -> i32 {
     shoup(z)
