@@ -12,6 +12,7 @@ use crate::ring::Poly;
 // The packers are the active backend's (`backend.rs`), generic over the width
 // B, and store or return (c ⊕ x) + y, which covers SimpleBitPack (x = y = 0)
 // and BitPack (x = −1, y = b + 1: b − c) without a temporary polynomial.
+
 /// The one place a run-time width picks a routine. The widths of FIPS 204:
 /// η (3, 4), t0 (13), t1 (10), z (18, 20), w1 (4, 6); w1 is never unpacked.
 /// Contract of both: x ∈ {0, −1}, |y| ≤ 2^20 (≤ 2^14 for widths up to 10,

@@ -2,6 +2,10 @@
 //! Power2Round, Decompose, HighBits/LowBits, MakeHint, UseHint, and the
 //! infinity-norm check. Functions used on secret data are branch-free and
 //! division-free.
+//!
+//! The whole-polynomial forms below are the active backend's (`backend.rs`);
+//! the per-coefficient functions they apply, as FIPS 204 writes them
+//! (Algorithms 35, 36, 39, 40), are the reference in `portable/poly.rs`.
 
 use crate::backend::{Active, Backend};
 use crate::params::D;

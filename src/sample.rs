@@ -1,9 +1,10 @@
 //! Pseudorandom sampling (FIPS 204 §7.3): SampleInBall, RejNTTPoly,
-//! RejBoundedPoly, ExpandA, ExpandS and ExpandMask.
+//! RejBoundedPoly, ExpandA, ExpandS and ExpandMask. The parsers of RejNTTPoly
+//! and RejBoundedPoly are the active backend's (`backend.rs`).
 
+use crate::backend::{Active, Backend};
 use crate::encode::unpack_offset;
 use crate::params::{Params, N};
-use crate::backend::{Active, Backend};
 use crate::ring::Poly;
 use crate::xof::{Shake128, Shake128x2, Shake256, Shake256x2, SHAKE128_RATE, SHAKE256_RATE};
 use alloc::vec::Vec;
