@@ -62,7 +62,8 @@ pub(crate) trait Backend {
 }
 
 /// Forwards each `Backend` method to the function of the same name in the
-/// backend's module for its facade.
+/// backend's module for its facade (`$m::ntt::ntt`, …): so both backends must
+/// have every function, with the same signature, or the crate does not build.
 macro_rules! forward {
     ($m:ident) => {
         #[inline(always)]

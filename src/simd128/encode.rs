@@ -250,7 +250,7 @@ fn store_exact(dst: &mut [u8], n: usize, v: v128) {
     }
 }
 
-/// `portable::pack`.
+/// `portable/encode.rs`'s `pack`.
 pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
     const { assert!(B >= 3 && B <= 20 && W::<B>::SOURCES <= 4) };
     if !W::<B>::NARROW && W::<B>::HALF == 0 {
@@ -302,7 +302,7 @@ pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
     }
 }
 
-/// `portable::unpack`.
+/// `portable/encode.rs`'s `unpack`.
 pub fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
     const { assert!(B >= 3 && B <= 20) };
     debug_assert!((x == 0 || x == -1) && (y.abs() <= 1 << 14 || !W::<B>::NARROW));

@@ -57,7 +57,8 @@ pub(super) struct Twiddles {
     /// ζ(k) by k (index 0 unused); layers 1–6 read k < 64 one lane at a
     /// time, layer 8 reads 128..255 as vectors.
     pub(super) fwd: Table<N>,
-    /// Shoup companions of `fwd[0..64]`, each in four lanes (see the pitfall).
+    /// Shoup companions of `fwd[0..64]`, each in four lanes (see the pitfall
+    /// in `ntt.rs`).
     pub(super) fwd_ps: Table<256>,
     /// Shoup companions of layer 8's twiddles ζ(128 + i), the only ones read
     /// lane-wise.
