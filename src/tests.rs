@@ -136,10 +136,7 @@ pub(crate) fn key_with_extreme_t0(all: bool) -> Vec<u8> {
     sk
 }
 
-/// The counts of `mldsa::REJECTIONS` on this thread: ‖z‖∞, ‖r0‖∞, ‖ct0‖∞, hint count.
-fn rejections() -> [usize; 4] {
-    crate::mldsa::REJECTIONS.with(|r| core::array::from_fn(|i| r[i].get()))
-}
+use crate::ct::rejections;
 
 #[test]
 fn every_rejection_condition_of_algorithm_7_fires() {
