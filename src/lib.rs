@@ -7,7 +7,7 @@
 //! external μ.
 //!
 //! The core has no WebAssembly bindings in it and builds and tests natively;
-//! `wasm.rs` (only on `wasm32`) exposes it to the npm package.
+//! `wasm/` (only on `wasm32`) exposes it to the npm package.
 //!
 //! ```
 //! use mldsa_simd::{keygen_internal, sign, verify, ParamSet};
@@ -24,7 +24,7 @@
 //!
 //! The crate needs only `core` and `alloc`. The shipped .wasm is built with
 //! the `panic-trap` feature, which makes it `no_std` on wasm32 with a panic
-//! handler that traps (`src/wasm.rs`), so std's panic and formatting code is
+//! handler that traps (`src/wasm/panic.rs`), so std's panic and formatting code is
 //! not linked; every other build (native, tests) has std.
 
 #![cfg_attr(all(target_arch = "wasm32", feature = "panic-trap", not(test)), no_std)]
@@ -53,8 +53,6 @@ mod xof;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
-#[cfg(target_arch = "wasm32")]
-mod wasm_keys;
 
 // Decode/encode round trips for the fuzz targets in fuzz/ (cargo feature `fuzzing`).
 #[cfg(feature = "fuzzing")]
