@@ -166,9 +166,9 @@ function makeMlDsa(ps) {
 
   const verifyPure = (sig, msg, pk, ctx) => {
     if (sig.length !== sigLen) return false;
-    if (msg.length <= CHUNK) return wasm.verify(ps, pk, sig, msg, ctx);
+    if (msg.length <= CHUNK) return wasm.verify(ps, pk, msg, sig, ctx);
     const mu = streamed(wasm.stream_mu_public(ps, pk), [mPrimeHeader(ctx), ctx, msg]);
-    return wasm.verify_mu(ps, pk, sig, mu);
+    return wasm.verify_mu(ps, pk, mu, sig);
   };
 
   const verify = (sig, msg, publicKey, opts) => {
@@ -259,7 +259,7 @@ function makeMlDsa(ps) {
     return {
       update: (bytes) => absorb(state, bytes),
       sign: (sk, rnd) => wasm.sign_mu(ps, sk, wasm.stream_finish(state), rnd),
-      verify: (pk, sig) => wasm.verify_mu(ps, pk, sig, wasm.stream_finish(state)),
+      verify: (pk, sig) => wasm.verify_mu(ps, pk, wasm.stream_finish(state), sig),
     };
   });
 
@@ -291,9 +291,9 @@ function makeMlDsa(ps) {
       const m = readMOrMu(mOrMu, externalMu);
       const pk = readLength(publicKey, pkLen, 'publicKey');
       if (s.length !== sigLen) return false;
-      if (externalMu) return wasm.verify_mu(ps, pk, s, m);
-      if (m.length <= CHUNK) return wasm.verify_internal(ps, pk, s, m);
-      return wasm.verify_mu(ps, pk, s, streamed(wasm.stream_mu_public(ps, pk), [m]));
+      if (externalMu) return wasm.verify_mu(ps, pk, m, s);
+      if (m.length <= CHUNK) return wasm.verify_internal(ps, pk, m, s);
+      return wasm.verify_mu(ps, pk, streamed(wasm.stream_mu_public(ps, pk), [m]), s);
     },
   });
 
@@ -314,7 +314,7 @@ function makeMlDsa(ps) {
       return {
         update: h.update,
         sign: (sk, rnd) => wasm.sign_internal(ps, sk, hashMPrime(ctx, oid, h.digest()), rnd),
-        verify: (pk, sig) => wasm.verify_internal(ps, pk, sig, hashMPrime(ctx, oid, h.digest())),
+        verify: (pk, sig) => wasm.verify_internal(ps, pk, hashMPrime(ctx, oid, h.digest()), sig),
       };
     });
     return Object.freeze({
@@ -334,7 +334,7 @@ function makeMlDsa(ps) {
         const pk = readLength(publicKey, pkLen, 'publicKey');
         if (a.sig.length !== sigLen) return false;
         const views = [[pk, pkLen, 'publicKey'], [a.sig, sigLen, 'signature'], [a.ctx, a.ctx.length, 'context']];
-        return wasm.verify_internal(ps, pk, a.sig, mPrime(a.msg, a.ctx, views));
+        return wasm.verify_internal(ps, pk, mPrime(a.msg, a.ctx, views), a.sig);
       },
     });
   };
@@ -373,9 +373,9 @@ function makeMlDsa(ps) {
         const a = verifyArgs(sig, msg, opts);
         const h = key.handle();
         if (a.sig.length !== sigLen) return false;
-        if (a.msg.length <= CHUNK) return wasm.verifier_verify(h, a.sig, a.msg, a.ctx);
+        if (a.msg.length <= CHUNK) return wasm.verifier_verify(h, a.msg, a.sig, a.ctx);
         const mu = streamed(wasm.verifier_stream_mu(h), [mPrimeHeader(a.ctx), a.ctx, a.msg]);
-        return wasm.verifier_verify_mu(h, a.sig, mu);
+        return wasm.verifier_verify_mu(h, mu, a.sig);
       },
     });
   };

@@ -21,6 +21,10 @@
 //! Conventions: inputs of the wrong length, a context over 255 bytes or a
 //! malformed secret key give an [`Error`]; verification gives `false` for any
 //! bad input and never fails otherwise. No input can make the code panic.
+//! Every verify takes its inputs in the order of ML-DSA.Verify(pk, M, σ, ctx)
+//! (FIPS 204 Algorithm 3): [`verify`] (pk, msg, sig, ctx),
+//! [`VerifyingKey::verify`] (msg, sig, ctx), and the internal and μ forms
+//! (pk, M′ or μ, sig); the npm package's wasm exports do the same.
 //!
 //! The crate needs only `core` and `alloc`. The shipped .wasm is built with
 //! the `panic-trap` feature, which makes it `no_std` on wasm32 with a panic

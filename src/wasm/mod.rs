@@ -1,7 +1,9 @@
 //! WebAssembly exports for the npm package: thin wrappers over the crate's
 //! public API. The JavaScript layer checks every argument first and throws
 //! TypeError/RangeError itself; the errors here are a last line of defence.
-//! `ps` is 44, 65 or 87.
+//! `ps` is 44, 65 or 87. Verification takes FIPS 204's order,
+//! ML-DSA.Verify(pk, M, σ, ctx) (Algorithm 3), as the crate does; js/index.js
+//! alone turns noble's (σ, M, pk) into it.
 //!
 //! No secret stays in linear memory after a call, except the expanded keys of
 //! live prepared signers: secret inputs (`sk`, `seed`, `rnd`) are taken as

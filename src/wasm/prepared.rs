@@ -205,12 +205,12 @@ pub fn signer_stream_mu(handle: f64) -> Result<Vec<u8>, JsError> {
 }
 
 #[wasm_bindgen]
-pub fn verifier_verify(handle: f64, sig: &[u8], msg: &[u8], ctx: &[u8]) -> Result<bool, JsError> {
+pub fn verifier_verify(handle: f64, msg: &[u8], sig: &[u8], ctx: &[u8]) -> Result<bool, JsError> {
     with_verifier(handle, |key| key.verify(msg, sig, ctx))
 }
 
 #[wasm_bindgen]
-pub fn verifier_verify_mu(handle: f64, sig: &[u8], mu: &[u8]) -> Result<bool, JsError> {
+pub fn verifier_verify_mu(handle: f64, mu: &[u8], sig: &[u8]) -> Result<bool, JsError> {
     with_verifier(handle, |key| key.verify_mu(mu, sig))
 }
 
@@ -218,4 +218,26 @@ pub fn verifier_verify_mu(handle: f64, sig: &[u8], mu: &[u8]) -> Result<bool, Js
 #[wasm_bindgen]
 pub fn verifier_stream_mu(handle: f64) -> Result<Vec<u8>, JsError> {
     with_verifier(handle, |key| Stream::Mu(key.mu_builder()).to_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// The prepared verifier takes (M, σ, ctx) and (μ, σ), FIPS 204's order
+    /// (Algorithm 3) without the key, as `VerifyingKey` does.
+    #[test]
+    fn verifier_takes_message_signature_context() {
+        let (msg, ctx) = (&b"attack at dawn"[..], &b"ctx"[..]);
+        let (pk, sk) = crate::keygen_internal(crate::ParamSet::MlDsa44, &[7; 32]).unwrap();
+        let sig = crate::sign(crate::ParamSet::MlDsa44, &sk, msg, ctx, Some(&[0; 32])).unwrap();
+        let h = prepare_verifier(44, &pk).ok().unwrap();
+        assert_eq!(verifier_verify(h, msg, &sig, ctx).ok(), Some(true));
+        assert_eq!(verifier_verify(h, &sig, msg, ctx).ok(), Some(false));
+        let mu = crate::external_mu(crate::ParamSet::MlDsa44, &pk, msg, ctx).unwrap();
+        assert_eq!(verifier_verify_mu(h, &mu, &sig).ok(), Some(true));
+        prepared_free(h);
+        assert!(!prepared_live(h));
+    }
 }
