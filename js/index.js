@@ -16,6 +16,7 @@ import {
   randomBytes, withRnd, absorb, streamed, eachChunk,
 } from './boundary.js';
 import { keyFormats } from './keys.js';
+import { NIST_HASH_OID_PREFIX, PREHASHES } from '../build/tables.js';
 
 const SIGN_KEYS = Object.freeze(['context', 'extraEntropy']);
 const VERIFY_KEYS = Object.freeze(['context']);
@@ -23,19 +24,10 @@ const ENTROPY_KEYS = Object.freeze(['extraEntropy']);
 const INTERNAL_SIGN_KEYS = Object.freeze(['extraEntropy', 'externalMu']);
 const INTERNAL_VERIFY_KEYS = Object.freeze(['externalMu']);
 
-/** Hash names accepted by `prehash`; hashed inside wasm. */
-const HASH_NAMES = Object.freeze([
-  'sha224', 'sha256', 'sha384', 'sha512', 'sha512_224', 'sha512_256',
-  'sha3_224', 'sha3_256', 'sha3_384', 'sha3_512', 'shake128', 'shake256',
-]);
-// The last OID arc of each of HASH_NAMES (2.16.840.1.101.3.4.2.x).
-const HASH_ARCS = [4, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12];
-// DER prefix of the NIST hash algorithm arc 2.16.840.1.101.3.4.2 (tag, length, 8 arc bytes).
-const NIST_HASH_OID_PREFIX = [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02];
-// Output bytes of each hash function under that arc that FIPS 204 §5.4 admits as PH,
-// by the OID's last byte: SHA2-256/384/512/224/512-224/512-256, SHA3-224/256/384/512,
-// SHAKE128 (256-bit output) and SHAKE256 (512-bit output).
-const PREHASH_OUTPUT_LEN = { 1: 32, 2: 48, 3: 64, 4: 28, 5: 28, 6: 32, 7: 28, 8: 32, 9: 48, 10: 64, 11: 32, 12: 64 };
+// The pre-hash functions FIPS 204 §5.4 admits, [name, last OID byte, output bytes],
+// from the Rust crate (build/tables.js). A named one is hashed inside wasm,
+// chosen there by its OID: the same bytes that go into M′.
+const prehashBy = (i, value) => PREHASHES.find((e) => e[i] === value);
 
 const mPrimeHeader = (ctx) => U8.of(0, ctx.length);
 
@@ -44,15 +36,16 @@ const mPrimeHeader = (ctx) => U8.of(0, ctx.length);
 // `start` begins an incremental PH(M).
 function resolveHash(hash) {
   if (typeof hash === 'string') {
-    const index = HASH_NAMES.indexOf(hash);
-    if (index < 0)
-      throw new RangeError(`hash: unknown hash name "${hash}"; expected one of: ${HASH_NAMES.join(', ')}`);
-    const digest = (msg) => streamed(wasm.stream_prehash(index), [msg]);
+    const entry = prehashBy(0, hash);
+    if (!entry)
+      throw new RangeError(`hash: unknown hash name "${hash}"; expected one of: ${PREHASHES.map((e) => e[0]).join(', ')}`);
+    const oid = U8.of(...NIST_HASH_OID_PREFIX, entry[1]);
+    const digest = (msg) => streamed(wasm.stream_prehash(oid), [msg]);
     const start = () => {
-      const state = wasm.stream_prehash(index);
+      const state = wasm.stream_prehash(oid);
       return { update: (bytes) => absorb(state, bytes), digest: () => wasm.stream_finish(state) };
     };
-    return { oid: U8.of(...NIST_HASH_OID_PREFIX, HASH_ARCS[index]), digest, start, callsOut: false };
+    return { oid, digest, start, callsOut: false };
   }
   if (typeof hash !== 'function')
     throw new TypeError(`hash: expected a hash name or a hash function, got ${describe(hash)}`);
@@ -65,7 +58,7 @@ function resolveHash(hash) {
   if (oid.length !== 11 || NIST_HASH_OID_PREFIX.some((b, i) => oid[i] !== b)) throw new TypeError(badOid);
   if (!Number.isSafeInteger(outputLen))
     throw new TypeError(`hash: expected .outputLen to be an integer, got ${String(outputLen)}`);
-  const wantLen = PREHASH_OUTPUT_LEN[oid[10]];
+  const wantLen = prehashBy(1, oid[10])?.[2];
   if (wantLen === undefined)
     throw new RangeError(`hash: OID 2.16.840.1.101.3.4.2.${oid[10]} is not a FIPS 204 pre-hash function`);
   if (outputLen !== wantLen)
@@ -340,7 +333,7 @@ function makeMlDsa(ps) {
   };
 
   // Prepared keys: the key bytes stay here, the expanded key in a slot of the
-  // instance's bounded pool (src/wasm.rs), made again from the bytes when the
+  // instance's bounded pool (src/wasm/prepared.rs), made again from the bytes when the
   // pool has evicted it.
   // From a secret key or a 32-byte seed; a seed is what the signer keeps.
   const signer = (secretKey) => {

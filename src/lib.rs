@@ -57,6 +57,10 @@ mod xof;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+// The package's JavaScript tables, generated from the crate (examples/js_tables.rs).
+#[cfg(not(target_arch = "wasm32"))]
+#[doc(hidden)]
+pub mod js_tables;
 
 // Decode/encode round trips for the fuzz targets in fuzz/ (cargo feature `fuzzing`).
 #[cfg(feature = "fuzzing")]

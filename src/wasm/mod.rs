@@ -15,9 +15,9 @@
 //!
 //! For size, the set of exports is small: HashML-DSA is signed and verified
 //! through `sign_internal`/`verify_internal` with M′ built in JavaScript
-//! (FIPS 204 Algorithms 4 and 5), pre-hash OIDs are known to JavaScript, and
-//! pre-hash functions are chosen by index, so no string crosses the boundary
-//! into wasm.
+//! (FIPS 204 Algorithms 4 and 5); JavaScript finds a pre-hash name's OID in
+//! the tables generated from this crate (src/js_tables.rs), and the pre-hash
+//! function is chosen here by that OID, never by a position in a list.
 //!
 //! By job: `exports` (the one-shot operations), `prepared` (the pool of
 //! prepared signers and verifiers), `stream` (hash states of messages given in

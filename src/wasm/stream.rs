@@ -1,7 +1,7 @@
 //! Hash states of messages given in pieces (μ or PH(M)), kept by the caller.
 
 use super::{js, param_set, wiping};
-use crate::{HashAlg, MuBuilder, Prehasher};
+use crate::{HashAlg, MuBuilder, Prehasher, NIST_HASH_OID_PREFIX};
 use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
@@ -70,16 +70,20 @@ pub fn stream_mu_secret(ps: u32, sk: Vec<u8>) -> Result<Vec<u8>, JsError> {
     wiping(|| Ok(Stream::Mu(MuBuilder::for_secret_key(ps, &sk)?).to_bytes())).map_err(js)
 }
 
-/// The pre-hash function with this index in `HashAlg::all()` (the order of
-/// the JavaScript layer's HASH_NAMES).
-fn hash(index: u32) -> Result<HashAlg, JsError> {
-    HashAlg::all().nth(index as usize).ok_or_else(|| JsError::new("hash: unknown pre-hash function"))
-}
-
-/// The state of PH(M) for the pre-hash function with this index (see `hash`).
+/// The state of PH(M) for the pre-hash function whose DER OID is `oid`: the
+/// function is chosen by the bytes HashML-DSA puts in M′ beside PH(M)
+/// (FIPS 204 Algorithms 4 and 5), so it cannot differ from the one they name.
 #[wasm_bindgen]
-pub fn stream_prehash(index: u32) -> Result<Vec<u8>, JsError> {
-    Ok(Stream::Prehash(hash(index)?.hasher()).to_bytes())
+pub fn stream_prehash(oid: &[u8]) -> Result<Vec<u8>, JsError> {
+    // Every such OID is the NIST hash arc and one byte (src/js_tables.rs
+    // checks it): comparing the arc once and then one byte per function keeps
+    // the search small (twelve whole-OID comparisons are ~3 KB of code).
+    let hash = match oid.split_last() {
+        Some((&last, arc)) if arc == NIST_HASH_OID_PREFIX => HashAlg::all().find(|h| h.oid()[10] == last),
+        _ => None,
+    };
+    let hash = hash.ok_or_else(|| JsError::new("hash: not the OID of a FIPS 204 pre-hash function"))?;
+    Ok(Stream::Prehash(hash.hasher()).to_bytes())
 }
 
 /// Appends bytes to the stream whose state is `state`, which it updates in
@@ -102,5 +106,26 @@ pub fn stream_finish(state: &[u8]) -> Result<Vec<u8>, JsError> {
         Some(Stream::Mu(b)) => Ok(b.finalize().to_vec()),
         Some(Stream::Prehash(h)) => Ok(h.finalize()),
         None => Err(JsError::new("stream: not a stream state")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// Each pre-hash function is found by its own OID, and nothing else is.
+    #[test]
+    fn prehash_is_chosen_by_its_oid() {
+        for h in HashAlg::all() {
+            let mut state = stream_prehash(h.oid()).ok().unwrap();
+            assert!(stream_update(&mut state, b"abc"));
+            assert_eq!(stream_finish(&state).ok(), Some(h.digest(b"abc")), "{}", h.name());
+        }
+        let mut oid = HashAlg::Sha256.oid().to_vec();
+        assert!(stream_prehash(&oid[..10]).is_err());
+        oid[10] = 13;
+        assert!(stream_prehash(&oid).is_err());
+        assert!(stream_prehash(&[]).is_err());
     }
 }
