@@ -32,7 +32,7 @@ export const LAYERS = [
   // The public API (the crate root) and the key formats built on it.
   ['lib', 'keyformat'],
   // Bindings, fuzzing hooks and benchmarks: nothing below may use them.
-  ['wasm', 'wasm_keys', 'fuzzing', 'bench', 'bench_clock', 'tests'],
+  ['wasm', 'js_tables', 'fuzzing', 'bench', 'tests'],
 ];
 
 function rsFiles(dir) {
