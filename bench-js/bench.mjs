@@ -4,7 +4,7 @@
 //
 //   node bench-js/bench.mjs [--quick] [--ops keygen,sign,verify] [--sets 44,65,87]
 //                           [--peers ours,liboqs,node,noble] [--out bench-js/results.json]
-//                           [--no-reexec]
+//                           [--no-reexec] [--before path/to/pkg]
 //
 // Peers: @oqs/liboqs-js (liboqs in WebAssembly), node:crypto (OpenSSL, when
 // this Node has ML-DSA: Node >= 24 with OpenSSL 3.5) and @noble/post-quantum
@@ -67,6 +67,7 @@ function parseArgs(argv) {
     else if (a === '--peers') opts.peers = value().split(',');
     else if (a === '--out') opts.out = path.resolve(value());
     else if (a === '--no-reexec') opts.reexec = false;
+    else if (a === '--before') opts.before = path.resolve(value());
     else if (a === '-h' || a === '--help') {
       console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 14).join('\n'));
       process.exit(0);
@@ -186,6 +187,19 @@ const PEERS = [
   },
 ];
 
+function beforePeer(dir) {
+  return {
+    id: 'before',
+    name: `mldsa-simd (${path.relative(process.cwd(), dir) || dir})`,
+    load: async () => {
+      const entry = path.join(dir, 'index.mjs');
+      if (!fs.existsSync(entry)) throw new Error(`${entry} not found`);
+      const version = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version;
+      return { version, impl: nobleShaped(await import(pathToFileURL(entry).href)) };
+    },
+  };
+}
+
 // ------------------------------------------------------------------ data
 function loadMessages(set) {
   const file = path.resolve(root, '..', 'shared', 'vectors', 'cctv-bench', `ML-DSA-${set}.json`);
@@ -210,7 +224,10 @@ async function main() {
 
   const quick = opts.quick;
   const budgets = quick ? BUDGETS.quick : BUDGETS.full;
-  const selected = opts.peers ? PEERS.filter((p) => opts.peers.includes(p.id)) : PEERS;
+  const selected = opts.peers ? PEERS.filter((p) => opts.peers.includes(p.id)) : [...PEERS];
+  // --before DIR: another build of this package (a pkg/ folder) as one more peer, so that a
+  // change is timed against the code before it in the same run (ratio > 1: the change is faster).
+  if (opts.before) selected.splice(1, 0, beforePeer(opts.before));
   if (!selected.some((p) => p.id === 'ours')) throw new Error('the peer list must include "ours"');
   const peers = [];
   for (const p of selected) {

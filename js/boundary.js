@@ -166,7 +166,7 @@ function part(bytes, start, end) {
 /**
  * Feeds `bytes` (a plain view) to a stream, in pieces of at most CHUNK: `state`
  * is the package's own buffer holding the stream's hash state (the stream_*
- * exports of src/wasm.rs say why it lives here), updated in place.
+ * exports of src/wasm/stream.rs say why it lives here), updated in place.
  */
 function absorb(state, bytes) {
   for (let i = 0; i < bytes.length; i += CHUNK)

@@ -16,6 +16,7 @@ import {
   randomBytes, withRnd, absorb, streamed, eachChunk,
 } from './boundary.js';
 import { keyFormats } from './keys.js';
+import { NIST_HASH_OID_PREFIX, PREHASHES } from '../build/tables.js';
 
 const SIGN_KEYS = Object.freeze(['context', 'extraEntropy']);
 const VERIFY_KEYS = Object.freeze(['context']);
@@ -23,19 +24,10 @@ const ENTROPY_KEYS = Object.freeze(['extraEntropy']);
 const INTERNAL_SIGN_KEYS = Object.freeze(['extraEntropy', 'externalMu']);
 const INTERNAL_VERIFY_KEYS = Object.freeze(['externalMu']);
 
-/** Hash names accepted by `prehash`; hashed inside wasm. */
-const HASH_NAMES = Object.freeze([
-  'sha224', 'sha256', 'sha384', 'sha512', 'sha512_224', 'sha512_256',
-  'sha3_224', 'sha3_256', 'sha3_384', 'sha3_512', 'shake128', 'shake256',
-]);
-// The last OID arc of each of HASH_NAMES (2.16.840.1.101.3.4.2.x).
-const HASH_ARCS = [4, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12];
-// DER prefix of the NIST hash algorithm arc 2.16.840.1.101.3.4.2 (tag, length, 8 arc bytes).
-const NIST_HASH_OID_PREFIX = [0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02];
-// Output bytes of each hash function under that arc that FIPS 204 §5.4 admits as PH,
-// by the OID's last byte: SHA2-256/384/512/224/512-224/512-256, SHA3-224/256/384/512,
-// SHAKE128 (256-bit output) and SHAKE256 (512-bit output).
-const PREHASH_OUTPUT_LEN = { 1: 32, 2: 48, 3: 64, 4: 28, 5: 28, 6: 32, 7: 28, 8: 32, 9: 48, 10: 64, 11: 32, 12: 64 };
+// The pre-hash functions FIPS 204 §5.4 admits, [name, last OID byte, output bytes],
+// from the Rust crate (build/tables.js). A named one is hashed inside wasm,
+// chosen there by its OID: the same bytes that go into M′.
+const prehashBy = (i, value) => PREHASHES.find((e) => e[i] === value);
 
 const mPrimeHeader = (ctx) => U8.of(0, ctx.length);
 
@@ -44,15 +36,16 @@ const mPrimeHeader = (ctx) => U8.of(0, ctx.length);
 // `start` begins an incremental PH(M).
 function resolveHash(hash) {
   if (typeof hash === 'string') {
-    const index = HASH_NAMES.indexOf(hash);
-    if (index < 0)
-      throw new RangeError(`hash: unknown hash name "${hash}"; expected one of: ${HASH_NAMES.join(', ')}`);
-    const digest = (msg) => streamed(wasm.stream_prehash(index), [msg]);
+    const entry = prehashBy(0, hash);
+    if (!entry)
+      throw new RangeError(`hash: unknown hash name "${hash}"; expected one of: ${PREHASHES.map((e) => e[0]).join(', ')}`);
+    const oid = U8.of(...NIST_HASH_OID_PREFIX, entry[1]);
+    const digest = (msg) => streamed(wasm.stream_prehash(oid), [msg]);
     const start = () => {
-      const state = wasm.stream_prehash(index);
+      const state = wasm.stream_prehash(oid);
       return { update: (bytes) => absorb(state, bytes), digest: () => wasm.stream_finish(state) };
     };
-    return { oid: U8.of(...NIST_HASH_OID_PREFIX, HASH_ARCS[index]), digest, start, callsOut: false };
+    return { oid, digest, start, callsOut: false };
   }
   if (typeof hash !== 'function')
     throw new TypeError(`hash: expected a hash name or a hash function, got ${describe(hash)}`);
@@ -65,7 +58,7 @@ function resolveHash(hash) {
   if (oid.length !== 11 || NIST_HASH_OID_PREFIX.some((b, i) => oid[i] !== b)) throw new TypeError(badOid);
   if (!Number.isSafeInteger(outputLen))
     throw new TypeError(`hash: expected .outputLen to be an integer, got ${String(outputLen)}`);
-  const wantLen = PREHASH_OUTPUT_LEN[oid[10]];
+  const wantLen = prehashBy(1, oid[10])?.[2];
   if (wantLen === undefined)
     throw new RangeError(`hash: OID 2.16.840.1.101.3.4.2.${oid[10]} is not a FIPS 204 pre-hash function`);
   if (outputLen !== wantLen)
@@ -166,9 +159,9 @@ function makeMlDsa(ps) {
 
   const verifyPure = (sig, msg, pk, ctx) => {
     if (sig.length !== sigLen) return false;
-    if (msg.length <= CHUNK) return wasm.verify(ps, pk, sig, msg, ctx);
+    if (msg.length <= CHUNK) return wasm.verify(ps, pk, msg, sig, ctx);
     const mu = streamed(wasm.stream_mu_public(ps, pk), [mPrimeHeader(ctx), ctx, msg]);
-    return wasm.verify_mu(ps, pk, sig, mu);
+    return wasm.verify_mu(ps, pk, mu, sig);
   };
 
   const verify = (sig, msg, publicKey, opts) => {
@@ -259,7 +252,7 @@ function makeMlDsa(ps) {
     return {
       update: (bytes) => absorb(state, bytes),
       sign: (sk, rnd) => wasm.sign_mu(ps, sk, wasm.stream_finish(state), rnd),
-      verify: (pk, sig) => wasm.verify_mu(ps, pk, sig, wasm.stream_finish(state)),
+      verify: (pk, sig) => wasm.verify_mu(ps, pk, wasm.stream_finish(state), sig),
     };
   });
 
@@ -291,9 +284,9 @@ function makeMlDsa(ps) {
       const m = readMOrMu(mOrMu, externalMu);
       const pk = readLength(publicKey, pkLen, 'publicKey');
       if (s.length !== sigLen) return false;
-      if (externalMu) return wasm.verify_mu(ps, pk, s, m);
-      if (m.length <= CHUNK) return wasm.verify_internal(ps, pk, s, m);
-      return wasm.verify_mu(ps, pk, s, streamed(wasm.stream_mu_public(ps, pk), [m]));
+      if (externalMu) return wasm.verify_mu(ps, pk, m, s);
+      if (m.length <= CHUNK) return wasm.verify_internal(ps, pk, m, s);
+      return wasm.verify_mu(ps, pk, streamed(wasm.stream_mu_public(ps, pk), [m]), s);
     },
   });
 
@@ -314,7 +307,7 @@ function makeMlDsa(ps) {
       return {
         update: h.update,
         sign: (sk, rnd) => wasm.sign_internal(ps, sk, hashMPrime(ctx, oid, h.digest()), rnd),
-        verify: (pk, sig) => wasm.verify_internal(ps, pk, sig, hashMPrime(ctx, oid, h.digest())),
+        verify: (pk, sig) => wasm.verify_internal(ps, pk, hashMPrime(ctx, oid, h.digest()), sig),
       };
     });
     return Object.freeze({
@@ -334,13 +327,13 @@ function makeMlDsa(ps) {
         const pk = readLength(publicKey, pkLen, 'publicKey');
         if (a.sig.length !== sigLen) return false;
         const views = [[pk, pkLen, 'publicKey'], [a.sig, sigLen, 'signature'], [a.ctx, a.ctx.length, 'context']];
-        return wasm.verify_internal(ps, pk, a.sig, mPrime(a.msg, a.ctx, views));
+        return wasm.verify_internal(ps, pk, mPrime(a.msg, a.ctx, views), a.sig);
       },
     });
   };
 
   // Prepared keys: the key bytes stay here, the expanded key in a slot of the
-  // instance's bounded pool (src/wasm.rs), made again from the bytes when the
+  // instance's bounded pool (src/wasm/prepared.rs), made again from the bytes when the
   // pool has evicted it.
   // From a secret key or a 32-byte seed; a seed is what the signer keeps.
   const signer = (secretKey) => {
@@ -373,9 +366,9 @@ function makeMlDsa(ps) {
         const a = verifyArgs(sig, msg, opts);
         const h = key.handle();
         if (a.sig.length !== sigLen) return false;
-        if (a.msg.length <= CHUNK) return wasm.verifier_verify(h, a.sig, a.msg, a.ctx);
+        if (a.msg.length <= CHUNK) return wasm.verifier_verify(h, a.msg, a.sig, a.ctx);
         const mu = streamed(wasm.verifier_stream_mu(h), [mPrimeHeader(a.ctx), a.ctx, a.msg]);
-        return wasm.verifier_verify_mu(h, a.sig, mu);
+        return wasm.verifier_verify_mu(h, mu, a.sig);
       },
     });
   };

@@ -86,7 +86,7 @@ export function keyFormats(ps) {
     return bytes;
   };
 
-  // Takes apart what src/wasm_keys.rs's key_bytes returns, and wipes it.
+  // Takes apart what src/wasm/keys.rs's key_bytes returns, and wipes it.
   const privateKey = (bytes) => {
     try {
       sameSet(bytes[0], 'secretKey');

@@ -551,7 +551,7 @@ function judgeOptions({ op, F, key, seq, how }) {
 // ---------------------------------------------------------------- 4. forgery through lying lengths
 // The wasm-bindgen glue allocates `value.length` bytes for an argument and copies
 // its real contents with set(): a subclass that reports the right length but holds
-// more bytes overflows its block. The heap (src/wasm.rs) hands out blocks from the
+// more bytes overflows its block. The heap (src/wasm/allocator.rs) hands out blocks from the
 // top of the first free block that fits, each a 16-byte header (u32 total size, u32
 // next-free) and a payload rounded up to 16 bytes, so the arguments of
 // verify(ps, pk, sig, msg, ctx), allocated in that order, lie in memory as

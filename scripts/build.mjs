@@ -2,7 +2,7 @@
 // Build the npm package `mldsa-simd` into pkg/ (`npm run build`).
 //
 //   node scripts/build.mjs               wasm-pack build, then bundle into pkg/
-//   node scripts/build.mjs --skip-wasm   reuse build/wasm/ from the last run, bundle only
+//   node scripts/build.mjs --skip-wasm   reuse build/wasm/ and build/tables.js from the last run, bundle only
 //
 // Steps:
 //   1. PATH gets ~/.cargo/bin (wasm-pack, wasm-bindgen) and node_modules/.bin
@@ -16,6 +16,12 @@
 //      The crate's `panic-trap` feature makes the library no_std with a
 //      panic handler that traps (see Cargo.toml), so std's panic and
 //      formatting code is not in the .wasm. Tests are built without it.
+//      Beside it, build/tables.js: the sizes and pre-hash list of js/, printed
+//      by the native examples/js_tables.rs from the crate's own definitions
+//      (src/js_tables.rs). Generated, not committed, like the rest of build/:
+//      js/ cannot run without a build anyway (it imports the glue), and made
+//      in the same run as the .wasm, the tables always come from the same
+//      sources as the module they ship with.
 //   3. The .wasm is inlined LZMA-compressed, as base64, with the small LZMA
 //      decoder module built from unpack/ (build/wasm_base64.js), and js/index.js is
 //      bundled with esbuild into pkg/index.mjs (ESM) and pkg/index.cjs (CJS),
@@ -111,7 +117,18 @@ if (!args.has('--skip-wasm')) {
     fail('wasm-pack failed (see above)');
   }
 }
-if (!fs.existsSync(wasmFile) || !fs.existsSync(glueFile)) fail(`missing ${rel(wasmFile)} or ${rel(glueFile)}; run without --skip-wasm`);
+const tablesFile = path.join(root, 'build', 'tables.js');
+if (!args.has('--skip-wasm')) {
+  say('cargo run --release --example js_tables > build/tables.js');
+  let tables;
+  try {
+    tables = run('cargo', ['run', '--release', '--quiet', '--example', 'js_tables'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  } catch {
+    fail('examples/js_tables.rs failed (see above)');
+  }
+  fs.writeFileSync(tablesFile, tables);
+}
+for (const f of [wasmFile, glueFile, tablesFile]) if (!fs.existsSync(f)) fail(`missing ${rel(f)}; run without --skip-wasm`);
 
 // The glue instantiates the module once (initSync returns early once `wasm` is
 // set); the package replaces an instance that trapped, so the glue gets one

@@ -30,7 +30,7 @@ const PUBLIC_EXPORT = /^(verify|verify_internal|verify_mu|prepare_verifier|spki_
 // Functions allowed to divide, recognised by their code, with the reason.
 const ALLOWED = [
   {
-    what: 'the allocator (src/wasm.rs): reached from __wbindgen_malloc/_free/_realloc',
+    what: 'the allocator (src/wasm/allocator.rs): reached from __wbindgen_malloc/_free/_realloc',
     why: 'it divides buffer sizes, which are public lengths (need.div_ceil(PAGE))',
     test: (f, ctx) => ctx.allocator.has(f.name),
   },

@@ -78,13 +78,10 @@ mod tests {
             acc
         };
         let lim = (Q as i64) << 31;
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
         let mut samples = vec![lim - 1, -(lim - 1), 0, 1, -1, Q as i64, (Q as i64) * (Q as i64)];
         for _ in 0..20000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            samples.push((x as i64) % lim);
+            samples.push((rng.next() as i64) % lim);
         }
         for a in samples {
             let r = montgomery_reduce(a);

@@ -7,7 +7,7 @@
 //! external μ.
 //!
 //! The core has no WebAssembly bindings in it and builds and tests natively;
-//! `wasm.rs` (only on `wasm32`) exposes it to the npm package.
+//! `wasm/` (only on `wasm32`) exposes it to the npm package.
 //!
 //! ```
 //! use mldsa_simd::{keygen_internal, sign, verify, ParamSet};
@@ -21,10 +21,14 @@
 //! Conventions: inputs of the wrong length, a context over 255 bytes or a
 //! malformed secret key give an [`Error`]; verification gives `false` for any
 //! bad input and never fails otherwise. No input can make the code panic.
+//! Every verify takes its inputs in the order of ML-DSA.Verify(pk, M, σ, ctx)
+//! (FIPS 204 Algorithm 3): [`verify`] (pk, msg, sig, ctx),
+//! [`VerifyingKey::verify`] (msg, sig, ctx), and the internal and μ forms
+//! (pk, M′ or μ, sig); the npm package's wasm exports do the same.
 //!
 //! The crate needs only `core` and `alloc`. The shipped .wasm is built with
 //! the `panic-trap` feature, which makes it `no_std` on wasm32 with a panic
-//! handler that traps (`src/wasm.rs`), so std's panic and formatting code is
+//! handler that traps (`src/wasm/panic.rs`), so std's panic and formatting code is
 //! not linked; every other build (native, tests) has std.
 
 #![cfg_attr(all(target_arch = "wasm32", feature = "panic-trap", not(test)), no_std)]
@@ -62,8 +66,10 @@ mod xof;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
-#[cfg(target_arch = "wasm32")]
-mod wasm_keys;
+// The package's JavaScript tables, generated from the crate (examples/js_tables.rs).
+#[cfg(not(target_arch = "wasm32"))]
+#[doc(hidden)]
+pub mod js_tables;
 
 // Decode/encode round trips for the fuzz targets in fuzz/ (cargo feature `fuzzing`).
 #[cfg(feature = "fuzzing")]

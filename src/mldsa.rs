@@ -103,21 +103,6 @@ pub fn message_representative(tr: &[u8], m_prime: &[&[u8]]) -> [u8; MU_BYTES] {
     mu
 }
 
-#[cfg(any(test, feature = "ct-testing"))]
-std::thread_local! {
-    /// How often each rejection condition of Algorithm 7 fired (unit tests and
-    /// the ct-testing harness only), in the order: ‖z‖∞, ‖r0‖∞, ‖ct0‖∞, hint
-    /// count. Per thread: the test harness runs tests in parallel threads, and
-    /// signing runs on the caller's.
-    pub static REJECTIONS: [core::cell::Cell<usize>; 4] = const { [const { core::cell::Cell::new(0) }; 4] };
-}
-
-#[inline(always)]
-fn count_rejection(_which: usize) {
-    #[cfg(any(test, feature = "ct-testing"))]
-    REJECTIONS.with(|r| r[_which].set(r[_which].get() + 1));
-}
-
 /// Why Sign_internal can fail.
 pub enum SignError {
     /// κ would pass 2^16 (IntegerToBytes(κ + r, 2)); never seen with a real key.
@@ -277,12 +262,12 @@ impl ExpandedSecretKey {
                 // decision of steps 23 and 28, which the number of attempts makes
                 // visible anyway.
                 if ct::declassified(w0[i].sub_center_exceeds(tmp, gamma2 - beta)) {
-                    count_rejection(1);
+                    ct::count_rejection(1);
                     continue 'attempt;
                 }
                 // z = y + cs1, |·| ≤ γ1 + β, centred and checked in one pass.
                 if i < l && ct::declassified(y_hat_then_z[i].add_center_exceeds(&y[i], gamma1 - beta)) {
-                    count_rejection(0);
+                    ct::count_rejection(0);
                     continue 'attempt;
                 }
             }
@@ -291,14 +276,14 @@ impl ExpandedSecretKey {
                 // Steps 25–28: ct0; reject if ‖ct0‖∞ ≥ γ2; h ← MakeHint(−ct0, w − cs2 + ct0).
                 pointwise_inv_ntt(tmp, &c_hat, &t0[i]); // < q
                 if ct::declassified(tmp.center_exceeds(gamma2)) {
-                    count_rejection(2);
+                    ct::count_rejection(2);
                     continue 'attempt;
                 }
                 hints += make_hints(hint_row, &w0[i], tmp, &w1_then_hint[i], gamma2);
                 w1_then_hint[i] = *hint_row;
             }
             if ct::declassified(hints > p.omega) {
-                count_rejection(3);
+                ct::count_rejection(3);
                 continue 'attempt;
             }
             // Step 33. Declassified: the accepted (z, h) are the signature

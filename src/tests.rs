@@ -120,13 +120,11 @@ pub(crate) fn key_with_extreme_t0(all: bool) -> Vec<u8> {
         sk[t0_start..t0_start + 32 * 13].fill(0);
         return sk;
     }
-    let mut x: u32 = 0x1234_5678;
+    let mut rng = crate::test_rng::Rng(0x1234_5678);
     let mut t0 = crate::poly::Poly::zero();
     for i in 0..p.k {
         for c in t0.0.iter_mut() {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            let x = rng.next();
             // Stored as 2^12 − t0 in 13 bits: 0 is t0 = 2^12, 8191 is t0 = −(2^12 − 1).
             *c = if x & 1 == 0 { 0 } else { 8191 };
         }
@@ -136,10 +134,7 @@ pub(crate) fn key_with_extreme_t0(all: bool) -> Vec<u8> {
     sk
 }
 
-/// The counts of `mldsa::REJECTIONS` on this thread: ‖z‖∞, ‖r0‖∞, ‖ct0‖∞, hint count.
-fn rejections() -> [usize; 4] {
-    crate::mldsa::REJECTIONS.with(|r| core::array::from_fn(|i| r[i].get()))
-}
+use crate::ct::rejections;
 
 #[test]
 fn every_rejection_condition_of_algorithm_7_fires() {

@@ -2,7 +2,7 @@
 //! PKCS#8, PEM and the base64url of JWK, over `keyformat` and `pem`. Every
 //! export that handles a private key clears the stack it used (`wiping`).
 
-use crate::wasm::{js, param_set, wiping};
+use super::{js, param_set, wiping};
 use crate::{pem, Error, PrivateKey, PrivateKeyForm};
 use alloc::string::String;
 use alloc::vec::Vec;

@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+// The crate's module graph: which top-level module of src/ uses which, read
+// from the `crate::` paths in each file (and, in src/lib.rs, the `name::`
+// paths of its own modules). Test code does not count: a file's text from its
+// first `#[cfg(test)]` item on, and files that are tests only, are skipped.
+//
+//   node scripts/module-graph.mjs            print the graph, layer by layer
+//   node scripts/module-graph.mjs --check    also fail on a cycle, or on a
+//                                            module that uses one in a higher
+//                                            layer, or one not in LAYERS
+//   node scripts/module-graph.mjs --dot      Graphviz text
+//
+// LAYERS below is the intended order, lowest first: a module may use modules of
+// its own layer or lower ones, never a higher one, and no two modules may use
+// each other. `lib` is the crate root (the public API in src/lib.rs).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const src = path.join(root, 'src');
+
+export const LAYERS = [
+  // Leaves: sizes and constants, scalar arithmetic, constant-time marks, test support.
+  ['params', 'field', 'ct', 'test_rng', 'tables'],
+  // The kernels: the interface, its reference implementation and its simd128 one.
+  ['backend', 'portable', 'simd128'],
+  // Primitives built on the kernels: Keccak and its XOFs, the NTT, polynomials, packing, sampling, pre-hashes.
+  ['keccak', 'xof', 'ntt', 'poly', 'encode', 'sample', 'prehash'],
+  // The algorithms of FIPS 204, and the DER/PEM codecs they do not need.
+  ['mldsa', 'der', 'pem'],
+  // The public API (the crate root) and the key formats built on it.
+  ['lib', 'keyformat'],
+  // Bindings, fuzzing hooks and benchmarks: nothing below may use them.
+  ['wasm', 'js_tables', 'fuzzing', 'bench', 'tests'],
+];
+
+function rsFiles(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...rsFiles(p));
+    else if (e.name.endsWith('.rs')) out.push(p);
+  }
+  return out;
+}
+
+/** The top-level module a file belongs to: src/ntt/simd128.rs → ntt; src/lib.rs → lib. */
+function moduleOf(file) {
+  const rel = path.relative(src, file).split(path.sep);
+  if (rel.length === 1) return rel[0].replace(/\.rs$/, '');
+  return rel[0];
+}
+
+/** Modules that the crate root or a parent declares behind `#[cfg(test)]` (or `#[cfg(all(test, …))]`). */
+function testOnlyFiles(files) {
+  const out = new Set();
+  for (const f of files) {
+    const text = fs.readFileSync(f, 'utf8');
+    const dir = path.basename(f) === 'lib.rs' || path.basename(f) === 'mod.rs' ? path.dirname(f) : f.replace(/\.rs$/, '');
+    for (const m of text.matchAll(/#\[cfg\((?:all\()?test\b[^\]]*\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([a-z]+\))?\s+)?mod\s+([a-z_0-9]+)\s*;/g)) {
+      out.add(path.join(dir, `${m[1]}.rs`));
+      out.add(path.join(dir, m[1], 'mod.rs'));
+    }
+  }
+  return out;
+}
+
+/** Test-only files: declared behind #[cfg(test)], or marked #![cfg(test)] inside. */
+function isTestFile(file, text, testOnly) {
+  if (testOnly.has(file) || [...testOnly].some((t) => t.endsWith('mod.rs') && file.startsWith(path.dirname(t) + path.sep))) return true;
+  return /^\s*#!\[cfg\((?:all\()?test\b/m.test(text);
+}
+
+/** Drop comments and everything from the first #[cfg(test)] / #[cfg(all(test, …))] item on. */
+function productionText(text) {
+  const noComments = text.replace(/\/\/.*$/gm, '');
+  const m = /#\[cfg\((?:all\()?test\b/.exec(noComments);
+  return m ? noComments.slice(0, m.index) : noComments;
+}
+
+export function graph() {
+  const modules = new Set();
+  const edges = new Map(); // from → Set(to)
+  const files = rsFiles(src);
+  const testOnly = testOnlyFiles(files);
+  for (const f of files) modules.add(moduleOf(f));
+  for (const f of files) {
+    const text = fs.readFileSync(f, 'utf8');
+    const from = moduleOf(f);
+    if (!edges.has(from)) edges.set(from, new Set());
+    if (isTestFile(f, text, testOnly)) continue;
+    const body = productionText(text);
+    const uses = new Set();
+    // `crate::name` anywhere: use lines, paths in code, `use crate::{a, b::c}` groups.
+    for (const m of body.matchAll(/crate::\{([^}]*)\}/g)) {
+      for (const part of m[1].split(',')) {
+        const name = part.trim().split('::')[0].trim();
+        if (name) uses.add(name);
+      }
+    }
+    for (const m of body.matchAll(/crate::([a-z_][a-z0-9_]*)/g)) uses.add(m[1]);
+    // Items of the crate root used as `crate::Error`, `crate::{ParamSet, …}`: the root, unless a module of that name exists.
+    for (const name of [...uses]) {
+      if (!modules.has(name)) {
+        uses.delete(name);
+        uses.add('lib');
+      }
+    }
+    if (from === 'lib') {
+      // The root names its modules without `crate::`.
+      for (const m of body.matchAll(/\b([a-z_][a-z0-9_]*)::/g)) if (modules.has(m[1])) uses.add(m[1]);
+    }
+    uses.delete(from);
+    for (const u of uses) edges.get(from).add(u);
+  }
+  return { modules: [...modules].sort(), edges };
+}
+
+function layerOf(name) {
+  return LAYERS.findIndex((l) => l.includes(name));
+}
+
+export function problems({ modules, edges }) {
+  const out = [];
+  for (const m of modules) if (layerOf(m) < 0) out.push(`module ${m} is in no layer of scripts/module-graph.mjs LAYERS`);
+  for (const [from, tos] of edges) {
+    for (const to of tos) {
+      if (edges.get(to)?.has(from) && from < to) out.push(`cycle: ${from} ↔ ${to}`);
+      const lf = layerOf(from), lt = layerOf(to);
+      if (lf >= 0 && lt > lf) out.push(`${from} (layer ${lf}) uses ${to} (layer ${lt}), a higher layer`);
+    }
+  }
+  // Longer cycles: depth-first search over the graph.
+  const state = new Map();
+  const stack = [];
+  const visit = (n) => {
+    state.set(n, 1);
+    stack.push(n);
+    for (const t of edges.get(n) ?? []) {
+      if (state.get(t) === 1) {
+        const cyc = stack.slice(stack.indexOf(t)).concat(t);
+        if (cyc.length > 3) out.push(`cycle: ${cyc.join(' → ')}`);
+      } else if (!state.has(t)) visit(t);
+    }
+    stack.pop();
+    state.set(n, 2);
+  };
+  for (const m of modules) if (!state.has(m)) visit(m);
+  return out;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const g = graph();
+  if (process.argv.includes('--dot')) {
+    console.log('digraph crate {');
+    for (const [from, tos] of g.edges) for (const to of [...tos].sort()) console.log(`  "${from}" -> "${to}";`);
+    console.log('}');
+  } else {
+    const byLayer = LAYERS.map((l, i) => ({ i, mods: g.modules.filter((m) => l.includes(m)) }));
+    const unplaced = g.modules.filter((m) => layerOf(m) < 0);
+    for (const { i, mods } of byLayer) {
+      for (const m of mods) console.log(`${i}  ${m.padEnd(12)} → ${[...(g.edges.get(m) ?? [])].sort().join(', ') || '(nothing)'}`);
+    }
+    for (const m of unplaced) console.log(`?  ${m.padEnd(12)} → ${[...(g.edges.get(m) ?? [])].sort().join(', ')}`);
+  }
+  const p = problems(g);
+  if (process.argv.includes('--check')) {
+    if (p.length) {
+      for (const line of p) console.error(`module-graph: ${line}`);
+      console.error(`module-graph: FAILED (${p.length} problem${p.length === 1 ? '' : 's'})`);
+      process.exit(1);
+    }
+    console.log(`module-graph: passed (${g.modules.length} modules, layered, no cycles)`);
+  } else if (p.length) {
+    for (const line of p) console.log(`module-graph: ${line}`);
+  }
+}
