@@ -21,8 +21,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src');
 
 export const LAYERS = [
-  // Leaves: sizes and constants, scalar arithmetic, constant-time marks, test support.
-  ['params', 'field', 'ct', 'test_rng', 'tables'],
+  // Leaves: sizes and constants, scalar arithmetic, the polynomial type (ring), constant-time marks, test support.
+  ['params', 'field', 'ct', 'test_rng', 'tables', 'ring'],
   // The kernels: the interface, its reference implementation and its simd128 one.
   ['backend', 'portable', 'simd128'],
   // Primitives built on the kernels: Keccak and its XOFs, the NTT, polynomials, packing, sampling, pre-hashes.
