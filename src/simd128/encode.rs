@@ -151,13 +151,37 @@ impl<const B: usize> W<B> {
         }
         most
     };
-    const SCATTER: [v128; 2] = [Self::scatter(0), Self::scatter(1)];
-    const MUL_PACK: [v128; 2] = [Self::mul(0, true), Self::mul(1, true)];
-    const MUL_UNPACK: [v128; 2] = [Self::mul(0, false), Self::mul(1, false)];
-    const GATHER: [[v128; 4]; 2] = [
-        [Self::gather(0, 0), Self::gather(0, 1), Self::gather(0, 2), Self::gather(0, 3)],
-        [Self::gather(1, 0), Self::gather(1, 1), Self::gather(1, 2), Self::gather(1, 3)],
-    ];
+    // One constant per vector and pattern, so that a width ships only the
+    // ones it reads (a vector 1 only for wide lanes, patterns up to SOURCES).
+    const SCATTER_0: v128 = Self::scatter(0);
+    const SCATTER_1: v128 = Self::scatter(1);
+    const MUL_PACK_0: v128 = Self::mul(0, true);
+    const MUL_PACK_1: v128 = Self::mul(1, true);
+    const MUL_UNPACK_0: v128 = Self::mul(0, false);
+    const MUL_UNPACK_1: v128 = Self::mul(1, false);
+    const GATHER_0_0: v128 = Self::gather(0, 0);
+    const GATHER_0_1: v128 = Self::gather(0, 1);
+    const GATHER_0_2: v128 = Self::gather(0, 2);
+    const GATHER_0_3: v128 = Self::gather(0, 3);
+    const GATHER_1_0: v128 = Self::gather(1, 0);
+    const GATHER_1_1: v128 = Self::gather(1, 1);
+    const GATHER_1_2: v128 = Self::gather(1, 2);
+    const GATHER_1_3: v128 = Self::gather(1, 3);
+
+    /// Packing pattern r of vector v (`gather`), as a static to read.
+    #[inline(always)]
+    fn gather_pattern(v: usize, r: usize) -> &'static v128 {
+        match (v, r) {
+            (0, 0) => &Self::GATHER_0_0,
+            (0, 1) => &Self::GATHER_0_1,
+            (0, 2) => &Self::GATHER_0_2,
+            (0, _) => &Self::GATHER_0_3,
+            (_, 0) => &Self::GATHER_1_0,
+            (_, 1) => &Self::GATHER_1_1,
+            (_, 2) => &Self::GATHER_1_2,
+            _ => &Self::GATHER_1_3,
+        }
+    }
 }
 
 /// Reads exactly n ≤ 16 bytes from src into the low bytes of a vector, the
@@ -261,13 +285,13 @@ pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
     // Only the constants in use are read: vector 1's only for wide lanes,
     // the third and fourth patterns only if SOURCES needs them.
     let z = i32x4_splat(0);
-    let mul = [opaque(&W::<B>::MUL_PACK[0]), if W::<B>::NARROW { z } else { opaque(&W::<B>::MUL_PACK[1]) }];
+    let mul = [opaque(&W::<B>::MUL_PACK_0), if W::<B>::NARROW { z } else { opaque(&W::<B>::MUL_PACK_1) }];
     // x and y opaque as in `unpack`.
     let (x, y) = (opaque(&x), opaque(&y));
     let (xv, yv, m) = (i32x4_splat(x), i32x4_splat(y), i32x4_splat(opaque(&((1 << B) - 1))));
     let field = |i: usize| v128_and(i32x4_add(v128_xor(load(p, i), xv), yv), m);
     let pats: [[v128; 4]; 2] = core::array::from_fn(|v| {
-        core::array::from_fn(|r| if (v == 0 || !W::<B>::NARROW) && r < W::<B>::SOURCES { opaque(&W::<B>::GATHER[v][r]) } else { z })
+        core::array::from_fn(|r| if (v == 0 || !W::<B>::NARROW) && r < W::<B>::SOURCES { opaque(W::<B>::gather_pattern(v, r)) } else { z })
     });
     let gather = |v: usize, n: v128| {
         let pat = &pats[v];
@@ -306,13 +330,13 @@ pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
 pub fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
     const { assert!(B >= 3 && B <= 20) };
     debug_assert!((x == 0 || x == -1) && (y.abs() <= 1 << 14 || !W::<B>::NARROW));
-    let mul = [opaque(&W::<B>::MUL_UNPACK[0]), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::MUL_UNPACK[1]) }];
+    let mul = [opaque(&W::<B>::MUL_UNPACK_0), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::MUL_UNPACK_1) }];
     // x and y opaque too: inlined where they are constants (or specialised
     // for x = −1), their vectors would be rebuilt at each use by V8.
     let (x, y) = (opaque(&x), opaque(&y));
     let (xv, yv) = (i32x4_splat(x), i32x4_splat(y));
     let (x16, y16) = (i16x8_splat(x as i16), i16x8_splat(y as i16));
-    let scatter = [opaque(&W::<B>::SCATTER[0]), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::SCATTER[1]) }];
+    let scatter = [opaque(&W::<B>::SCATTER_0), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::SCATTER_1) }];
     for (g, src) in inp[..32 * B].chunks_exact(B).enumerate() {
         let v0 = load_exact(src, W::<B>::IO);
         if W::<B>::NARROW {
