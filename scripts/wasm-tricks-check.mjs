@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Guards the code-shape tricks the simd128 NTT depends on for its speed in V8
-// (PERF.md, "The NTT and V8"), so a clean-up of src/simd128/ cannot lose them
+// (PERF.md, "simd128 kernels"), so a clean-up of src/simd128/ cannot lose them
 // without a failing check:
 //   1. no `i64x2.mul` anywhere in the .wasm: V8 has no x64 instruction for it
 //      and emulates it with several; the products use `i64x2.extmul_*_i32x4_s`
