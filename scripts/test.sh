@@ -111,9 +111,14 @@ source scripts/setup.sh --fuzz --node24 --compat
 SUMMARY+=("$(printf '%-28s %4ss' "setup" "$((SECONDS - t0))")")
 
 # ---------------------------------------------------------------------------- 1. native
+# The crate's module graph is layered, without cycles (scripts/module-graph.mjs LAYERS).
+rc=0
+run "module graph" "$LOGS/module-graph.log" node scripts/module-graph.mjs --check || rc=$?
+SUMMARY+=("$(grep -E '^module-graph: (passed|FAILED)' "$LOGS/module-graph.log" | sed 's/^/    /' || true)")
+[ "$rc" = 0 ] || exit "$rc"
+
 # --show-output: the Rust ACVP suites print how many vectors they ran. ACVP_DIR: all of
 # NIST's vectors (without it, tests/acvp.rs runs the subset vendored in tests/data/acvp).
-rc=0
 run "cargo test (native)" "$LOGS/cargo-native.log" env ACVP_DIR="$ROOT/../shared/vectors/acvp" cargo test --release -- --show-output || rc=$?
 SUMMARY+=("$(cargo_counts "$LOGS/cargo-native.log")")
 SUMMARY+=("$(grep -E '^ACVP .*vectors' "$LOGS/cargo-native.log" | sed 's/^/    Rust /' || true)")

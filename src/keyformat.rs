@@ -17,7 +17,8 @@
 //! must have the expanded key that the seed gives.
 
 use crate::der::{self, DerError, Reader};
-use crate::{keygen_internal, public_key, Error, ParamSet};
+use crate::api::{keygen_internal, public_key, Error};
+use crate::params::ParamSet;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
 
