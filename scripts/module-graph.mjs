@@ -10,6 +10,13 @@
 //                                            layer, or one not in LAYERS
 //   node scripts/module-graph.mjs --dot      Graphviz text
 //
+// --check also checks README.md's module map ("Layout"): every module is
+// named there, and in the table between the module-map markers every file
+// exists, the first file of each FIPS 204 row cites each algorithm of the row
+// ("Algorithm 7", "Algorithms 16–19", "Algorithms 35, 36, 39, 40"), and each
+// kernel named in the kernel table is a method of the `Backend` trait and a
+// function in both backend files of its row.
+//
 // LAYERS below is the intended order, lowest first: a module may use modules of
 // its own layer or lower ones, never a higher one, and no two modules may use
 // each other. `lib` is the crate root (the public API in src/lib.rs).
@@ -153,6 +160,58 @@ export function problems({ modules, edges }) {
   return out;
 }
 
+/** The FIPS 204 algorithm numbers a text cites: "Algorithm 7", "Algorithms 16–19", "Algorithms 35, 36, 39, 40", "41 and 42". */
+export function citedAlgorithms(text) {
+  const out = new Set();
+  for (const m of text.matchAll(/Algorithms? (\d+(?:\s*(?:–|-|,|and)\s*\d+)*)/g)) {
+    const parts = m[1].split(/\s*(?:,|and)\s*/);
+    for (const part of parts) {
+      const r = part.split(/\s*[–-]\s*/).map(Number);
+      if (r.length === 2) for (let n = r[0]; n <= r[1]; n++) out.add(n);
+      else out.add(r[0]);
+    }
+  }
+  return out;
+}
+
+export function readmeProblems(modules, readme) {
+  const out = [];
+  const layout = readme.slice(readme.indexOf('## Layout'), readme.indexOf('\n## ', readme.indexOf('## Layout') + 1));
+  if (!layout) return ['README.md has no "## Layout" section'];
+  for (const m of modules) {
+    if (m === 'lib' || m === 'tests' || m === 'test_rng') continue;
+    if (!layout.includes(`${m}.rs`) && !layout.includes(`${m}/`)) out.push(`README.md Layout does not name module ${m}`);
+  }
+  const a = layout.indexOf('<!-- module-map start');
+  const b = layout.indexOf('<!-- module-map end -->');
+  if (a < 0 || b < 0) return [...out, 'README.md Layout has no module-map markers'];
+  const rows = layout.slice(a, b).split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('|---'));
+  const read = (f) => fs.readFileSync(path.join(root, f), 'utf8');
+  const backend = read('src/backend.rs');
+  let fipsRows = 0, kernelRows = 0;
+  for (const row of rows) {
+    const cells = row.split('|').slice(1, -1).map((c) => c.trim());
+    const files = [...row.matchAll(/`(src\/[^`]+\.rs)`/g)].map((m) => m[1]);
+    for (const f of files) if (!fs.existsSync(path.join(root, f))) out.push(`README.md module map names ${f}, which does not exist`);
+    if (/^Algorithms? \d/.test(cells[0])) {
+      fipsRows++;
+      const first = files.find((f) => cells[2].includes(f));
+      if (!first || !fs.existsSync(path.join(root, first))) continue;
+      const cited = citedAlgorithms(read(first));
+      for (const n of citedAlgorithms(cells[0])) if (!cited.has(n)) out.push(`README.md module map: ${first} does not cite FIPS 204 Algorithm ${n}`);
+    } else if (cells[0].startsWith('`')) {
+      kernelRows++;
+      const names = [...cells[0].matchAll(/`([a-z_0-9]+)`/g)].map((m) => m[1]);
+      for (const name of names) {
+        if (!new RegExp(`fn ${name}\\b`).test(backend)) out.push(`README.md kernel table: ${name} is not a method of Backend (src/backend.rs)`);
+        for (const f of files) if (fs.existsSync(path.join(root, f)) && !new RegExp(`fn ${name}\\b`).test(read(f))) out.push(`README.md kernel table: ${f} has no fn ${name}`);
+      }
+    }
+  }
+  if (!fipsRows || !kernelRows) out.push(`README.md module map: ${fipsRows} FIPS 204 rows and ${kernelRows} kernel rows; expected both tables`);
+  return out;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const g = graph();
   if (process.argv.includes('--dot')) {
@@ -169,6 +228,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const p = problems(g);
   if (process.argv.includes('--check')) {
+    p.push(...readmeProblems(g.modules, fs.readFileSync(path.join(root, 'README.md'), 'utf8')));
     if (p.length) {
       for (const line of p) console.error(`module-graph: ${line}`);
       console.error(`module-graph: FAILED (${p.length} problem${p.length === 1 ? '' : 's'})`);
