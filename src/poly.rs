@@ -39,16 +39,16 @@ impl DefaultIsZeroes for Poly {}
 
 /// An element of T_q: a polynomial in NTT form (FIPS 204 §7.5), the values of
 /// a ∈ R_q at the 256 roots ζ^(2·brv8(i)+1), i = 0…255 (Go's `nttElement`
-/// beside its `ringElement`). Not scaled by the Montgomery factor: the NTT
-/// multiplies by ζ·2^32 and divides by 2^32 again, and RejNTTPoly samples T_q
-/// itself.
+/// beside its `ringElement`). Not scaled by the Montgomery factor: the NTT's
+/// Montgomery products take ζ·2^32, so the factor cancels, and RejNTTPoly
+/// samples T_q itself.
 ///
-/// Made only by the forward NTT (`ntt::ntt_in_place`, `ntt::ntt_all_in_place`) and by
-/// RejNTTPoly (ExpandA, `sample.rs`); read only by the products with the
+/// Made only by the forward NTT (`ntt::ntt_in_place`, `ntt::ntt_all_in_place`)
+/// and by RejNTTPoly (ExpandA, `sample.rs`); read only by the products with the
 /// inverse NTT (`ntt::pointwise_inv_ntt`, `ntt::dot_inv_ntt`,
-/// `ntt::dot_sub_inv_ntt`), which return a [`Poly`]. So the NTT of an
-/// NTT-form value, a product of normal-form polynomials, a rounding, norm
-/// check or encoding of an NTT-form value, and an expanded key that caches
+/// `ntt::dot_sub_inv_ntt`), which return a [`Poly`]. So a product of
+/// normal-form polynomials, an NTT-form value given to the NTT's input or to
+/// a rounding, norm check, hint or encoding, and an expanded key that caches
 /// anything but NTT forms do not compile.
 ///
 /// `repr(transparent)` over [`Poly`]: the kernels under `ntt/` and the

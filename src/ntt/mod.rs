@@ -6,14 +6,16 @@
 //! time (`target_feature = "simd128"` on wasm32), never from input data; its
 //! differential tests run it against `portable` in wasm.
 //!
-//! Domains are types (`crate::poly`): `ntt` takes a [`Poly`] (normal form)
-//! and returns an [`NttPoly`] (T_q); the products take only `NttPoly`s and
-//! are always followed by the inverse NTT, which takes them in its first pass
+//! Domains are types (`crate::poly`): the forward NTT turns a [`Poly`]
+//! (normal form) into an [`NttPoly`] (T_q) in the same memory
+//! (`ntt_in_place`, `ntt_all_in_place`: a 1 KiB value moved from one type to
+//! the other would be copied); the products take only `NttPoly`s and are
+//! always followed by the inverse NTT, which takes them in its first pass
 //! (`pointwise_inv_ntt`, `dot_inv_ntt`, `dot_sub_inv_ntt`) and returns a
 //! `Poly`, so they never make a round trip through memory. A product
 //! multiplies in Montgomery form (scaled by 2^−32) and the inverse NTT scales
-//! by 2^32, so `pointwise_inv_ntt(ntt(a), ntt(b))` is a·b: the Montgomery
-//! factor never shows outside these functions, and neither type carries one.
+//! by 2^32, so NTT^−1(NTT(a) ∘ NTT(b)) here is a·b: the Montgomery factor
+//! never shows outside these functions, and neither type carries one.
 //!
 //! Bounds callers may rely on (both backends): `ntt` maps |a_i| < q to
 //! |a_i| < 9q; a product of two inputs below 9q is below q (bit-exact across
@@ -44,7 +46,8 @@ use crate::poly::{NttPoly, Poly};
 
 /// NTT (FIPS 204 Algorithm 41) of the polynomial that `fill` writes, in the
 /// memory of `out`: no copy. |a_i| < q gives |â_i| < 9q. `fill` sees that
-/// memory as a normal-form polynomial holding whatever `out` held.
+/// memory as a normal-form polynomial holding whatever `out` held, and writes
+/// every coefficient (a sampler or a copy).
 #[inline(always)]
 pub fn ntt_in_place(out: &mut NttPoly, fill: impl FnOnce(&mut Poly)) {
     let a = out.coefficients_mut();
@@ -54,7 +57,8 @@ pub fn ntt_in_place(out: &mut NttPoly, fill: impl FnOnce(&mut Poly)) {
 
 /// NTT (FIPS 204 Algorithm 41) of every polynomial that `fill` writes, in
 /// the memory of `out`: no copy. `fill` sees that memory as normal-form
-/// polynomials (holding whatever `out` held) and says whether to go on: on
+/// polynomials (holding whatever `out` held), writes every coefficient (a
+/// decoder or a copy) and says whether to go on: on
 /// Some the transforms follow (|a_i| < q gives |â_i| < 9q), on None `out` is
 /// zeroed (zero is the same in both forms, and the memory may hold secrets),
 /// so in either case `out` holds nothing that is not an element of T_q.
