@@ -25,21 +25,19 @@ fn ntt_polys(n: usize) -> Zeroizing<Vec<NttPoly>> {
     Zeroizing::new(vec![NttPoly::zero(); n])
 }
 
-/// t = NTT^−1(Â ∘ NTT(s1)) + s2 split by Power2Round into (t1, t0)
+/// t = NTT^−1(Â ∘ ŝ1) + s2 split by Power2Round into (t1, t0), ŝ1 = NTT(s1)
 /// (FIPS 204 Algorithm 6, steps 3–6). Â is used once, so it is generated as
 /// it is used (steps 3 and 5 interleaved) and never held whole in memory.
-fn power2round_t(p: &Params, rho: &[u8], s1: &[Poly], s2: &[Poly], t1: &mut [Poly], t0: &mut [Poly]) {
+fn power2round_t(p: &Params, rho: &[u8], s1_hat: &[NttPoly], s2: &[Poly], t1: &mut [Poly], t0: &mut [Poly]) {
     let mut a_rows = MatrixRows::new(p, rho);
     let mut a_row = vec![NttPoly::zero(); p.l];
-    let mut s1_hat = ntt_polys(p.l);
-    ntt_all_in_place(&mut s1_hat, |s| Some(s.copy_from_slice(s1)));
     let mut t = Zeroizing::new(Poly::zero());
     for i in 0..p.k {
         a_row.iter_mut().for_each(|e| a_rows.next_entry(e)); // Â[i][0..ℓ]
         // Σ_j Â[i][j]·ŝ1[j] < ℓ·9q² (Â < q, ŝ1 < 9q), reduced once; |t| < q
         // after the inverse NTT; adding s2 (|s2| ≤ η) keeps it within the
         // range `freeze` accepts.
-        dot_inv_ntt(&mut t, &a_row, &s1_hat);
+        dot_inv_ntt(&mut t, &a_row, s1_hat);
         t.add_power2round_into(&s2[i], &mut t1[i], &mut t0[i]);
         // Declassified: t1 is the public key (pkEncode, Algorithm 22); t0 stays secret.
         ct::declassify(&t1[i]);
@@ -54,12 +52,17 @@ pub fn keygen_internal(p: &Params, xi: &[u8; SEED_BYTES]) -> (Vec<u8>, Vec<u8>) 
     // Declassified: ρ is public, the first part of pk (pkEncode, Algorithm 22).
     ct::declassify(&seeds[..32]);
     let (rho, rho_prime, key) = (&seeds[..32], &seeds[32..96], &seeds[96..]);
-    // Step 4.
-    let (mut s1, mut s2) = (polys(p.l), polys(p.k));
-    expand_s(p, rho_prime, &mut s1, &mut s2);
+    // Step 4, with s1 drawn where NTT(s1) goes (step 5) and kept for skEncode.
+    let (mut s1_hat, mut s2) = (ntt_polys(p.l), polys(p.k));
+    let mut s1 = Zeroizing::new(Vec::new());
+    ntt_all_in_place(&mut s1_hat, |s| {
+        expand_s(p, rho_prime, s, &mut s2);
+        *s1 = s.to_vec();
+        Some(())
+    });
     // Steps 3, 5–6.
     let (mut t1, mut t0) = (vec![Poly::zero(); p.k], polys(p.k));
-    power2round_t(p, rho, &s1, &s2, &mut t1, &mut t0);
+    power2round_t(p, rho, &s1_hat, &s2, &mut t1, &mut t0);
     // Steps 8–10.
     let mut pk = vec![0u8; p.public_key_len()];
     pk_encode(p, rho, &t1, &mut pk);
@@ -75,10 +78,11 @@ pub fn keygen_internal(p: &Params, xi: &[u8; SEED_BYTES]) -> (Vec<u8>, Vec<u8>) 
 /// belong together: tr is not H(pk), or the stored t0 is not the recomputed
 /// one (such a key would sign, but its signatures would not verify).
 pub fn public_key(p: &Params, sk: &[u8]) -> Option<Vec<u8>> {
-    let (mut s1, mut s2, mut t0) = (polys(p.l), polys(p.k), polys(p.k));
-    let parts = sk_decode(p, sk, &mut s1, &mut s2, &mut t0)?;
+    // s1 is decoded where NTT(s1) goes: only that form is needed here.
+    let (mut s1_hat, mut s2, mut t0) = (ntt_polys(p.l), polys(p.k), polys(p.k));
+    let parts = ntt_all_in_place(&mut s1_hat, |s1| sk_decode(p, sk, s1, &mut s2, &mut t0))?;
     let (mut t1, mut t0_again) = (vec![Poly::zero(); p.k], polys(p.k));
-    power2round_t(p, parts.rho, &s1, &s2, &mut t1, &mut t0_again);
+    power2round_t(p, parts.rho, &s1_hat, &s2, &mut t1, &mut t0_again);
     let mut pk = vec![0u8; p.public_key_len()];
     pk_encode(p, parts.rho, &t1, &mut pk);
     let mut tr = [0u8; TR_BYTES];
