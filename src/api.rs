@@ -106,7 +106,7 @@ pub fn public_key(ps: ParamSet, sk: &[u8]) -> Result<Vec<u8>, Error> {
 /// any set, for reuse: a key made with `new_in` takes it, and `into_storage`
 /// wipes the key and gives it back, so that a pool of keys (the npm package's
 /// prepared keys) holds a fixed amount of memory however many keys come and go.
-pub struct KeyStorage(Vec<poly::Poly>);
+pub struct KeyStorage(Vec<poly::NttPoly>);
 
 impl KeyStorage {
     /// No memory yet: the key made with it allocates what it needs.

@@ -7,9 +7,9 @@
 
 use crate::ct;
 use crate::encode::{pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime, sk_decode, sk_encode, w1_encode, SkParts};
-use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt, pointwise_inv_ntt};
+use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt_all_in_place, ntt_in_place, pointwise_inv_ntt};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
-use crate::poly::{make_hints, use_hints, Poly, PAIR_SHIFT};
+use crate::poly::{make_hints, use_hints, NttPoly, Poly, PAIR_SHIFT};
 use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball_vartime, MatrixRows};
 use crate::xof::{h, Shake256};
 use alloc::boxed::Box;
@@ -21,21 +21,23 @@ fn polys(n: usize) -> Zeroizing<Vec<Poly>> {
     Zeroizing::new(vec![Poly::zero(); n])
 }
 
-/// t = NTT^−1(Â ∘ NTT(s1)) + s2 split by Power2Round into (t1, t0)
+fn ntt_polys(n: usize) -> Zeroizing<Vec<NttPoly>> {
+    Zeroizing::new(vec![NttPoly::zero(); n])
+}
+
+/// t = NTT^−1(Â ∘ ŝ1) + s2 split by Power2Round into (t1, t0), ŝ1 = NTT(s1)
 /// (FIPS 204 Algorithm 6, steps 3–6). Â is used once, so it is generated as
 /// it is used (steps 3 and 5 interleaved) and never held whole in memory.
-fn power2round_t(p: &Params, rho: &[u8], s1: &[Poly], s2: &[Poly], t1: &mut [Poly], t0: &mut [Poly]) {
+fn power2round_t(p: &Params, rho: &[u8], s1_hat: &[NttPoly], s2: &[Poly], t1: &mut [Poly], t0: &mut [Poly]) {
     let mut a_rows = MatrixRows::new(p, rho);
-    let mut a_row = vec![Poly::zero(); p.l];
-    let mut s1_hat = Zeroizing::new(s1.to_vec());
-    s1_hat.iter_mut().for_each(ntt);
+    let mut a_row = vec![NttPoly::zero(); p.l];
     let mut t = Zeroizing::new(Poly::zero());
     for i in 0..p.k {
         a_row.iter_mut().for_each(|e| a_rows.next_entry(e)); // Â[i][0..ℓ]
         // Σ_j Â[i][j]·ŝ1[j] < ℓ·9q² (Â < q, ŝ1 < 9q), reduced once; |t| < q
         // after the inverse NTT; adding s2 (|s2| ≤ η) keeps it within the
         // range `freeze` accepts.
-        dot_inv_ntt(&mut t, &a_row, &s1_hat);
+        dot_inv_ntt(&mut t, &a_row, s1_hat);
         t.add_power2round_into(&s2[i], &mut t1[i], &mut t0[i]);
         // Declassified: t1 is the public key (pkEncode, Algorithm 22); t0 stays secret.
         ct::declassify(&t1[i]);
@@ -50,12 +52,17 @@ pub fn keygen_internal(p: &Params, xi: &[u8; SEED_BYTES]) -> (Vec<u8>, Vec<u8>) 
     // Declassified: ρ is public, the first part of pk (pkEncode, Algorithm 22).
     ct::declassify(&seeds[..32]);
     let (rho, rho_prime, key) = (&seeds[..32], &seeds[32..96], &seeds[96..]);
-    // Step 4.
-    let (mut s1, mut s2) = (polys(p.l), polys(p.k));
-    expand_s(p, rho_prime, &mut s1, &mut s2);
+    // Step 4, with s1 drawn where NTT(s1) goes (step 5) and kept for skEncode.
+    let (mut s1_hat, mut s2) = (ntt_polys(p.l), polys(p.k));
+    let mut s1 = Zeroizing::new(Vec::new());
+    ntt_all_in_place(&mut s1_hat, |s| {
+        expand_s(p, rho_prime, s, &mut s2);
+        *s1 = s.to_vec();
+        Some(())
+    });
     // Steps 3, 5–6.
     let (mut t1, mut t0) = (vec![Poly::zero(); p.k], polys(p.k));
-    power2round_t(p, rho, &s1, &s2, &mut t1, &mut t0);
+    power2round_t(p, rho, &s1_hat, &s2, &mut t1, &mut t0);
     // Steps 8–10.
     let mut pk = vec![0u8; p.public_key_len()];
     pk_encode(p, rho, &t1, &mut pk);
@@ -71,10 +78,11 @@ pub fn keygen_internal(p: &Params, xi: &[u8; SEED_BYTES]) -> (Vec<u8>, Vec<u8>) 
 /// belong together: tr is not H(pk), or the stored t0 is not the recomputed
 /// one (such a key would sign, but its signatures would not verify).
 pub fn public_key(p: &Params, sk: &[u8]) -> Option<Vec<u8>> {
-    let (mut s1, mut s2, mut t0) = (polys(p.l), polys(p.k), polys(p.k));
-    let parts = sk_decode(p, sk, &mut s1, &mut s2, &mut t0)?;
+    // s1 is decoded where NTT(s1) goes: only that form is needed here.
+    let (mut s1_hat, mut s2, mut t0) = (ntt_polys(p.l), polys(p.k), polys(p.k));
+    let parts = ntt_all_in_place(&mut s1_hat, |s1| sk_decode(p, sk, s1, &mut s2, &mut t0))?;
     let (mut t1, mut t0_again) = (vec![Poly::zero(); p.k], polys(p.k));
-    power2round_t(p, parts.rho, &s1, &s2, &mut t1, &mut t0_again);
+    power2round_t(p, parts.rho, &s1_hat, &s2, &mut t1, &mut t0_again);
     let mut pk = vec![0u8; p.public_key_len()];
     pk_encode(p, parts.rho, &t1, &mut pk);
     let mut tr = [0u8; TR_BYTES];
@@ -111,15 +119,15 @@ pub enum SignError {
 
 /// Storage of `n` zero polynomials for an expanded key: `storage` reused when
 /// it has room (its old contents were wiped by `wipe_storage`), else a new block.
-fn key_storage(mut storage: Vec<Poly>, n: usize) -> Zeroizing<Vec<Poly>> {
+fn key_storage(mut storage: Vec<NttPoly>, n: usize) -> Zeroizing<Vec<NttPoly>> {
     storage.clear();
-    storage.resize(n, Poly::zero());
+    storage.resize(n, NttPoly::zero());
     Zeroizing::new(storage)
 }
 
 /// Takes an expanded key's storage back, wiped (its whole capacity) and empty,
 /// for reuse by another key without a new allocation.
-fn wipe_storage(polys: &mut Zeroizing<Vec<Poly>>) -> Vec<Poly> {
+fn wipe_storage(polys: &mut Zeroizing<Vec<NttPoly>>) -> Vec<NttPoly> {
     let mut storage = core::mem::take(&mut **polys);
     zeroize::Zeroize::zeroize(&mut storage);
     storage
@@ -141,29 +149,33 @@ pub struct ExpandedSecretKey {
     /// (ℓ ≤ k in every set; before the NTT the coefficients are at most
     /// η·(1 + 2^9) ≤ 2052 in size, `params.rs` checks both at compile time),
     /// then NTT(t0).
-    polys: Zeroizing<Vec<Poly>>,
+    polys: Zeroizing<Vec<NttPoly>>,
 }
 
 impl ExpandedSecretKey {
     /// skDecode and steps 2–5 of Algorithm 7, into `storage` (any capacity;
     /// reused when it has room). A malformed key gives the storage back, wiped.
-    pub fn new(p: &'static Params, sk: &[u8], storage: Vec<Poly>) -> Result<ExpandedSecretKey, Vec<Poly>> {
+    pub fn new(p: &'static Params, sk: &[u8], storage: Vec<NttPoly>) -> Result<ExpandedSecretKey, Vec<NttPoly>> {
         let (k, l) = (p.k, p.l);
         let mut store = key_storage(storage, k * l + 2 * k);
-        let (a_hat, rest) = store.split_at_mut(k * l);
-        let (s_hat, t0_hat) = rest.split_at_mut(k);
+        let (a_hat, s_and_t0_hat) = store.split_at_mut(k * l);
         let mut s1 = polys(l);
-        let Some(parts) = sk_decode(p, sk, &mut s1, s_hat, t0_hat) else {
+        // s2 and t0 are decoded where their NTT forms go, and transformed there.
+        let parts = ntt_all_in_place(s_and_t0_hat, |s_and_t0| {
+            let (s, t0) = s_and_t0.split_at_mut(k);
+            let parts = sk_decode(p, sk, &mut s1, s, t0)?;
+            // s[i] ← s1[i] + 2^9·s2[i]; rows i ≥ ℓ have no s1 part.
+            for (i, s) in s.iter_mut().enumerate() {
+                s.0.iter_mut().for_each(|c| *c <<= PAIR_SHIFT);
+                if let Some(s1) = s1.get(i) {
+                    s.0.iter_mut().zip(s1.0.iter()).for_each(|(c, a)| *c += a);
+                }
+            }
+            Some(parts)
+        });
+        let Some(parts) = parts else {
             return Err(wipe_storage(&mut store));
         };
-        // s_hat[i] ← s1[i] + 2^9·s2[i]; rows i ≥ ℓ have no s1 part.
-        for (i, s) in s_hat.iter_mut().enumerate() {
-            s.0.iter_mut().for_each(|c| *c <<= PAIR_SHIFT);
-            if let Some(s1) = s1.get(i) {
-                s.0.iter_mut().zip(s1.0.iter()).for_each(|(c, a)| *c += a);
-            }
-        }
-        s_hat.iter_mut().chain(t0_hat.iter_mut()).for_each(ntt);
         expand_a(p, parts.rho, a_hat);
         let mut key_tr = Zeroizing::new(Vec::with_capacity(32 + TR_BYTES));
         key_tr.extend_from_slice(parts.key);
@@ -172,7 +184,7 @@ impl ExpandedSecretKey {
     }
 
     /// Wipes the key and gives back its polynomial storage, for `new`.
-    pub fn into_storage(mut self) -> Vec<Poly> {
+    pub fn into_storage(mut self) -> Vec<NttPoly> {
         wipe_storage(&mut self.polys)
     }
 
@@ -192,17 +204,18 @@ impl ExpandedSecretKey {
         h(&[&self.key_tr[..32], rnd, mu], &mut rho_pp[..]);
 
         let (gamma1, gamma2, beta) = (p.gamma1, p.gamma2, p.beta());
-        // Every temporary in one heap block, wiped when dropped. Two take turns:
-        // NTT(y) is no longer needed once w is known, so z takes its place; w1
-        // is no longer needed once c̃ is hashed and its row's hint is made, so
-        // the hint takes its place.
-        let mut scratch = polys(2 * l + 2 * k + 2);
-        let (y, rest) = scratch.split_at_mut(l);
-        let (y_hat_then_z, rest) = rest.split_at_mut(l);
+        // Every temporary in two heap blocks (normal and NTT forms), wiped when
+        // dropped. Some take turns: y is no longer needed once z = y + cs1 is
+        // formed (a new attempt draws a new y), so z takes its place; w1 is no
+        // longer needed once c̃ is hashed and its row's hint is made, so the
+        // hint takes its place; one row holds cs1[i], then a row of hints.
+        let mut scratch = polys(l + 2 * k + 2);
+        let (y_then_z, rest) = scratch.split_at_mut(l);
         let (w0, rest) = rest.split_at_mut(k);
         let (w1_then_hint, rest) = rest.split_at_mut(k);
-        let (tmp, hint_row) = rest.split_at_mut(1);
-        let (tmp, hint_row) = (&mut tmp[0], &mut hint_row[0]);
+        let (tmp, cs1_then_hint) = rest.split_at_mut(1);
+        let (tmp, cs1_then_hint) = (&mut tmp[0], &mut cs1_then_hint[0]);
+        let (mut y_hat, mut c_hat) = (ntt_polys(l), NttPoly::zero());
         let mut w1_bytes = Zeroizing::new(vec![0u8; 32 * k * p.w1_bits()]);
         let mut c_tilde = Zeroizing::new([0u8; 64]);
         let c_tilde = &mut c_tilde[..p.c_tilde_bytes()];
@@ -212,15 +225,13 @@ impl ExpandedSecretKey {
                 return Err(SignError::TooManyAttempts);
             }
             // Step 11: y ← ExpandMask(ρ″, κ); |y| ≤ γ1.
-            expand_mask(p, &rho_pp[..], kappa as u16, y);
+            expand_mask(p, &rho_pp[..], kappa as u16, y_then_z);
             kappa += l;
-            let y_hat = &mut *y_hat_then_z;
-            y_hat.copy_from_slice(y);
-            y_hat.iter_mut().for_each(ntt);
+            ntt_all_in_place(&mut y_hat, |y_hat| Some(y_hat.copy_from_slice(y_then_z)));
             // Steps 12–13: w ← NTT^−1(Â ∘ NTT(y)), (w1, w0) by Decompose.
             for i in 0..k {
                 // Σ_j Â[i][j]·ŷ[j] < ℓ·9q² (Â < q, ŷ < 9q), reduced once: < q.
-                dot_inv_ntt(tmp, &a_hat[i * l..(i + 1) * l], y_hat); // < q
+                dot_inv_ntt(tmp, &a_hat[i * l..(i + 1) * l], &y_hat); // < q
                 tmp.decompose_into(&mut w1_then_hint[i], &mut w0[i], gamma2);
             }
             // Step 15: c̃ ← H(μ ‖ w1Encode(w1), λ/4).
@@ -232,8 +243,7 @@ impl ExpandedSecretKey {
             // s1, s2, t0 (Dilithium round-3 specification v3.1, §5.5).
             ct::declassify(c_tilde);
             // Steps 16–17.
-            let mut c_hat = sample_in_ball_vartime(c_tilde, p.tau);
-            ntt(&mut c_hat);
+            ntt_in_place(&mut c_hat, |c| sample_in_ball_vartime(c_tilde, p.tau, c));
             // Steps 18–21, a row at a time: NTT^−1(ĉ ∘ NTT(s1[i] + 2^9·s2[i]))
             // is c·s1[i] + 2^9·c·s2[i] mod q, and as both products are at most
             // β < 2^8 in size it splits into the two exactly: one inverse NTT
@@ -253,10 +263,8 @@ impl ExpandedSecretKey {
             // The ct0 and hint-count checks come after every row has passed.
             for i in 0..k {
                 pointwise_inv_ntt(tmp, &c_hat, &s_hat[i]); // < q
-                // cs1[i] goes where z[i] is formed (z is where NTT(y) was); rows
-                // i ≥ ℓ have no s1 part, and their zero goes to the hint scratch.
-                let cs1 = if i < l { &mut y_hat_then_z[i] } else { &mut *hint_row };
-                tmp.split_pair(cs1); // tmp = cs2[i]; both |·| ≤ β
+                // Rows i ≥ ℓ have no s1 part: their cs1 is zero, and unused.
+                tmp.split_pair(cs1_then_hint); // tmp = cs2[i]; both |·| ≤ β
                 // r0 = w0 − cs2, |·| < γ2 + β, centred and checked in one pass.
                 // Declassified here and in the three checks below: the rejection
                 // decision of steps 23 and 28, which the number of attempts makes
@@ -266,7 +274,7 @@ impl ExpandedSecretKey {
                     continue 'attempt;
                 }
                 // z = y + cs1, |·| ≤ γ1 + β, centred and checked in one pass.
-                if i < l && ct::declassified(y_hat_then_z[i].add_center_exceeds(&y[i], gamma1 - beta)) {
+                if i < l && ct::declassified(y_then_z[i].add_center_exceeds(cs1_then_hint, gamma1 - beta)) {
                     ct::count_rejection(0);
                     continue 'attempt;
                 }
@@ -279,8 +287,8 @@ impl ExpandedSecretKey {
                     ct::count_rejection(2);
                     continue 'attempt;
                 }
-                hints += make_hints(hint_row, &w0[i], tmp, &w1_then_hint[i], gamma2);
-                w1_then_hint[i] = *hint_row;
+                hints += make_hints(cs1_then_hint, &w0[i], tmp, &w1_then_hint[i], gamma2);
+                w1_then_hint[i] = *cs1_then_hint;
             }
             if ct::declassified(hints > p.omega) {
                 ct::count_rejection(3);
@@ -288,10 +296,10 @@ impl ExpandedSecretKey {
             }
             // Step 33. Declassified: the accepted (z, h) are the signature
             // being output (sigEncode, Algorithm 26), whose hint packing branches.
-            ct::declassify(&y_hat_then_z[..l]);
+            ct::declassify(&y_then_z[..]);
             ct::declassify(&w1_then_hint[..]);
             let mut sig = vec![0u8; p.signature_len()];
-            sig_encode_vartime(p, c_tilde, y_hat_then_z, w1_then_hint, &mut sig);
+            sig_encode_vartime(p, c_tilde, y_then_z, w1_then_hint, &mut sig);
             return Ok(sig);
         }
     }
@@ -301,23 +309,23 @@ impl ExpandedSecretKey {
 /// is used, a row at a time (the pqm4 lesson: a few polynomials of memory
 /// instead of k·ℓ).
 enum Matrix<'a> {
-    Cached(&'a [Poly]),
+    Cached(&'a [NttPoly]),
     FromSeed(Box<MatrixRows<'a>>),
 }
 
 /// NTT(t1·2^d) for every row (FIPS 204 Algorithm 8, step 9's right-hand factor).
-fn t1_hat(p: &Params, pk: &[u8], t1: &mut [Poly]) {
-    pk_decode(p, pk, t1);
-    for t in t1.iter_mut() {
-        t.shift_left_d(); // < 2^23 < q
-        ntt(t);
-    }
+fn t1_hat(p: &Params, pk: &[u8], t1_hat: &mut [NttPoly]) {
+    ntt_all_in_place(t1_hat, |t1| {
+        pk_decode(p, pk, t1);
+        t1.iter_mut().for_each(Poly::shift_left_d); // < 2^23 < q
+        Some(())
+    });
 }
 
 /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) given μ; `pk` and `sig` must
 /// have their exact lengths. Â is generated as it is used.
 pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
-    let mut t1 = vec![Poly::zero(); p.k];
+    let mut t1 = vec![NttPoly::zero(); p.k];
     t1_hat(p, pk, &mut t1);
     verify_core(p, Matrix::FromSeed(Box::new(MatrixRows::new(p, &pk[..SEED_BYTES]))), &t1, mu, sig)
 }
@@ -329,12 +337,12 @@ pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool
 pub struct ExpandedPublicKey {
     p: &'static Params,
     tr: [u8; TR_BYTES],
-    polys: Zeroizing<Vec<Poly>>,
+    polys: Zeroizing<Vec<NttPoly>>,
 }
 
 impl ExpandedPublicKey {
     /// `pk` must have its exact length; `storage` as for `ExpandedSecretKey::new`.
-    pub fn new(p: &'static Params, pk: &[u8], storage: Vec<Poly>) -> ExpandedPublicKey {
+    pub fn new(p: &'static Params, pk: &[u8], storage: Vec<NttPoly>) -> ExpandedPublicKey {
         let mut polys = key_storage(storage, p.k * p.l + p.k);
         let (a_hat, t1) = polys.split_at_mut(p.k * p.l);
         expand_a(p, &pk[..SEED_BYTES], a_hat);
@@ -343,7 +351,7 @@ impl ExpandedPublicKey {
     }
 
     /// Gives back the polynomial storage, wiped, for `new`.
-    pub fn into_storage(mut self) -> Vec<Poly> {
+    pub fn into_storage(mut self) -> Vec<NttPoly> {
         wipe_storage(&mut self.polys)
     }
 
@@ -359,24 +367,24 @@ impl ExpandedPublicKey {
 }
 
 /// FIPS 204 Algorithm 8 from step 2, given Â (or ρ), NTT(t1·2^d) and μ.
-fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
+fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[NttPoly], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
     let (k, l) = (p.k, p.l);
-    let (mut z, mut hint) = (vec![Poly::zero(); l], vec![Poly::zero(); k]);
-    let Some(c_tilde) = sig_decode_vartime(p, sig, &mut z, &mut hint) else {
+    let (mut z_hat, mut hint) = (vec![NttPoly::zero(); l], vec![Poly::zero(); k]);
+    // z is decoded where NTT(z) goes. Step 13's norm check comes first: it is
+    // cheap, z is already centred, and a z that fails needs no NTT.
+    let Some(c_tilde) = ntt_all_in_place(&mut z_hat, |z| {
+        let c_tilde = sig_decode_vartime(p, sig, z, &mut hint)?;
+        (!z.iter().any(|zi| zi.exceeds(p.gamma1 - p.beta()))).then_some(c_tilde)
+    }) else {
         return false;
     };
-    // Step 13's norm check first: it is cheap and z is already centred.
-    if z.iter().any(|zi| zi.exceeds(p.gamma1 - p.beta())) {
-        return false;
-    }
-    let mut c_hat = sample_in_ball_vartime(c_tilde, p.tau);
-    ntt(&mut c_hat);
-    z.iter_mut().for_each(ntt);
+    let mut c_hat = NttPoly::zero();
+    ntt_in_place(&mut c_hat, |c| sample_in_ball_vartime(c_tilde, p.tau, c));
     let mut w1 = vec![Poly::zero(); k];
-    let mut a_row = vec![Poly::zero(); if matches!(a, Matrix::FromSeed(_)) { l } else { 0 }];
+    let mut a_row = vec![NttPoly::zero(); if matches!(a, Matrix::FromSeed(_)) { l } else { 0 }];
     let mut w = Poly::zero();
     for i in 0..k {
-        let a_row: &[Poly] = match &mut a {
+        let a_row: &[NttPoly] = match &mut a {
             Matrix::Cached(a_hat) => &a_hat[i * l..(i + 1) * l],
             Matrix::FromSeed(rows) => {
                 a_row.iter_mut().for_each(|e| rows.next_entry(e)); // Â[i][0..ℓ]
@@ -385,7 +393,7 @@ fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[Poly], mu: &[u8; MU_BYTES], 
         };
         // Step 9: w′ ← NTT^−1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)); the sum is
         // < ℓ·9q² + 81q² (Â < q, the NTT outputs < 9q), reduced once: < q.
-        dot_sub_inv_ntt(&mut w, a_row, &z, &c_hat, &t1_hat[i]); // < q
+        dot_sub_inv_ntt(&mut w, a_row, &z_hat, &c_hat, &t1_hat[i]); // < q
         // Step 10: w1′ ← UseHint(h, w′).
         use_hints(&mut w1[i], &hint[i], &w, p.gamma2);
     }

@@ -5,13 +5,16 @@
 //! the reference, `simd128/ntt.rs` the same functions with bounds at least as
 //! tight, tested against it in wasm.
 //!
-//! Domain convention: `ntt` maps a polynomial to its NTT form; products
-//! multiply in Montgomery form (result scaled by 2^−32); the inverse NTT
-//! scales by 2^32, so `pointwise_inv_ntt(ntt(a), ntt(b))` is a·b.
-//!
-//! Products are always followed by the inverse NTT, which takes them in its
-//! first pass (`pointwise_inv_ntt`, `dot_inv_ntt`, `dot_sub_inv_ntt`), so they
-//! never make a round trip through memory.
+//! Domains are types (`crate::ring`): the forward NTT turns a [`Poly`]
+//! (normal form) into an [`NttPoly`] (T_q) in the same memory
+//! (`ntt_in_place`, `ntt_all_in_place`: a 1 KiB value moved from one type to
+//! the other would be copied); the products take only `NttPoly`s and are
+//! always followed by the inverse NTT, which takes them in its first pass
+//! (`pointwise_inv_ntt`, `dot_inv_ntt`, `dot_sub_inv_ntt`) and returns a
+//! `Poly`, so they never make a round trip through memory. A product
+//! multiplies in Montgomery form (scaled by 2^−32) and the inverse NTT scales
+//! by 2^32, so NTT^−1(NTT(a) ∘ NTT(b)) here is a·b: the Montgomery factor
+//! never shows outside these functions, and neither type carries one.
 //!
 //! Bounds callers may rely on (both backends): `ntt` maps |a_i| < q to
 //! |a_i| < 9q; a product of two inputs below 9q is below q (bit-exact across
@@ -29,40 +32,74 @@
 //! sums are equal bit for bit, and below q.
 
 use crate::backend::{Active, Backend};
-use crate::ring::Poly;
+use crate::ring::{NttPoly, Poly};
 
-/// Forward NTT in place (FIPS 204 Algorithm 41), output in bit-reversed
-/// order. Bound: |a_i| < q gives |a_i| < 9q.
+/// NTT (FIPS 204 Algorithm 41) of the polynomial that `fill` writes, in the
+/// memory of `out`: no copy. |a_i| < q gives |â_i| < 9q. `fill` sees that
+/// memory as a normal-form polynomial holding whatever `out` held, and writes
+/// every coefficient (a sampler or a copy).
 #[inline(always)]
-pub fn ntt(a: &mut Poly) {
-    Active::ntt(a)
+pub fn ntt_in_place(out: &mut NttPoly, fill: impl FnOnce(&mut Poly)) {
+    let a = out.coefficients_mut();
+    fill(a);
+    Active::ntt(a);
 }
 
-/// Inverse NTT in place (FIPS 204 Algorithm 42), times 2^32. Bound: |a_i| < q
-/// gives |a_i| < q. The algorithms use it only fused with the products below.
+/// NTT (FIPS 204 Algorithm 41) of every polynomial that `fill` writes, in
+/// the memory of `out`: no copy. `fill` sees that memory as normal-form
+/// polynomials (holding whatever `out` held), writes every coefficient (a
+/// decoder or a copy) and says whether to go on: on
+/// Some the transforms follow (|a_i| < q gives |â_i| < 9q), on None `out` is
+/// zeroed (zero is the same in both forms, and the memory may hold secrets),
+/// so in either case `out` holds nothing that is not an element of T_q.
+pub fn ntt_all_in_place<R>(out: &mut [NttPoly], fill: impl FnOnce(&mut [Poly]) -> Option<R>) -> Option<R> {
+    let a = NttPoly::coefficients_of_mut(out);
+    let done = fill(a);
+    if done.is_some() {
+        a.iter_mut().for_each(Active::ntt);
+    } else {
+        a.fill(Poly::zero());
+    }
+    done
+}
+
+/// NTT (FIPS 204 Algorithm 41) by value, for tests: the algorithms transform
+/// in place (`ntt_in_place`), as a value moved into an `NttPoly` is copied.
 #[cfg(test)]
-pub fn inv_ntt_tomont(a: &mut Poly) {
-    Active::inv_ntt_tomont(a)
+pub fn ntt(a: Poly) -> NttPoly {
+    let mut a_hat = NttPoly::zero();
+    ntt_in_place(&mut a_hat, |x| *x = a);
+    a_hat
 }
 
-/// c = NTT^−1(a ∘ b)·2^32, i.e. a·b in R_q when a, b are NTT outputs.
-/// Bound: |a_i|, |b_i| < 9q gives products < q and output < q.
+/// NTT^−1(â ∘ b̂) (FIPS 204 Algorithms 45 and 42) = a·b in R_q. |â_i|, |b̂_i| <
+/// 9q gives |c_i| < q.
 #[inline(always)]
-pub fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
-    Active::pointwise_inv_ntt(c, a, b)
+pub fn pointwise_inv_ntt(c: &mut Poly, a: &NttPoly, b: &NttPoly) {
+    Active::pointwise_inv_ntt(c, a.coefficients(), b.coefficients())
 }
 
-/// c = NTT^−1(Σ_j a_j ∘ b_j)·2^32. Needs |Σ| < 256q² (module comment);
-/// output < q.
+/// NTT^−1(Σ_j â_j ∘ b̂_j) = Σ_j a_j·b_j in R_q (a row of Â ∘ NTT(y), FIPS 204
+/// Algorithm 48 then 42). Needs |Σ| < 256q² (module comment); |c_i| < q.
 #[inline(always)]
-pub fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
-    Active::dot_inv_ntt(c, a, b)
+pub fn dot_inv_ntt(c: &mut Poly, a: &[NttPoly], b: &[NttPoly]) {
+    Active::dot_inv_ntt(c, NttPoly::coefficients_of(a), NttPoly::coefficients_of(b))
 }
 
-/// c = NTT^−1(Σ_j a_j ∘ b_j − x ∘ y)·2^32. Needs |Σ| < 256q²; output < q.
+/// NTT^−1(Σ_j â_j ∘ b̂_j − x̂ ∘ ŷ) = Σ_j a_j·b_j − x·y in R_q (verification's
+/// Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)). Needs |Σ| < 256q²; |c_i| < q.
 #[inline(always)]
-pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly) {
-    Active::dot_sub_inv_ntt(c, a, b, x, y)
+pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[NttPoly], b: &[NttPoly], x: &NttPoly, y: &NttPoly) {
+    Active::dot_sub_inv_ntt(c, NttPoly::coefficients_of(a), NttPoly::coefficients_of(b), x.coefficients(), y.coefficients())
+}
+
+/// NTT^−1 (FIPS 204 Algorithm 42) alone, times 2^32: tests only, since the
+/// algorithms take the inverse only of products. |â_i| < q gives |a_i| < q.
+#[cfg(test)]
+pub fn inv_ntt_tomont(a_hat: NttPoly) -> Poly {
+    let mut a = *a_hat.coefficients();
+    Active::inv_ntt_tomont(&mut a);
+    a
 }
 
 #[cfg(test)]
@@ -70,6 +107,7 @@ mod tests {
     use super::*;
     use crate::field::mont_mul;
     use crate::params::{N, Q};
+    use crate::poly::{NttPoly, Poly};
     use crate::tables::{pow_mod, ZETAS};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -112,9 +150,7 @@ mod tests {
         let mut rng = Rng(7);
         for bound in [1, 4, 1 << 19, Q - 1] {
             let (a, b) = (rng.poly(bound), rng.poly(bound));
-            let (mut ah, mut bh) = (a, b);
-            ntt(&mut ah);
-            ntt(&mut bh);
+            let (ah, bh) = (ntt(a), ntt(b));
             let mut c = Poly::zero();
             pointwise_inv_ntt(&mut c, &ah, &bh);
             assert!(c.0.iter().all(|x| x.abs() < Q), "inverse NTT output bound");
@@ -161,10 +197,9 @@ mod tests {
                 for i in 0..N {
                     packed.0[i] = s1.0[i] + (s2.0[i] << PAIR_SHIFT);
                 }
-                let (mut c_hat, mut v, mut lo) = (c, Poly::zero(), Poly::zero());
-                ntt(&mut c_hat);
-                ntt(&mut packed);
-                pointwise_inv_ntt(&mut v, &c_hat, &packed);
+                let (c_hat, packed_hat) = (ntt(c), ntt(packed));
+                let (mut v, mut lo) = (Poly::zero(), Poly::zero());
+                pointwise_inv_ntt(&mut v, &c_hat, &packed_hat);
                 v.split_pair(&mut lo);
                 assert_eq!((lo, v), (want1, want2), "τ {tau}, η {eta}, round {round}");
             }
@@ -174,21 +209,17 @@ mod tests {
     #[test]
     fn bounds_hold_on_extreme_inputs() {
         // Forward: |input| < q gives |output| < 9q (each of 8 layers adds < q).
+        let below_9q = |a: &NttPoly| a.coefficients().0.iter().all(|x| x.abs() < 9 * Q);
         for v in [Q - 1, -(Q - 1)] {
-            let mut a = Poly([v; N]);
-            ntt(&mut a);
-            assert!(a.0.iter().all(|x| x.abs() < 9 * Q));
+            assert!(below_9q(&ntt(Poly([v; N]))));
         }
         let mut rng = Rng(99);
         for _ in 0..50 {
-            let mut a = rng.poly(Q - 1);
-            ntt(&mut a);
-            assert!(a.0.iter().all(|x| x.abs() < 9 * Q));
+            assert!(below_9q(&ntt(rng.poly(Q - 1))));
         }
         // Inverse: |input| < q gives |output| < q, also at the extremes.
         for v in [Q - 1, -(Q - 1)] {
-            let mut a = Poly([v; N]);
-            inv_ntt_tomont(&mut a);
+            let a = inv_ntt_tomont(NttPoly::from_coefficients(Poly([v; N])));
             assert!(a.0.iter().all(|x| x.abs() < Q));
         }
         // The largest matrix–vector sums (bound in the module comment): seven
@@ -197,9 +228,10 @@ mod tests {
         let a = Poly([Q - 1; N]);
         let mut big = Poly([9 * Q - 1; N]);
         big.0[3] = -(9 * Q - 1);
+        let (a_hat, big_hat) = (NttPoly::from_coefficients(a), NttPoly::from_coefficients(big));
         let (mut c, mut w) = (Poly::zero(), Poly::zero());
-        dot_inv_ntt(&mut c, &[a; 7], &[big; 7]);
-        dot_sub_inv_ntt(&mut w, &[a; 7], &[big; 7], &big, &Poly([-(9 * Q - 1); N]));
+        dot_inv_ntt(&mut c, &[a_hat; 7], &[big_hat; 7]);
+        dot_sub_inv_ntt(&mut w, &[a_hat; 7], &[big_hat; 7], &big_hat, &NttPoly::from_coefficients(Poly([-(9 * Q - 1); N])));
         let (mut want_c, mut want_w) = (Poly::zero(), Poly::zero());
         for i in 0..N {
             let p = mont_mul(a.0[i], big.0[i]) as i64;
@@ -207,8 +239,8 @@ mod tests {
             want_c.0[i] = modq(7 * p);
             want_w.0[i] = modq(7 * p + sq);
         }
-        inv_ntt_tomont(&mut want_c);
-        inv_ntt_tomont(&mut want_w);
+        let want_c = inv_ntt_tomont(NttPoly::from_coefficients(want_c));
+        let want_w = inv_ntt_tomont(NttPoly::from_coefficients(want_w));
         for i in 0..N {
             assert!(c.0[i].abs() < Q && w.0[i].abs() < Q);
             assert_eq!(modq(c.0[i] as i64), modq(want_c.0[i] as i64));
@@ -216,16 +248,35 @@ mod tests {
         }
     }
 
+    /// The in-place forms transform what `fill` wrote, exactly as `ntt` does;
+    /// a refused fill leaves zeros (the NTT of zero), not the values it wrote.
+    #[test]
+    fn in_place_forms_transform_what_fill_writes() {
+        let mut rng = Rng(11);
+        let a: Vec<Poly> = (0..3).map(|_| rng.poly(Q - 1)).collect();
+        let mut one = NttPoly::from_coefficients(Poly([5; N]));
+        ntt_in_place(&mut one, |x| *x = a[0]);
+        assert_eq!(one, ntt(a[0]));
+        let mut all = vec![NttPoly::from_coefficients(Poly([5; N])); 3];
+        assert_eq!(ntt_all_in_place(&mut all, |x| Some(x.copy_from_slice(&a))), Some(()));
+        assert!(all.iter().zip(&a).all(|(x, y)| *x == ntt(*y)));
+        let refused = ntt_all_in_place(&mut all, |x| {
+            x.copy_from_slice(&a);
+            None::<()>
+        });
+        assert_eq!(refused, None);
+        assert!(all.iter().all(|x| *x == NttPoly::zero()));
+    }
+
     #[test]
     fn round_trip_is_identity_times_mont() {
         let mut rng = Rng(3);
         let a = rng.poly(Q - 1);
-        let mut b = a;
-        ntt(&mut b);
         // The inverse takes |input| < q (its stated contract; the simd128
         // backend checks its stage bounds against it in tests).
-        b.0.iter_mut().for_each(|c| *c = crate::field::reduce32(*c));
-        inv_ntt_tomont(&mut b);
+        let mut b_hat = ntt(a);
+        b_hat.coefficients_mut().0.iter_mut().for_each(|c| *c = crate::field::reduce32(*c));
+        let b = inv_ntt_tomont(b_hat);
         // inv_ntt_tomont(ntt(a)) = a·2^32; one Montgomery step by 1 undoes it.
         for i in 0..N {
             assert_eq!(modq(mont_mul(b.0[i], 1) as i64), modq(a.0[i] as i64));

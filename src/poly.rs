@@ -10,7 +10,7 @@
 use crate::backend::{Active, Backend};
 use crate::params::D;
 pub use crate::params::PAIR_SHIFT;
-pub use crate::ring::Poly;
+pub use crate::ring::{NttPoly, Poly};
 
 impl Poly {
     /// self ← self + b mod± q (centred), then ‖self‖∞ ≥ bound?, in one pass.

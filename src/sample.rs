@@ -5,7 +5,7 @@
 use crate::backend::{Active, Backend};
 use crate::encode::unpack_offset;
 use crate::params::{Params, N};
-use crate::ring::Poly;
+use crate::ring::{NttPoly, Poly};
 use crate::xof::{Shake128, Shake128x2, Shake256, Shake256x2, SHAKE128_RATE, SHAKE256_RATE};
 use alloc::vec::Vec;
 use zeroize::Zeroize;
@@ -14,19 +14,20 @@ use zeroize::Zeroize;
 #[cfg(test)]
 pub(crate) mod streams;
 
-/// SampleInBall (FIPS 204 Algorithm 29): c with τ coefficients ±1, the rest 0.
+/// SampleInBall (FIPS 204 Algorithm 29): c with τ coefficients ±1, the rest 0,
+/// written over `c` (in place, so that the NTT can follow in the same memory).
 ///
 /// Variable time: its loop and memory indices depend on c̃. The signer may
 /// call it because c̃ is public: it is in the signature for the accepted
 /// attempt, and for a rejected one it is a hash of μ and the discarded y
 /// only (Sign_internal declassifies it, with the reason, before the call).
-pub fn sample_in_ball_vartime(c_tilde: &[u8], tau: usize) -> Poly {
+pub fn sample_in_ball_vartime(c_tilde: &[u8], tau: usize, c: &mut Poly) {
     let mut xof = Shake256::new().absorb(c_tilde).finalize();
     let mut buf = [0u8; SHAKE256_RATE];
     xof.squeeze(&mut buf);
     let signs = u64::from_le_bytes(buf[..8].try_into().unwrap());
     let mut pos = 8;
-    let mut c = Poly::zero();
+    *c = Poly::zero();
     for (n, i) in (N - tau..N).enumerate() {
         let j = loop {
             if pos == SHAKE256_RATE {
@@ -42,7 +43,6 @@ pub fn sample_in_ball_vartime(c_tilde: &[u8], tau: usize) -> Poly {
         c.0[i] = c.0[j];
         c.0[j] = 1 - 2 * ((signs >> n) & 1) as i32;
     }
-    c
 }
 
 /// Bytes squeezed up front for one RejNTTPoly: five SHAKE128 blocks give 280
@@ -51,29 +51,31 @@ pub fn sample_in_ball_vartime(c_tilde: &[u8], tau: usize) -> Poly {
 /// only when needed.
 const REJ_NTT_FIRST: usize = 5 * SHAKE128_RATE;
 
-/// RejNTTPoly (FIPS 204 Algorithm 30) with seed ρ‖s‖r: a uniform element of T_q.
-/// Coefficients are in [0, q). Variable time: how many blocks are squeezed
-/// and where each coefficient lands depend on the stream. Allowed: ρ is
-/// public (part of pk), so Â is too.
-pub fn rej_ntt_poly_vartime(rho: &[u8], s: u8, r: u8) -> Poly {
+/// RejNTTPoly (FIPS 204 Algorithm 30) with seed ρ‖s‖r: a uniform element of T_q,
+/// sampled in T_q directly (no NTT). Coefficients are in [0, q). Variable
+/// time: how many blocks are squeezed and where each coefficient lands depend
+/// on the stream. Allowed: ρ is public (part of pk), so Â is too.
+pub fn rej_ntt_poly_vartime(rho: &[u8], s: u8, r: u8) -> NttPoly {
     let mut xof = Shake128::new().absorb(rho).absorb(&[s, r]).finalize();
     let mut buf = [0u8; REJ_NTT_FIRST];
     xof.squeeze(&mut buf);
-    let mut a = Poly::zero();
+    let mut a_hat = NttPoly::zero();
+    let a = a_hat.coefficients_mut();
     let mut n = 0;
-    Active::rej_ntt_parse(&buf, &mut a, &mut n);
+    Active::rej_ntt_parse(&buf, a, &mut n);
     while n < N {
         let block = &mut buf[..SHAKE128_RATE];
         xof.squeeze(block);
-        Active::rej_ntt_parse(block, &mut a, &mut n);
+        Active::rej_ntt_parse(block, a, &mut n);
     }
-    a
+    a_hat
 }
 
 /// Two RejNTTPoly at once on a two-lane SHAKE128: a0 from ρ‖s0‖r0 and a1 from
 /// ρ‖s1‖r1. The same outputs as two `rej_ntt_poly_vartime` calls; variable
 /// time for the same reason (ρ is public).
-pub fn rej_ntt_poly_x2_vartime(rho: &[u8], (s0, r0): (u8, u8), (s1, r1): (u8, u8), a0: &mut Poly, a1: &mut Poly) {
+pub fn rej_ntt_poly_x2_vartime(rho: &[u8], (s0, r0): (u8, u8), (s1, r1): (u8, u8), a0: &mut NttPoly, a1: &mut NttPoly) {
+    let (a0, a1) = (a0.coefficients_mut(), a1.coefficients_mut());
     let mut xof = Shake128x2::new([rho, &[s0, r0]], [rho, &[s1, r1]]);
     let mut buf0 = [0u8; REJ_NTT_FIRST];
     let mut buf1 = [0u8; REJ_NTT_FIRST];
@@ -138,9 +140,9 @@ pub fn expand_s(p: &Params, rho_prime: &[u8], s1: &mut [Poly], s2: &mut [Poly]) 
     }
 }
 
-/// ExpandA (FIPS 204 Algorithm 32), row-major: a_hat[r·ℓ + s] = Â[r][s],
+/// ExpandA (FIPS 204 Algorithm 32), row-major: a_hat[r·ℓ + s] = Â[r][s] ∈ T_q,
 /// generated two entries at a time in that order.
-pub fn expand_a(p: &Params, rho: &[u8], a_hat: &mut [Poly]) {
+pub fn expand_a(p: &Params, rho: &[u8], a_hat: &mut [NttPoly]) {
     let mut rows = MatrixRows::new(p, rho);
     for a in a_hat[..p.k * p.l].iter_mut() {
         rows.next_entry(a);
@@ -160,12 +162,12 @@ pub struct MatrixRows<'a> {
     /// counted along instead of computed as (i mod ℓ, i / ℓ), so that
     /// keygen has no division in it (scripts/wasm-div-scan.mjs).
     at: (u8, u8),
-    spare: Poly,
+    spare: NttPoly,
 }
 
 impl<'a> MatrixRows<'a> {
     pub fn new(p: &Params, rho: &'a [u8]) -> Self {
-        MatrixRows { rho, l: p.l, len: p.k * p.l, next: 0, at: (0, 0), spare: Poly::zero() }
+        MatrixRows { rho, l: p.l, len: p.k * p.l, next: 0, at: (0, 0), spare: NttPoly::zero() }
     }
 
     /// (s, r) of the entry after the one at (s, r), in row-major order.
@@ -175,7 +177,7 @@ impl<'a> MatrixRows<'a> {
 
     /// Writes the next entry of Â to `out`. Entries at even indices are
     /// generated together with their successor, which waits in `spare`.
-    pub fn next_entry(&mut self, out: &mut Poly) {
+    pub fn next_entry(&mut self, out: &mut NttPoly) {
         let i = self.next;
         assert!(i < self.len);
         let (s, r) = self.at;
@@ -231,7 +233,8 @@ mod tests {
     fn sample_in_ball_has_tau_signs() {
         for (i, tau) in [39usize, 49, 60].into_iter().enumerate() {
             for seed in 0u8..20 {
-                let c = sample_in_ball_vartime(&[seed ^ i as u8; 48], tau);
+                let mut c = Poly([7; N]);
+                sample_in_ball_vartime(&[seed ^ i as u8; 48], tau, &mut c);
                 assert_eq!(c.0.iter().filter(|&&x| x != 0).count(), tau);
                 assert!(c.0.iter().all(|&x| (-1..=1).contains(&x)));
             }
@@ -242,7 +245,7 @@ mod tests {
     fn rejection_samplers_stay_in_range() {
         for nonce in 0..40u16 {
             let a = rej_ntt_poly_vartime(&[nonce as u8; 32], 3, 1);
-            assert!(a.0.iter().all(|&x| (0..Q).contains(&x)));
+            assert!(a.coefficients().0.iter().all(|&x| (0..Q).contains(&x)));
             for eta in [2, 4] {
                 let s = rej_bounded_poly(&[7u8; 64], nonce, eta);
                 assert!(s.0.iter().all(|&x| (-eta..=eta).contains(&x)));
@@ -296,7 +299,7 @@ mod tests {
             let p = ps.params();
             for seed in [0u8, 0xff, 0x5a] {
                 let rho: Vec<u8> = (0..64u8).map(|i| seed ^ i.wrapping_mul(seed | 1)).collect();
-                let mut a_hat = vec![Poly::zero(); p.k * p.l];
+                let mut a_hat = vec![NttPoly::zero(); p.k * p.l];
                 expand_a(p, &rho[..32], &mut a_hat);
                 for r in 0..p.k {
                     for s in 0..p.l {
