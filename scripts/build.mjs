@@ -130,6 +130,16 @@ if (!args.has('--skip-wasm')) {
 }
 for (const f of [wasmFile, glueFile, tablesFile]) if (!fs.existsSync(f)) fail(`missing ${rel(f)}; run without --skip-wasm`);
 
+// The code shapes the NTT's speed in V8 depends on (scripts/wasm-tricks-check.mjs,
+// PERF.md): a build that lost one fails here rather than shipping 10–40% slower.
+{
+  const { check } = await import('./wasm-tricks-check.mjs');
+  const { problems, kernels } = check(fs.readFileSync(wasmFile));
+  for (const p of problems) console.error(`build: wasm-tricks-check: ${p}`);
+  if (problems.length) fail(`${rel(wasmFile)} lost a code shape the NTT's speed depends on (see above; PERF.md)`);
+  say(`wasm-tricks-check: passed (${kernels} product kernels, no i64x2.mul, no literal vector constants in their loops)`);
+}
+
 // The glue instantiates the module once (initSync returns early once `wasm` is
 // set); the package replaces an instance that trapped, so the glue gets one
 // more export that clears its state and instantiates again. Its variables are
