@@ -65,15 +65,13 @@ fn extreme_t0_keys(sk: &[u8]) -> [Vec<u8>; 2] {
     let mut first = sk.to_vec();
     first[start..start + 32 * 13].fill(0);
     let mut every = sk.to_vec();
-    let mut x: u32 = 0x1234_5678;
+    // The same pattern as the unit test's, from the same generator and seed.
+    let mut rng = mldsa_simd::test_rng::Rng(0x1234_5678);
     // SimpleBitPack of 13-bit fields, least significant bit first: each field
     // all zeros (t0 = 2^12) or all ones (t0 = −(2^12 − 1)).
     let mut out = vec![0u8; k * 32 * 13];
     for c in 0..k * 256 {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        if x & 1 == 1 {
+        if rng.next() & 1 == 1 {
             for b in c * 13..c * 13 + 13 {
                 out[b / 8] |= 1 << (b % 8);
             }

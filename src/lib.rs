@@ -85,7 +85,9 @@ pub use api::*;
 
 #[cfg(all(test, target_arch = "wasm32", target_feature = "simd128", mldsa_bench))]
 mod bench;
-#[cfg(test)]
-mod test_rng;
+// The deterministic generator of the tests; public for examples/ctgrind.rs (feature ct-testing).
+#[cfg(any(test, feature = "ct-testing"))]
+#[doc(hidden)]
+pub mod test_rng;
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,7 @@
 //! A small deterministic generator for tests (xorshift64): repeatable inputs,
 //! no dependency, the same in native and wasm test runs.
 
-use crate::poly::Poly;
+use crate::ring::Poly;
 
 pub struct Rng(pub u64);
 
