@@ -9,6 +9,7 @@
 //                                            module that uses one in a higher
 //                                            layer, or one not in LAYERS
 //   node scripts/module-graph.mjs --dot      Graphviz text
+//   node scripts/module-graph.mjs --self-test the parser on made-up files
 //
 // --check also checks README.md's module map ("Layout"): every module is
 // named there, and in the table between the module-map markers every file
@@ -82,11 +83,90 @@ function isTestFile(file, text, testOnly) {
   return /^\s*#!\[cfg\((?:all\()?test\b/m.test(text);
 }
 
-/** Drop comments and everything from the first #[cfg(test)] / #[cfg(all(test, …))] item on. */
-function productionText(text) {
-  const noComments = text.replace(/\/\/.*$/gm, '');
-  const m = /#\[cfg\((?:all\()?test\b/.exec(noComments);
-  return m ? noComments.slice(0, m.index) : noComments;
+/** The text with comments, string and char literals blanked, so that braces and `crate::` in them do not count. */
+function codeOnly(text) {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/\/\/.*$/gm, '')
+    .replace(/"(?:\\.|[^"\\])*"/g, '""')
+    .replace(/'(?:\\.|[^'\\])'/g, "' '");
+}
+
+/**
+ * The production code of a file: without comments, and without each item that
+ * `#[cfg(test)]` or `#[cfg(all(test, …))]` guards (a `mod x;` declaration, or an
+ * item up to its matching closing brace), so that code after a test item still
+ * counts. (`#[cfg(any(test, …))]` is production code under a feature: it counts.)
+ */
+export function productionText(text) {
+  let code = codeOnly(text);
+  const attr = /#\[cfg\((?:all\()?test\b[^\]]*\]/g;
+  const cuts = [];
+  for (let m; (m = attr.exec(code)); ) {
+    let i = m.index + m[0].length;
+    // Further attributes of the same item.
+    for (;;) {
+      while (/\s/.test(code[i] ?? '')) i++;
+      if (code[i] === '#' && code[i + 1] === '[') {
+        let depth = 0;
+        for (; i < code.length; i++) {
+          if (code[i] === '[') depth++;
+          else if (code[i] === ']' && --depth === 0) break;
+        }
+        i++;
+      } else break;
+    }
+    // The item: up to a `;` before any `{`, or to the brace matching its first `{`.
+    let end = code.length;
+    for (let j = i, depth = 0; j < code.length; j++) {
+      const c = code[j];
+      if (c === ';' && depth === 0) {
+        end = j + 1;
+        break;
+      }
+      if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) {
+        end = j + 1;
+        break;
+      }
+    }
+    cuts.push([m.index, end]);
+    attr.lastIndex = end;
+  }
+  for (const [a, b] of cuts.reverse()) code = code.slice(0, a) + ' '.repeat(b - a) + code.slice(b);
+  return code;
+}
+
+/** `crate::` names used by a production text (group imports included). */
+export function usesOf(body) {
+  const uses = new Set();
+  for (const m of body.matchAll(/crate::\{([^}]*)\}/g)) {
+    for (const part of m[1].split(',')) {
+      const name = part.trim().split('::')[0].trim();
+      if (name) uses.add(name);
+    }
+  }
+  for (const m of body.matchAll(/crate::([a-z_][a-z0-9_]*)/g)) uses.add(m[1]);
+  return uses;
+}
+
+function selfTest() {
+  const cases = [
+    ['use after a test fn', '#[cfg(test)]\nfn t() { let x = { 1 }; }\nuse crate::mldsa as up;\n', ['mldsa']],
+    ['code after a test mod declaration', '#[cfg(test)]\npub(crate) mod streams;\npub fn f() { crate::api::keygen(); }\n', ['api']],
+    ['a test mod is dropped', 'use crate::params::N;\n#[cfg(test)]\nmod tests {\n use crate::mldsa::x;\n fn f() { if a { b } }\n}\n', ['params']],
+    ['all(test, …) with a second attribute', '#[cfg(all(test, target_arch = "wasm32"))]\n#[allow(dead_code)]\nfn t() { crate::wasm::x(); }\nfn g() { crate::ring::Poly::zero(); }\n', ['ring']],
+    ['any(test, feature) counts', '#[cfg(any(test, feature = "ct-testing"))]\npub fn r() { crate::mldsa::x(); }\n', ['mldsa']],
+    ['braces and crate:: in strings and comments', 'fn f() { let s = "} crate::api {"; let c = \'}\'; } // crate::wasm\n/* crate::bench */ use crate::xof::X;\n', ['xof']],
+  ];
+  let failed = 0;
+  for (const [what, text, want] of cases) {
+    const got = [...usesOf(productionText(text))].sort();
+    const ok = JSON.stringify(got) === JSON.stringify([...want].sort());
+    console.log(`self-test ${ok ? 'ok' : 'FAILED'}: ${what}${ok ? '' : ` (got ${JSON.stringify(got)}, want ${JSON.stringify(want)})`}`);
+    if (!ok) failed++;
+  }
+  return failed;
 }
 
 export function graph() {
@@ -101,15 +181,7 @@ export function graph() {
     if (!edges.has(from)) edges.set(from, new Set());
     if (isTestFile(f, text, testOnly)) continue;
     const body = productionText(text);
-    const uses = new Set();
-    // `crate::name` anywhere: use lines, paths in code, `use crate::{a, b::c}` groups.
-    for (const m of body.matchAll(/crate::\{([^}]*)\}/g)) {
-      for (const part of m[1].split(',')) {
-        const name = part.trim().split('::')[0].trim();
-        if (name) uses.add(name);
-      }
-    }
-    for (const m of body.matchAll(/crate::([a-z_][a-z0-9_]*)/g)) uses.add(m[1]);
+    const uses = usesOf(body);
     // Items of the crate root used as `crate::Error`, `crate::{ParamSet, …}`: the root, unless a module of that name exists.
     for (const name of [...uses]) {
       if (!modules.has(name)) {
@@ -180,7 +252,7 @@ export function readmeProblems(modules, readme) {
   if (!layout) return ['README.md has no "## Layout" section'];
   for (const m of modules) {
     if (m === 'lib' || m === 'tests' || m === 'test_rng') continue;
-    if (!layout.includes(`${m}.rs`) && !layout.includes(`${m}/`)) out.push(`README.md Layout does not name module ${m}`);
+    if (!new RegExp(`(?<![a-z_0-9])${m}(?:\\.rs|/)`).test(layout)) out.push(`README.md Layout does not name module ${m}`);
   }
   const a = layout.indexOf('<!-- module-map start');
   const b = layout.indexOf('<!-- module-map end -->');
@@ -213,6 +285,11 @@ export function readmeProblems(modules, readme) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--self-test')) {
+    const failed = selfTest();
+    console.log(`module-graph: self-test ${failed ? 'FAILED' : 'passed'}`);
+    process.exit(failed ? 1 : 0);
+  }
   const g = graph();
   if (process.argv.includes('--dot')) {
     console.log('digraph crate {');

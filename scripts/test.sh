@@ -113,7 +113,8 @@ SUMMARY+=("$(printf '%-28s %4ss' "setup" "$((SECONDS - t0))")")
 # ---------------------------------------------------------------------------- 1. native
 # The crate's module graph is layered, without cycles (scripts/module-graph.mjs LAYERS).
 rc=0
-run "module graph" "$LOGS/module-graph.log" node scripts/module-graph.mjs --check || rc=$?
+module_graph() { node scripts/module-graph.mjs --self-test && node scripts/module-graph.mjs --check; }
+run "module graph" "$LOGS/module-graph.log" module_graph || rc=$?
 SUMMARY+=("$(grep -E '^module-graph: (passed|FAILED)' "$LOGS/module-graph.log" | sed 's/^/    /' || true)")
 [ "$rc" = 0 ] || exit "$rc"
 
