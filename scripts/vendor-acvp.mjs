@@ -13,7 +13,9 @@
 //               not yet covered first, so that every one of the twelve appears;
 //   sigGen-tr1  1 per group (each group is one parameter set × key format ×
 //               interface × deterministic/hedged);
-//   sigVer      per group the smallest valid case and the two smallest invalid ones.
+//   sigVer      per group the smallest valid case and the two smallest invalid ones; in
+//               the preHash groups four, a valid and an invalid one among them, with
+//               hash functions not yet covered first, so that every one appears.
 // The source files are checked against the source's SHA256SUMS first, and the
 // written files get a SHA256SUMS of their own, which tests/acvp.rs checks.
 import crypto from 'node:crypto';
@@ -50,7 +52,19 @@ function pick(folder, group, expected, coveredHashes) {
   if (folder === 'ML-DSA-sigGen-FIPS204-tr1') return tests.slice(0, 1);
   if (folder === 'ML-DSA-sigVer-FIPS204') {
     const passed = (t) => expected.tests.find((e) => e.tcId === t.tcId).testPassed;
-    return [...tests.filter(passed).slice(0, 1), ...tests.filter((t) => !passed(t)).slice(0, 2)];
+    if (group.preHash !== 'preHash') return [...tests.filter(passed).slice(0, 1), ...tests.filter((t) => !passed(t)).slice(0, 2)];
+    // Four per preHash group, a valid and an invalid one among them, hash functions
+    // not yet covered first: three groups cover the twelve.
+    const out = [];
+    const take = (t) => (out.push(t), coveredHashes.add(t.hashAlg));
+    const fresh = (t) => !out.includes(t) && !coveredHashes.has(t.hashAlg);
+    for (const want of [true, false]) {
+      const t = tests.find((t) => passed(t) === want && fresh(t)) ?? tests.find((t) => passed(t) === want && !out.includes(t));
+      if (t) take(t);
+    }
+    for (const t of tests) if (out.length < 4 && fresh(t)) take(t);
+    for (const t of tests) if (out.length < 4 && !out.includes(t)) take(t);
+    return out;
   }
   if (group.preHash === 'preHash') {
     const out = [];
