@@ -551,14 +551,19 @@ function judgeOptions({ op, F, key, seq, how }) {
 // ---------------------------------------------------------------- 4. forgery through lying lengths
 // The wasm-bindgen glue allocates `value.length` bytes for an argument and copies
 // its real contents with set(): a subclass that reports the right length but holds
-// more bytes overflows its block. The heap (src/wasm/allocator.rs) hands out blocks from the
-// top of the first free block that fits, each a 16-byte header (u32 total size, u32
-// next-free) and a payload rounded up to 16 bytes, so the arguments of
-// verify(ps, pk, sig, msg, ctx), allocated in that order, lie in memory as
-// ctx | msg | sig | pk, each block right below the one before. An overflowing
-// argument therefore carries copies of the headers and payloads above it, with B's
-// public key where A's lies: if the package copied the real bytes, wasm would verify
-// B's signature under B's key and answer true for A.
+// more bytes would overflow its block. The package reads each argument once into
+// plain bytes (its real contents, whatever the getters say), so none of this reaches
+// the glue. The payloads below model an older heap (blocks handed out from the top
+// of a free block, verify's arguments below one another in memory): an overflowing
+// argument carries copies of the headers and payloads above it, with B's public key
+// where A's lay. Since the allocator (src/wasm/allocator.rs) hands out the head of a
+// free block and the wasm exports take (pk, M, σ, ctx), pk is allocated first and
+// lies lowest, so an overflow could no longer reach it and these attempts would
+// return false even without the package's defence: they check that nothing traps,
+// corrupts the instance or answers true. What shows the defence itself are the
+// attempts marked `want: true` at the end: A's own valid signature in a subclass
+// whose length getter lies by one byte. Read as plain bytes it verifies; a glue that
+// trusted the getter would copy one byte too few or too many and answer false.
 const blockSize = (n) => (n + 31) & ~15;
 const padTo16 = (n) => (16 - (n % 16)) % 16;
 function blockHeader(n) {
@@ -647,6 +652,12 @@ function forgeries(F) {
   list.push({ label: "verify(B's signature, msg, A.pk, { context: 3 bytes, length says 10 })", run: () => alg.verify(sigBctx, msg, A.publicKey, { context: lyingLength(ctx.subarray(0, 3), ctx.length) }), names: [NAME.context] });
   list.push({ label: "verify(sig: B's signature, length says 1 more, msg, A.pk)", run: () => alg.verify(lyingLength(sigB, P.sig + 1), msg, A.publicKey), names: [NAME.signature] });
   list.push({ label: "verify(sig: B's signature, length says 1 less, msg, A.pk)", run: () => alg.verify(lyingLength(sigB, P.sig - 1), msg, A.publicKey), names: [NAME.signature] });
+  // The controls: read as the bytes they hold, these are A's valid signature and message.
+  const sigA = ref.sign(msg, A.secretKey, { extraEntropy: false });
+  list.push({ label: "verify(sig: A's signature, length says 1 more, msg, A.pk) is true", run: () => alg.verify(lyingLength(sigA, P.sig + 1), msg, A.publicKey), want: true });
+  list.push({ label: "verify(sig: A's signature, length says 1 less, msg, A.pk) is true", run: () => alg.verify(lyingLength(sigA, P.sig - 1), msg, A.publicKey), want: true });
+  list.push({ label: "verify(A's signature, msg, pk: A.pk, length says 1 less) is true", run: () => alg.verify(sigA, msg, lyingLength(A.publicKey, P.pk - 1)), want: true });
+  list.push({ label: "verify(A's signature, msg: length says 1 more, A.pk) is true", run: () => alg.verify(sigA, lyingLength(msg, msg.length + 1), A.publicKey), want: true });
   list.push({ label: "verify(sig: B's signature + 1 MiB, msg, A.pk)", run: () => alg.verify(lyingLength(concatBytes(sigB, junk(1 << 20, 22)), P.sig), msg, A.publicKey), names: [NAME.signature] });
   for (const f of list) f.phase ??= 2;
   return list;
@@ -680,7 +691,10 @@ test("forgery: B's signature never verifies under A's key through lying lengths 
     const left = entered.ok ? attempt(entered.value) : { ok: true };
     let problem = left.ok ? null : `cleaning up the heap state: ${describeError(left.error)}`;
     if (!entered.ok) problem = `setting up "${state}": ${describeError(entered.error)}`;
-    else if (r.ok) {
+    else if (f.want === true) {
+      if (!r.ok) problem = `threw ${describeError(r.error)}; its real bytes are a valid signature`;
+      else if (r.value !== true) problem = `returned ${short(norm(r.value))}, not true: the lying length getter was believed`;
+    } else if (r.ok) {
       if (r.value === true) {
         trues++;
         truesBySet[F.P.name] = (truesBySet[F.P.name] || 0) + 1;
