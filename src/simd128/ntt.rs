@@ -72,9 +72,8 @@ impl NttConsts {
 /// `inv_ps`.
 #[inline(always)]
 fn splat<const M: usize>(t: &Table<M>, tps: &Table<256>, k: usize) -> Tw {
-    debug_assert!(k < 64 && k < M);
-    // SAFETY: k < 64 ≤ M.
-    Tw { z: i32x4_splat(unsafe { *t.0.get_unchecked(k) }), zp: opaque(tps.v(4 * k)) }
+    debug_assert!(k < 64);
+    Tw { z: i32x4_splat(t.0[k]), zp: opaque(tps.v(4 * k)) }
 }
 
 /// Twiddle k < 64 with its value `z` already splatted (from `opaque`,
