@@ -15,6 +15,12 @@
 //      with `i64x2.extmul`, so a change that moved the products elsewhere
 //      (or a broken scan) fails instead of passing vacuously.
 //
+// Not guarded: the same literal-constant rule in the coefficient-wise, packing and
+// parsing kernels (src/simd128/{poly,encode,sample}.rs). They are inlined into large
+// functions whose other loops hold constants that cost nothing there, so no shape
+// of the code tells them apart; their differential tests and the benchmark are
+// what watch them.
+//
 //   node scripts/wasm-tricks-check.mjs [path/to/mldsa_simd_bg.wasm]   (default: build/wasm/)
 //   node scripts/wasm-tricks-check.mjs --self-test                     the checks on made-up modules
 import binaryen from 'binaryen';
