@@ -53,13 +53,19 @@ pub(crate) trait Backend {
 
     // ---- keccak.rs: Keccak-f[1600], FIPS 202 Algorithm 7 ----
     fn f1600(a: &mut [u64; 25]);
-    /// Two independent states, in the layout the backend permutes fastest,
-    /// with the same inherent methods in both backends (`from_lanes`, `lane`,
-    /// `read_lanes`, `clear`: the sponge of `xof.rs` calls them on the concrete
-    /// type, which keeps the shipped code free of a wrapper).
-    type StateX2: Clone + Default;
+    /// Two independent states, in the layout the backend permutes fastest.
+    type StateX2: StatePair;
     fn f1600_x2(s: &mut Self::StateX2);
+
+    // ---- prehash/sha.rs: SHA-2's big-endian words (FIPS 180-4 §3.1) ----
+    /// `b` with the bytes of each W-byte word reversed (W = 4 or 8, N a multiple of 16).
+    fn swap_words<const N: usize, const W: usize>(b: &[u8; N]) -> [u8; N];
 }
+
+/// What the two-state sponges of `xof.rs` need of a backend's `StateX2`; defined
+/// beside the reference implementation, so that both backends implement it
+/// without depending on this module.
+pub(crate) use crate::portable::keccak::StatePair;
 
 /// Forwards each `Backend` method to the function of the same name in the
 /// backend's module for its facade (`$m::ntt::ntt`, …): so both backends must
@@ -138,6 +144,10 @@ macro_rules! forward {
         #[inline(always)]
         fn f1600_x2(s: &mut Self::StateX2) {
             $m::keccak::f1600_x2(s)
+        }
+        #[inline(always)]
+        fn swap_words<const N: usize, const W: usize>(b: &[u8; N]) -> [u8; N] {
+            $m::sha::swap_words::<N, W>(b)
         }
     };
 }

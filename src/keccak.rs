@@ -31,6 +31,7 @@ pub fn f1600_x2(s: &mut StateX2) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::StatePair;
     use crate::tables::{PI_SRC, RC, RHO};
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;

@@ -8,6 +8,7 @@
 //! padding is the suffix 1111 then pad10*1 (FIPS 202 §6.2, B.2): byte 0x1F at
 //! the first free position and 0x80 at the last byte of the block.
 
+use crate::backend::StatePair;
 use crate::keccak::{f1600, f1600_x2, StateX2};
 use zeroize::Zeroize;
 

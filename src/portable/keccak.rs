@@ -167,28 +167,42 @@ pub fn f1600(a: &mut [u64; 25]) {
     *a = s;
 }
 
+/// What the two-state sponges of `xof.rs` need of a backend's `StateX2`
+/// (`Backend::StateX2`): both backends implement it.
+pub(crate) trait StatePair: Clone + Default {
+    /// The pair of states a[0] and a[1].
+    fn from_lanes(a: &[[u64; 25]; 2]) -> Self;
+    /// Lane i of state 0 and of state 1.
+    fn lane(&self, i: usize) -> (u64, u64);
+    /// Writes lanes first.. of state 0 to out0 and of state 1 to out1, eight
+    /// little-endian bytes a lane; both outputs the same length, a multiple of
+    /// 8, and first + out0.len() / 8 ≤ 25.
+    fn read_lanes(&self, first: usize, out0: &mut [u8], out1: &mut [u8]);
+    /// Wipes both states.
+    fn clear(&mut self);
+}
+
 /// Two independent states; without simd128 they are simply two arrays.
 #[derive(Clone, Default)]
 #[cfg_attr(target_feature = "simd128", allow(dead_code))]
 pub struct StateX2([[u64; 25]; 2]);
 
-#[cfg_attr(target_feature = "simd128", allow(dead_code))]
-impl StateX2 {
+impl StatePair for StateX2 {
     /// Lane i of state 0 and of state 1.
     #[inline(always)]
-    pub fn lane(&self, i: usize) -> (u64, u64) {
+    fn lane(&self, i: usize) -> (u64, u64) {
         (self.0[0][i], self.0[1][i])
     }
     /// The pair of states a[0] and a[1].
     #[inline(always)]
-    pub fn from_lanes(a: &[[u64; 25]; 2]) -> Self {
+    fn from_lanes(a: &[[u64; 25]; 2]) -> Self {
         StateX2(*a)
     }
     /// Writes lanes first.. of state 0 to out0 and of state 1 to out1, eight
     /// little-endian bytes a lane; both outputs the same length, a multiple of
     /// 8, and first + out0.len() / 8 ≤ 25.
     #[inline(always)]
-    pub fn read_lanes(&self, first: usize, out0: &mut [u8], out1: &mut [u8]) {
+    fn read_lanes(&self, first: usize, out0: &mut [u8], out1: &mut [u8]) {
         assert!(out0.len() == out1.len() && out0.len() % 8 == 0);
         for (out, st) in [out0, out1].into_iter().zip(&self.0) {
             let n = out.len() / 8;
@@ -198,7 +212,7 @@ impl StateX2 {
         }
     }
     /// Wipes both states.
-    pub fn clear(&mut self) {
+    fn clear(&mut self) {
         zeroize::Zeroize::zeroize(&mut self.0);
     }
 }

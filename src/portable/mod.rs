@@ -7,3 +7,4 @@ pub(crate) mod keccak;
 pub(crate) mod ntt;
 pub(crate) mod poly;
 pub(crate) mod sample;
+pub(crate) mod sha;

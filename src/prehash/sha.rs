@@ -10,6 +10,7 @@
 //! leading bytes of the final hash are kept. Inputs are public messages: no secret-independence is
 //! needed here.
 
+use crate::backend::{Active, Backend};
 use alloc::vec::Vec;
 
 /// The 80 round constants K of SHA-384/512 (§4.2.3). The 64 constants of
@@ -200,49 +201,15 @@ impl Sha2 {
         let out = match &self.h {
             Words::W32(h) => {
                 out.chunks_exact_mut(4).zip(h).for_each(|(o, w)| o.copy_from_slice(&w.to_le_bytes()));
-                swap_words::<64, 4>(&out)
+                Active::swap_words::<64, 4>(&out)
             }
             Words::W64(h) => {
                 out.chunks_exact_mut(8).zip(h).for_each(|(o, w)| o.copy_from_slice(&w.to_le_bytes()));
-                swap_words::<64, 8>(&out)
+                Active::swap_words::<64, 8>(&out)
             }
         };
         out[..self.out_len].to_vec()
     }
-}
-
-/// `b` with the bytes of each `W`-byte word reversed (W = 4 or 8): turns
-/// big-endian words (§3.1: the most significant byte first) into little-endian
-/// ones and back, so that words are read and written with plain loads and
-/// stores (wasm and x86 are little-endian). Portable version.
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-#[inline(always)]
-fn swap_words<const N: usize, const W: usize>(b: &[u8; N]) -> [u8; N] {
-    core::array::from_fn(|i| b[i ^ (W - 1)])
-}
-
-/// `swap_words` in wasm, which has no byte swap instruction: a scalar swap is
-/// five to nine instructions with wide constants per word (about 0.9 KB of
-/// code for one block of 64-bit words), one byte shuffle per 16 bytes does it.
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-#[inline(always)]
-fn swap_words<const N: usize, const W: usize>(b: &[u8; N]) -> [u8; N] {
-    use core::arch::wasm32::*;
-    const { assert!(N % 16 == 0 && (W == 4 || W == 8)) };
-    let mut out = [0u8; N];
-    for i in 0..N / 16 {
-        // SAFETY: bytes 16i..16i+16 of two N-byte arrays, N a multiple of 16;
-        // v128 loads and stores need no alignment.
-        unsafe {
-            let v = v128_load(b.as_ptr().add(16 * i) as *const v128);
-            let v = match W {
-                4 => i8x16_shuffle::<3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12>(v, v),
-                _ => i8x16_shuffle::<7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8>(v, v),
-            };
-            v128_store(out.as_mut_ptr().add(16 * i) as *mut v128, v);
-        }
-    }
-    out
 }
 
 /// The compression function of one word size (§6.2.2 for SHA-224/256, §6.4.2
@@ -266,7 +233,7 @@ macro_rules! compress {
         #[inline(never)]
         fn $name(hv: &mut [$word; 8], block: &[u8; $block]) {
             const N: usize = core::mem::size_of::<$word>();
-            let block = swap_words::<$block, N>(block);
+            let block = Active::swap_words::<$block, N>(block);
             let mut w = [0 as $word; 16];
             for (w, b) in w.iter_mut().zip(block.chunks_exact(N)) {
                 *w = <$word>::from_le_bytes(b.try_into().unwrap());

@@ -9,7 +9,7 @@
 //! a state in memory or a third scalar state did not help (PERF.md).
 
 pub(crate) use crate::portable::keccak::f1600;
-use crate::portable::keccak::theta_rho_pi;
+use crate::portable::keccak::{theta_rho_pi, StatePair};
 use crate::tables::{RC, ROUNDS};
 use core::arch::wasm32::*;
 
@@ -79,17 +79,17 @@ impl Default for StateX2 {
     }
 }
 
-impl StateX2 {
+impl StatePair for StateX2 {
     /// Lane i of state 0 and of state 1.
     #[inline(always)]
-    pub fn lane(&self, i: usize) -> (u64, u64) {
+    fn lane(&self, i: usize) -> (u64, u64) {
         (u64x2_extract_lane::<0>(self.0[i]), u64x2_extract_lane::<1>(self.0[i]))
     }
     /// The pair of states a[0] and a[1]. Two lanes at a time: lanes i and
     /// i + 1 of each state in one v128, then one i64x2 shuffle per output
     /// lane (instead of building each v128 from two scalars).
     #[inline(always)]
-    pub fn from_lanes(a: &[[u64; 25]; 2]) -> Self {
+    fn from_lanes(a: &[[u64; 25]; 2]) -> Self {
         let mut s = Self::default();
         for i in (0..24).step_by(2) {
             let v0 = u64x2(a[0][i], a[0][i + 1]);
@@ -106,7 +106,7 @@ impl StateX2 {
     /// Two lanes at a time: one i64x2 shuffle gathers lane i and i + 1 of one
     /// state into a v128, stored as 16 output bytes.
     #[inline(always)]
-    pub fn read_lanes(&self, first: usize, out0: &mut [u8], out1: &mut [u8]) {
+    fn read_lanes(&self, first: usize, out0: &mut [u8], out1: &mut [u8]) {
         assert!(out0.len() == out1.len() && out0.len() % 8 == 0);
         let lanes = &self.0[first..first + out0.len() / 8];
         let (mut o0, mut o1) = (out0.chunks_exact_mut(16), out1.chunks_exact_mut(16));
@@ -127,7 +127,7 @@ impl StateX2 {
     }
     /// Wipes both states (zeroize has no v128 impl, hence the volatile writes:
     /// a plain store before a drop could be optimised away).
-    pub fn clear(&mut self) {
+    fn clear(&mut self) {
         for v in self.0.iter_mut() {
             // SAFETY: `v` is a valid, aligned, exclusive reference.
             unsafe { core::ptr::write_volatile(v, i64x2_splat(0)) };

@@ -13,6 +13,7 @@ pub(crate) mod ntt;
 mod once;
 pub(crate) mod poly;
 pub(crate) mod sample;
+pub(crate) mod sha;
 mod twiddles;
 
 /// `*v`, read at run time as a value the optimiser cannot see through (a
