@@ -5,6 +5,7 @@
 //! permutations are not inlined, so V8 tiers them up while the loop runs.
 
 use super::{med, now};
+use crate::backend::StatePair;
 use crate::keccak::{f1600, f1600_x2, StateX2};
 use crate::portable::keccak::{round as scalar_round, COMPLEMENTED};
 use crate::simd128::keccak as simd;
