@@ -2,7 +2,7 @@
 
 use super::stream::Stream;
 use super::{js, param_set, wiping, SingleThreaded};
-use crate::{Error, KeyStorage, SigningKey, VerifyingKey};
+use crate::{Error, KeyStorage, ParamSet, SigningKey, VerifyingKey};
 use alloc::vec::Vec;
 use core::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -112,17 +112,19 @@ impl Pool {
     }
 }
 
+/// Expands an encoded secret key into a free slot; returns its handle.
+fn hold_signer(ps: ParamSet, sk: &[u8]) -> Result<f64, Error> {
+    let mut pool = POOL.0.borrow_mut();
+    let (index, storage) = pool.take_slot();
+    let made = SigningKey::new_in(ps, sk, storage).map(Held::Signer);
+    pool.fill(index, made)
+}
+
 /// Expands a secret key into a slot; returns its handle.
 #[wasm_bindgen]
 pub fn prepare_signer(ps: u32, sk: Vec<u8>) -> Result<f64, JsError> {
     let ps = param_set(ps)?;
-    wiping(|| {
-        let mut pool = POOL.0.borrow_mut();
-        let (index, storage) = pool.take_slot();
-        let made = SigningKey::new_in(ps, &sk, storage).map(Held::Signer);
-        pool.fill(index, made)
-    })
-    .map_err(js)
+    wiping(|| hold_signer(ps, &sk)).map_err(js)
 }
 
 /// Expands the secret key of a 32-byte seed ξ (KeyGen_internal) into a slot;
@@ -132,11 +134,7 @@ pub fn prepare_signer_seed(ps: u32, seed: Vec<u8>) -> Result<f64, JsError> {
     let ps = param_set(ps)?;
     wiping(|| {
         let (_, sk) = crate::keygen_internal(ps, &seed)?;
-        let sk = zeroize::Zeroizing::new(sk);
-        let mut pool = POOL.0.borrow_mut();
-        let (index, storage) = pool.take_slot();
-        let made = SigningKey::new_in(ps, &sk, storage).map(Held::Signer);
-        pool.fill(index, made)
+        hold_signer(ps, &zeroize::Zeroizing::new(sk))
     })
     .map_err(js)
 }
