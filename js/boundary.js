@@ -143,18 +143,22 @@ function randomBytes(name) {
   return out;
 }
 
+/** The rnd of deterministic signing (FIPS 204 Algorithm 2, line 5): public, never written. */
+const ZERO_RND = new U8(RND_BYTES);
+
 /**
  * Runs `call(rnd)` with the signing randomness: the caller's bytes, 32 zero
- * bytes (deterministic), or 32 fresh random bytes (hedged); the package's own
- * buffer is wiped afterwards.
+ * bytes (deterministic), or 32 fresh random bytes (hedged), which are wiped
+ * afterwards.
  */
 function withRnd(options, given, call) {
-  const own = given === undefined;
-  const rnd = own ? (options.extraEntropy === false ? new U8(RND_BYTES) : randomBytes('extraEntropy')) : given;
+  if (given !== undefined) return call(given);
+  if (options.extraEntropy === false) return call(ZERO_RND);
+  const rnd = randomBytes('extraEntropy');
   try {
     return call(rnd);
   } finally {
-    if (own) apply(u8Fill, rnd, [0]);
+    apply(u8Fill, rnd, [0]);
   }
 }
 

@@ -130,15 +130,13 @@ function makeMlDsa(ps) {
   const keygen = (seed) => {
     const own = seed === undefined;
     const xi = own ? randomBytes('seed') : readLength(seed, SEED_BYTES, 'seed');
-    let both;
+    const publicKey = new U8(pkLen);
+    const secretKey = new U8(skLen);
     try {
-      both = wasm.keygen(ps, xi);
+      wasm.keygen(ps, xi, publicKey, secretKey);
     } finally {
       if (own) apply(u8Fill, xi, [0]);
     }
-    const publicKey = both.slice(0, pkLen);
-    const secretKey = both.slice(pkLen, pkLen + skLen);
-    both.fill(0);
     return { publicKey, secretKey };
   };
 

@@ -1,7 +1,7 @@
 //! The one-shot operations: each call decodes its key, runs once and keeps nothing.
 
 use super::{js, param_set, wiping};
-use crate::ParamSet;
+use crate::{Error, ParamSet};
 use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
@@ -10,14 +10,23 @@ use wasm_bindgen::prelude::*;
 // (or the caller gave): drawing them there keeps every export free of calls
 // back into JavaScript.
 
-/// pk ‖ sk for the 32-byte seed ξ.
+/// The key pair for the 32-byte seed ξ, written into `pk` and `sk` (made by
+/// JavaScript with the exact lengths): the generated glue copies each back
+/// into the caller's array once, and frees (so wipes) its copy in linear memory.
 #[wasm_bindgen]
-pub fn keygen(ps: u32, seed: Vec<u8>) -> Result<Vec<u8>, JsError> {
+pub fn keygen(ps: u32, seed: Vec<u8>, pk: &mut [u8], sk: &mut [u8]) -> Result<(), JsError> {
     let ps = param_set(ps)?;
     wiping(|| {
-        let (mut pk, sk) = crate::keygen_internal(ps, &seed)?;
-        pk.extend_from_slice(&sk);
-        Ok(pk)
+        let (public, secret) = crate::keygen_internal(ps, &seed)?;
+        if public.len() != pk.len() {
+            return Err(Error::Length { what: "publicKey", expected: public.len(), got: pk.len() });
+        }
+        if secret.len() != sk.len() {
+            return Err(Error::Length { what: "secretKey", expected: secret.len(), got: sk.len() });
+        }
+        pk.copy_from_slice(&public);
+        sk.copy_from_slice(&secret);
+        Ok(())
     })
     .map_err(js)
 }
@@ -78,8 +87,9 @@ mod tests {
     #[test]
     fn verify_takes_public_key_message_signature_context() {
         let (msg, ctx) = (&b"attack at dawn"[..], &b"ctx"[..]);
-        let both = keygen(44, vec![7; 32]).ok().unwrap();
-        let (pk, sk) = both.split_at(1312);
+        let (mut pk, mut sk) = (vec![0; 1312], vec![0; 2560]);
+        keygen(44, vec![7; 32], &mut pk, &mut sk).ok().unwrap();
+        let pk = &pk[..];
         let sig = sign(44, sk.to_vec(), msg, ctx, vec![0; 32]).ok().unwrap();
         assert!(verify(44, pk, msg, &sig, ctx));
         assert!(!verify(44, pk, &sig, msg, ctx));
