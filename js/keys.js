@@ -5,7 +5,7 @@
  * arguments, checks the parameter set, and assembles JWK objects.
  * @module
  */
-import { apply, U8, u8Fill, wasm, PARAMS, SEED_BYTES, describe, readBytes, readLength, readOptions } from './boundary.js';
+import { apply, U8, u8Fill, wasm, PARAMS, SEED_BYTES, EMPTY, describe, readBytes, readLength, readOptions } from './boundary.js';
 
 const NAMES = { 44: 'ML-DSA-44', 65: 'ML-DSA-65', 87: 'ML-DSA-87' };
 const PUBLIC_FORMATS = Object.freeze(['raw', 'spki', 'pem', 'jwk']);
@@ -86,20 +86,16 @@ export function keyFormats(ps) {
     return bytes;
   };
 
-  // Takes apart what src/wasm/keys.rs's key_bytes returns, and wipes it.
-  const privateKey = (bytes) => {
-    try {
-      sameSet(bytes[0], 'secretKey');
-      const hasSeed = bytes[2] === 1;
-      const at = 3 + SEED_BYTES;
-      return {
-        seed: hasSeed ? bytes.slice(3, at) : undefined,
-        publicKey: bytes.slice(at, at + pkLen),
-        secretKey: bytes.slice(at + pkLen, at + pkLen + skLen),
-      };
-    } finally {
-      wipe(bytes);
-    }
+  // Runs an export that writes a checked private key of this set into three
+  // new arrays (src/wasm/keys.rs's write_key), which are then the caller's:
+  // it returns the key's set number times 2, plus 1 with a seed.
+  const privateKey = (write) => {
+    const seed = new U8(SEED_BYTES);
+    const publicKey = new U8(pkLen);
+    const secretKey = new U8(skLen);
+    const found = write(seed, publicKey, secretKey);
+    sameSet(found >> 1, 'secretKey');
+    return { seed: found & 1 ? seed : undefined, publicKey, secretKey };
   };
 
   // A seed (32 bytes) or an expanded secret key, told apart by length.
@@ -119,9 +115,9 @@ export function keyFormats(ps) {
       return base64url(jwk.pub, 'jwk.pub', pkLen);
     }
     const der = f === 'pem' ? pemDecode(data, PUBLIC_LABEL) : readBytes(data, 'spki');
-    const out = wasm.spki_decode(der);
-    sameSet(out[0], f);
-    return out.slice(1);
+    const publicKey = new U8(pkLen);
+    sameSet(wasm.spki_decode(ps, der, publicKey), f);
+    return publicKey;
   }
 
   function exportPublicKey(publicKey, format) {
@@ -135,8 +131,8 @@ export function keyFormats(ps) {
 
   function importSecretKey(data, format) {
     const f = readFormat(format, SECRET_FORMATS, 'a secret key');
-    if (f === 'raw-seed') return privateKey(wasm.private_key(ps, readLength(data, SEED_BYTES, 'seed'), new U8(0)));
-    if (f === 'raw') return privateKey(wasm.private_key(ps, new U8(0), readLength(data, skLen, 'secretKey')));
+    if (f === 'raw-seed') return privateKey((outSeed, outPk, outSk) => wasm.private_key(ps, readLength(data, SEED_BYTES, 'seed'), EMPTY, outSeed, outPk, outSk));
+    if (f === 'raw') return privateKey((outSeed, outPk, outSk) => wasm.private_key(ps, EMPTY, readLength(data, skLen, 'secretKey'), outSeed, outPk, outSk));
     if (f === 'jwk') {
       const jwk = readJwk(data, 'jwk', true);
       jwkAlg(jwk.alg, 'jwk');
@@ -144,7 +140,7 @@ export function keyFormats(ps) {
       const seed = base64url(jwk.priv, 'jwk.priv', SEED_BYTES);
       let key;
       try {
-        key = privateKey(wasm.private_key(ps, seed, new U8(0)));
+        key = privateKey((outSeed, outPk, outSk) => wasm.private_key(ps, seed, EMPTY, outSeed, outPk, outSk));
       } finally {
         wipe(seed);
       }
@@ -160,7 +156,7 @@ export function keyFormats(ps) {
     let der;
     if (f === 'pem') der = pemDecode(data, PRIVATE_LABEL);
     try {
-      return privateKey(wasm.pkcs8_decode(der ?? readBytes(data, 'pkcs8')));
+      return privateKey((outSeed, outPk, outSk) => wasm.pkcs8_decode(ps, der ?? readBytes(data, 'pkcs8'), outSeed, outPk, outSk));
     } finally {
       if (der) wipe(der);
     }
@@ -182,13 +178,13 @@ export function keyFormats(ps) {
         return new U8(seed);
       case 'raw': {
         if (sk.length) return new U8(sk);
-        const k = privateKey(wasm.private_key(ps, seed, sk));
+        const k = privateKey((outSeed, outPk, outSk) => wasm.private_key(ps, seed, sk, outSeed, outPk, outSk));
         wipe(k.seed);
         return k.secretKey;
       }
       case 'jwk': {
         if (!seed.length) throw noSeed('jwk (RFC 9964 keeps the private key as its seed)');
-        const k = privateKey(wasm.private_key(ps, seed, sk));
+        const k = privateKey((outSeed, outPk, outSk) => wasm.private_key(ps, seed, sk, outSeed, outPk, outSk));
         wipe(k.secretKey);
         wipe(k.seed);
         return { kty: 'AKP', alg: name, pub: wasm.base64url_encode(k.publicKey), priv: wasm.base64url_encode(seed) };

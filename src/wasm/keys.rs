@@ -3,7 +3,7 @@
 //! export that handles a private key clears the stack it used (`wiping`).
 
 use super::{js, param_set, wiping};
-use crate::{pem, Error, PrivateKey, PrivateKeyForm};
+use crate::{pem, Error, ParamSet, PrivateKey, PrivateKeyForm};
 use alloc::string::String;
 use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
@@ -17,22 +17,17 @@ fn form(code: u32) -> Result<PrivateKeyForm, JsError> {
     }
 }
 
-fn form_code(form: PrivateKeyForm) -> u8 {
-    match form {
-        PrivateKeyForm::Seed => 0,
-        PrivateKeyForm::ExpandedKey => 1,
-        PrivateKeyForm::Both => 2,
-    }
-}
-
-/// The parameter set's number (44, 65, 87) ‖ the public key of an SPKI.
+/// The public key of an SPKI, written into `pk` (made by JavaScript for the
+/// set `ps`) when the SPKI is of that set. Returns the SPKI's set number (44,
+/// 65, 87), so that JavaScript names the set it found when it is not `ps`.
 #[wasm_bindgen]
-pub fn spki_decode(der: &[u8]) -> Result<Vec<u8>, JsError> {
-    let (ps, pk) = crate::public_key_from_spki(der).map_err(js)?;
-    let mut out = Vec::with_capacity(1 + pk.len());
-    out.push(ps.number() as u8);
-    out.extend_from_slice(&pk);
-    Ok(out)
+pub fn spki_decode(ps: u32, der: &[u8], pk: &mut [u8]) -> Result<u32, JsError> {
+    let want = param_set(ps)?;
+    let (found, key) = crate::public_key_from_spki(der).map_err(js)?;
+    if found == want {
+        fill(pk, &key, "publicKey").map_err(js)?;
+    }
+    Ok(found.number())
 }
 
 #[wasm_bindgen]
@@ -40,27 +35,41 @@ pub fn spki_encode(ps: u32, pk: &[u8]) -> Result<Vec<u8>, JsError> {
     crate::public_key_to_spki(param_set(ps)?, pk).map_err(js)
 }
 
-/// A checked private key, as one buffer for JavaScript to take apart:
-/// set number ‖ form ‖ has seed ‖ seed (32 bytes, zero without one) ‖ pk ‖ sk.
-fn key_bytes(key: &PrivateKey) -> Vec<u8> {
-    let mut out = Vec::with_capacity(3 + 32 + key.public_key.len() + key.secret_key.len());
-    out.extend_from_slice(&[key.param_set.number() as u8, form_code(key.form), key.seed.is_some() as u8]);
-    out.extend_from_slice(key.seed.as_deref().unwrap_or(&[0; 32]));
-    out.extend_from_slice(&key.public_key);
-    out.extend_from_slice(&key.secret_key);
-    out
+/// Copies `from` into `to`, which JavaScript made with the length the set
+/// gives (checked again here, as every length is).
+fn fill(to: &mut [u8], from: &[u8], what: &'static str) -> Result<(), Error> {
+    if to.len() != from.len() {
+        return Err(Error::Length { what, expected: from.len(), got: to.len() });
+    }
+    to.copy_from_slice(from);
+    Ok(())
 }
 
-/// A PKCS#8 private key in any RFC 9881 form, checked (see `key_bytes`).
-#[wasm_bindgen]
-pub fn pkcs8_decode(der: Vec<u8>) -> Result<Vec<u8>, JsError> {
-    wiping(|| PrivateKey::from_pkcs8(&der).map(|key| key_bytes(&key))).map_err(js)
+/// Writes a checked private key into the arrays JavaScript hands back to the
+/// caller (`seed` only when the key has one), when it is of the set `want`.
+/// Returns its set number times 2, plus 1 when it has a seed.
+fn write_key(key: &PrivateKey, want: ParamSet, seed: &mut [u8], pk: &mut [u8], sk: &mut [u8]) -> Result<u32, Error> {
+    if key.param_set == want {
+        if let Some(s) = &key.seed {
+            fill(seed, &s[..], "seed")?;
+        }
+        fill(pk, &key.public_key, "publicKey")?;
+        fill(sk, &key.secret_key, "secretKey")?;
+    }
+    Ok(key.param_set.number() * 2 + key.seed.is_some() as u32)
 }
 
-/// The checked key of a seed, an expanded key, or both (`key_bytes`); empty
-/// arguments are absent.
+/// A PKCS#8 private key in any RFC 9881 form, checked, written as `write_key` says.
 #[wasm_bindgen]
-pub fn private_key(ps: u32, seed: Vec<u8>, sk: Vec<u8>) -> Result<Vec<u8>, JsError> {
+pub fn pkcs8_decode(ps: u32, der: Vec<u8>, seed: &mut [u8], pk: &mut [u8], sk: &mut [u8]) -> Result<u32, JsError> {
+    let want = param_set(ps)?;
+    wiping(|| PrivateKey::from_pkcs8(&der).and_then(|key| write_key(&key, want, seed, pk, sk))).map_err(js)
+}
+
+/// The checked key of a seed, an expanded key, or both (empty arguments are
+/// absent), written as `write_key` says.
+#[wasm_bindgen]
+pub fn private_key(ps: u32, seed: Vec<u8>, sk: Vec<u8>, out_seed: &mut [u8], out_pk: &mut [u8], out_sk: &mut [u8]) -> Result<u32, JsError> {
     let ps = param_set(ps)?;
     wiping(|| {
         let key = match (seed.is_empty(), sk.is_empty()) {
@@ -69,7 +78,7 @@ pub fn private_key(ps: u32, seed: Vec<u8>, sk: Vec<u8>) -> Result<Vec<u8>, JsErr
             (false, false) => PrivateKey::from_both(ps, &seed, &sk),
             (true, true) => Err(Error::Format("privateKey: neither a seed nor an expanded key")),
         }?;
-        Ok(key_bytes(&key))
+        write_key(&key, ps, out_seed, out_pk, out_sk)
     })
     .map_err(js)
 }
