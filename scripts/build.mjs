@@ -244,7 +244,7 @@ const banner = `/*! mldsa-simd ${version} | ${license} | ML-DSA (FIPS 204) in We
 // code with js/wasm-module.node.js, which reads pkg/mldsa_simd.wasm and falls
 // back to the inlined copy; their CommonJS form finds the file by __filename.
 const edgeEntries = { workerd: './mldsa_simd.wasm', 'edge-light': './mldsa_simd.wasm?module' };
-const nodeWasm = { wasmModule: 'wasm-module.node.js', external: ['node:*'], importMeta: true };
+const nodeWasm = { wasmModule: 'wasm-module.node.js', importMeta: true };
 const nodeCjs = {
   define: { 'import.meta.url': '__mldsaUrl' },
   banner: "\nconst __mldsaUrl = require('node:url').pathToFileURL(__filename).href;",
