@@ -11,7 +11,9 @@
 // first, then times with performance.now(): `import` is the import()
 // (require() with --cjs) of the package, `verify` the first verify, `total`
 // both; `start` is the time from the process's own start (its time origin) to
-// the end of the first verify, Node's own start-up included. The package is
+// the end of the first verify, Node's own start-up included; `cpu` the main
+// thread's CPU time over `total` (Node >= 23.9: process.threadCpuUsage), which
+// a busy machine disturbs less than the wall-clock times. The package is
 // resolved by name from a scratch node_modules/, so that its exports (and the
 // conditions Node matches) apply as for a user. Defaults: pkg/ of this
 // repository, the running Node and, when installed, the Node 24 of .tools/.
@@ -67,24 +69,28 @@ import fs from 'node:fs';
 const { pk, msg, sig } = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const b = (h) => Uint8Array.from(Buffer.from(h, 'hex'));
 const [publicKey, message, signature] = [b(pk), b(msg), b(sig)];
+const c0 = process.threadCpuUsage?.();
 const t0 = performance.now();
 const { ml_dsa65 } = await import('mldsa-simd');
 const t1 = performance.now();
 const ok = ml_dsa65.verify(signature, message, publicKey);
 const t2 = performance.now();
-console.log(JSON.stringify({ ok, import: t1 - t0, verify: t2 - t1, total: t2 - t0, start: t2 }));
+const c = c0 && process.threadCpuUsage(c0);
+console.log(JSON.stringify({ ok, import: t1 - t0, verify: t2 - t1, total: t2 - t0, start: t2, cpu: c ? (c.user + c.system) / 1000 : NaN }));
 `;
 const OURS_CJS = `
 const fs = require('node:fs');
 const { pk, msg, sig } = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const b = (h) => Uint8Array.from(Buffer.from(h, 'hex'));
 const [publicKey, message, signature] = [b(pk), b(msg), b(sig)];
+const c0 = process.threadCpuUsage?.();
 const t0 = performance.now();
 const { ml_dsa65 } = require('mldsa-simd');
 const t1 = performance.now();
 const ok = ml_dsa65.verify(signature, message, publicKey);
 const t2 = performance.now();
-console.log(JSON.stringify({ ok, import: t1 - t0, verify: t2 - t1, total: t2 - t0, start: t2 }));
+const c = c0 && process.threadCpuUsage(c0);
+console.log(JSON.stringify({ ok, import: t1 - t0, verify: t2 - t1, total: t2 - t0, start: t2, cpu: c ? (c.user + c.system) / 1000 : NaN }));
 `;
 // node:crypto as an application imports it (ESM: import('node:crypto'), whose
 // facade evaluates every export, the lazy webcrypto ones included), and as
@@ -97,13 +103,15 @@ const { pk, msg, sig } = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const b = (h) => Uint8Array.from(Buffer.from(h, 'hex'));
 const [publicKey, message, signature] = [b(pk), b(msg), b(sig)];
 const prefix = Buffer.from('308207b2300b0609608648016503040312038207a100', 'hex');
+const c0 = process.threadCpuUsage?.();
 const t0 = performance.now();
 const crypto = BUILTIN ? process.getBuiltinModule('node:crypto') : await import('node:crypto');
 const t1 = performance.now();
 const key = crypto.createPublicKey({ key: Buffer.concat([prefix, publicKey]), format: 'der', type: 'spki' });
 const ok = crypto.verify(null, message, key, signature);
 const t2 = performance.now();
-console.log(JSON.stringify({ ok, import: t1 - t0, verify: t2 - t1, total: t2 - t0, start: t2 }));
+const c = c0 && process.threadCpuUsage(c0);
+console.log(JSON.stringify({ ok, import: t1 - t0, verify: t2 - t1, total: t2 - t0, start: t2, cpu: c ? (c.user + c.system) / 1000 : NaN }));
 `;
 
 function scratch(pkgs, cjs) {
@@ -160,7 +168,7 @@ const { ml_dsa65 } = await import('/p' + q.get('p') + '/index.mjs?r=' + q.get('r
 const t1 = performance.now();
 const ok = ml_dsa65.verify(signature, message, publicKey);
 const t2 = performance.now();
-window.result = { ok, import: t1 - t0, verify: t2 - t1, total: t2 - t0, start: t2 };
+window.result = { ok, import: t1 - t0, verify: t2 - t1, total: t2 - t0, start: t2, cpu: NaN };
 </script>`;
 
 async function chromiumRun(opts, input) {
@@ -198,11 +206,11 @@ async function chromiumRun(opts, input) {
 
 function report(title, peers, samples) {
   console.log(`\n${title}; medians in ms`);
-  const keys = ['import', 'verify', 'total', 'start'];
+  const keys = ['import', 'verify', 'total', 'start', 'cpu'];
   console.log(`${'peer'.padEnd(32)} ${keys.map((k) => k.padStart(7)).join(' ')}${peers[0].gzip ? '  download (gzip -9)' : ''}`);
   return peers.map((p, i) => {
-    const m = Object.fromEntries(keys.map((k) => [k, median(samples[i].map((s) => s[k]))]));
-    console.log(`${p.name.padEnd(32)} ${keys.map((k) => m[k].toFixed(2).padStart(7)).join(' ')}${p.gzip ? `  ${p.gzip} B` : ''}`);
+    const m = Object.fromEntries(keys.map((k) => [k, median(samples[i].map((s) => s[k] ?? NaN))]));
+    console.log(`${p.name.padEnd(32)} ${keys.map((k) => (Number.isFinite(m[k]) ? m[k].toFixed(2) : '-').padStart(7)).join(' ')}${p.gzip ? `  ${p.gzip} B` : ''}`);
     return { peer: p.name, ...m, ...(p.gzip ? { gzip: p.gzip } : {}), samples: samples[i] };
   });
 }
