@@ -63,9 +63,11 @@ function parseArgs(argv) {
 }
 
 // The child processes. Inputs (public key, message, signature) come from a
-// file read before the clock starts; a peer prints one JSON line.
+// file read before the clock starts, with node:fs from process.getBuiltinModule
+// (Node >= 20.16): an ESM import of node:fs would load Node's streams, which
+// the code under test might otherwise load itself. A peer prints one JSON line.
 const OURS_ESM = `
-import fs from 'node:fs';
+const fs = process.getBuiltinModule('node:fs');
 const { pk, msg, sig } = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const b = (h) => Uint8Array.from(Buffer.from(h, 'hex'));
 const [publicKey, message, signature] = [b(pk), b(msg), b(sig)];
@@ -79,7 +81,7 @@ const c = c0 && process.threadCpuUsage(c0);
 console.log(JSON.stringify({ ok, import: t1 - t0, verify: t2 - t1, total: t2 - t0, start: t2, cpu: c ? (c.user + c.system) / 1000 : NaN }));
 `;
 const OURS_CJS = `
-const fs = require('node:fs');
+const fs = process.getBuiltinModule('node:fs');
 const { pk, msg, sig } = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const b = (h) => Uint8Array.from(Buffer.from(h, 'hex'));
 const [publicKey, message, signature] = [b(pk), b(msg), b(sig)];
@@ -98,7 +100,7 @@ console.log(JSON.stringify({ ok, import: t1 - t0, verify: t2 - t1, total: t2 - t
 // SPKI for ML-DSA-65 (RFC 9881: id-ml-dsa-65 = 2.16.840.1.101.3.4.3.18) is a
 // fixed 22-byte prefix before the 1952-byte public key.
 const NODE_CRYPTO = `
-import fs from 'node:fs';
+const fs = process.getBuiltinModule('node:fs');
 const { pk, msg, sig } = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
 const b = (h) => Uint8Array.from(Buffer.from(h, 'hex'));
 const [publicKey, message, signature] = [b(pk), b(msg), b(sig)];
