@@ -238,7 +238,7 @@ const banner = `/*! mldsa-simd ${version} | ${license} | ML-DSA (FIPS 204) in We
 // replaced by js/wasm-module.edge.js: they import the .wasm file (shipped as
 // pkg/mldsa_simd.wasm) instead of carrying its bytes.
 // mldsa-simd/webcrypto is built on the main entry's public API and imports it
-// (./index.mjs, ./index.cjs, or the edge entry of the same runtime) rather than
+// (./index.mjs, ./index.cjs, or the node or edge entry of the same runtime) rather than
 // bundling a second copy, so that both share one WebAssembly instance.
 // The node entries (export condition "node": Node, Bun, Deno) are the same
 // code with js/wasm-module.node.js, which reads pkg/mldsa_simd.wasm and falls
@@ -261,7 +261,7 @@ const outputs = [
   ['webcrypto.node.cjs', 'cjs', path.join(root, 'js', 'webcrypto.js'), true, './index.node.cjs'],
   ...Object.keys(edgeEntries).map((c) => [`webcrypto.${c}.mjs`, 'esm', path.join(root, 'js', 'webcrypto.js'), true, `./index.${c}.mjs`]),
   // mldsa-simd/worker: the pools run on the main thread and load no wasm; the
-  // worker modules import ./index.mjs. The pools find their worker module by
+  // worker modules import ./index.mjs (the piscina task, Node-only, ./index.node.mjs). The pools find their worker module by
   // new URL(..., import.meta.url) (the CommonJS one by its __filename).
   ...(() => {
     const node = { external: ['piscina', 'node:*'] };
