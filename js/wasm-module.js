@@ -1,24 +1,12 @@
 /**
- * The compiled main WebAssembly module, from the bytes inlined in the bundle:
- * LZMA-compressed and base64-encoded by scripts/build.mjs, unpacked by the
- * small decoder module of unpack/. The entries for runtimes that refuse to
- * compile wasm from bytes after start-up (workerd, Vercel Edge) replace this
- * file with wasm-module.edge.js, which imports the .wasm file instead.
+ * The compiled main WebAssembly module, from the bytes inlined in the bundle
+ * (./wasm-inline.js). scripts/build.mjs replaces this file in two kinds of
+ * entries: those for Node (and Bun, Deno: export condition "node") with
+ * wasm-module.node.js, which reads the .wasm shipped beside them; those for
+ * runtimes that refuse to compile wasm from bytes after start-up (workerd,
+ * Vercel Edge) with wasm-module.edge.js, which imports that file instead.
  * @module
  */
-import { UNPACK_BASE64, WASM_LZMA_BASE64, WASM_LZMA_PROPS, WASM_BYTES } from '../build/wasm_base64.js';
-import { unpackWasm } from './unpack.js';
+import { inlinedWasm } from './wasm-inline.js';
 
-const U8 = Uint8Array;
-
-function decodeBase64(text) {
-  if (typeof U8.fromBase64 === 'function') return U8.fromBase64(text);
-  const binary = atob(text);
-  const out = new U8(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
-}
-
-export const compiled = new WebAssembly.Module(
-  unpackWasm(decodeBase64(UNPACK_BASE64), WASM_LZMA_PROPS, decodeBase64(WASM_LZMA_BASE64), WASM_BYTES),
-);
+export const compiled = new WebAssembly.Module(inlinedWasm());

@@ -133,7 +133,8 @@ test('package code imports nothing but its own files', { skip }, () => {
       ...code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g),
     ].map((m) => m[1]);
     // The Node-only modules of mldsa-simd/worker (export condition "node") may use piscina and node: built-ins.
-    const nodeOnly = /^worker-(node\.(m|c)js|task\.mjs)$/.test(f);
+    // So may the entries of export condition "node" (index.node.*, webcrypto.node.*), which read the shipped .wasm.
+    const nodeOnly = /^(worker-(node\.(m|c)js|task\.mjs)|(index|webcrypto)\.node\.(m|c)js)$/.test(f);
     for (const s of specs) if (!s.startsWith('./') && !s.startsWith('../') && !(nodeOnly && (s === 'piscina' || s.startsWith('node:')))) bad.push(`${f}: ${s}`);
   }
   assert.deepEqual(bad, [], 'the package imports modules it does not ship (and must not need node: built-ins in browsers)');
@@ -173,6 +174,47 @@ test('a copy outside the repository (no parent node_modules to fall back on)', {
   }
 });
 
+// The entries of export condition "node" read the shipped .wasm (no base64 or
+// LZMA decoding); without it, or with a damaged one, they use the inlined copy.
+const WATCH = `const fs = process.getBuiltinModule('node:fs');
+const read = fs.readFileSync, from = Buffer.from, seen = { wasmRead: false, base64: false };
+fs.readFileSync = function (p, ...rest) { const r = read.call(this, p, ...rest); if (String(p).endsWith('mldsa_simd.wasm')) seen.wasmRead = true; return r; };
+Buffer.from = function (v, enc) { if (enc === 'base64') seen.base64 = true; return from.apply(this, arguments); };
+`;
+for (const [name, load] of [['esm-watch.mjs', `const m = await import('${PKG_NAME}');`], ['cjs-watch.cjs', `const m = require('${PKG_NAME}');`]]) {
+  SCRIPTS[name] = `${WATCH}${load}\nfs.readFileSync = read; Buffer.from = from;\n${RUN}` +
+    "console.log('RESULT ' + JSON.stringify({ ...run(m), seen }));\n";
+}
+
+test('node entries: the shipped .wasm when it is there, else the inlined copy', { skip }, () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mldsa-consumer-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "isolated-consumer", "private": true }\n');
+    const pkg = path.join(dir, 'node_modules', PKG_NAME);
+    fs.cpSync(installedPackageDir(), pkg, { recursive: true });
+    const wasmFile = path.join(pkg, 'mldsa_simd.wasm');
+    const wasm = fs.readFileSync(wasmFile);
+    const cases = [
+      ['shipped', () => {}, { wasmRead: true, base64: false }],
+      ['damaged (same length)', () => fs.writeFileSync(wasmFile, Buffer.alloc(wasm.length)), { wasmRead: true, base64: true }],
+      ['truncated', () => fs.writeFileSync(wasmFile, wasm.subarray(0, 1000)), { wasmRead: true, base64: true }],
+      ['missing', () => fs.rmSync(wasmFile), { wasmRead: false, base64: true }],
+    ];
+    // process.getBuiltinModule (Node >= 20.16) is what the node entries read the file with.
+    const canRead = typeof process.getBuiltinModule === 'function';
+    for (const [what, damage, want] of cases) {
+      damage();
+      for (const script of ['esm-watch.mjs', 'cjs-watch.cjs']) {
+        const res = runChild(dir, script);
+        checkResult(res, `${script}, .wasm ${what}`);
+        if (canRead) assert.deepEqual(res.seen, want, `${script}, .wasm ${what}: what the entry read`);
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('an uncaught error prints a readable source line, and the source map leads to js/', { skip }, () => {
   const code = "import { ml_dsa65 } from 'mldsa-simd';\nml_dsa65.sign(new Uint8Array(3), new Uint8Array(5));\n";
   const file = path.join(consumerDir, `uncaught-${process.pid}.mjs`);
@@ -205,16 +247,22 @@ test('the npm README is the user part: no development notes, no links into the r
   assert.deepEqual(relative, [], 'relative links do not work on npm');
 });
 
-test('exports: workerd and edge-light entries import the shipped .wasm; types for TypeScript < 5.7 and node10', { skip }, () => {
+test('exports: workerd and edge-light entries import the shipped .wasm, node entries read it; types for TypeScript < 5.7 and node10', { skip }, () => {
   const dir = installedPackageDir();
   const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
   for (const sub of ['.', './ml-dsa.js', './webcrypto']) {
     const e = pj.exports[sub];
-    assert.deepEqual(Object.keys(e), ['workerd', 'edge-light', 'import', 'require', 'default'], `${sub}: condition order`);
-    for (const cond of ['workerd', 'edge-light', 'import', 'require']) {
-      assert.deepEqual(Object.keys(e[cond]), ['types@<5.7', 'types', 'default'], `${sub} ${cond}`);
-      for (const f of Object.values(e[cond])) assert.ok(fs.existsSync(path.join(dir, f)), `${sub} ${cond}: ${f} is not in the tarball`);
+    assert.deepEqual(Object.keys(e), ['workerd', 'edge-light', 'node', 'import', 'require', 'default'], `${sub}: condition order`);
+    assert.deepEqual(Object.keys(e.node), ['import', 'require'], `${sub} node`);
+    for (const [cond, targets] of [['workerd', e.workerd], ['edge-light', e['edge-light']], ['node import', e.node.import],
+      ['node require', e.node.require], ['import', e.import], ['require', e.require]]) {
+      assert.deepEqual(Object.keys(targets), ['types@<5.7', 'types', 'default'], `${sub} ${cond}`);
+      for (const f of Object.values(targets)) assert.ok(fs.existsSync(path.join(dir, f)), `${sub} ${cond}: ${f} is not in the tarball`);
     }
+  }
+  for (const entry of ['index.node.mjs', 'index.node.cjs']) {
+    const code = fs.readFileSync(path.join(dir, entry), 'utf8');
+    assert.ok(code.includes('"./mldsa_simd.wasm"'), `${entry} does not read ./mldsa_simd.wasm`);
   }
   const wasm = fs.readFileSync(path.join(dir, 'mldsa_simd.wasm'));
   assert.ok(WebAssembly.validate(wasm), 'mldsa_simd.wasm is not valid WebAssembly');

@@ -27,8 +27,10 @@
 //      bundled with esbuild into pkg/index.mjs (ESM) and pkg/index.cjs (CJS),
 //      minified but in short lines, with source maps (sources in pkg/src/);
 //      pkg/index.workerd.mjs and pkg/index.edge-light.mjs are the same code
-//      importing pkg/mldsa_simd.wasm instead (js/wasm-module.edge.js);
-//      mldsa-simd/webcrypto gets the same four entries.
+//      importing pkg/mldsa_simd.wasm instead (js/wasm-module.edge.js), and
+//      pkg/index.node.mjs and .cjs (export condition "node") the same code
+//      reading that file at import (js/wasm-module.node.js);
+//      mldsa-simd/webcrypto gets the same six entries.
 //   4. pkg/ gets the types (index.d.ts, index.d.cts, and ts5.6/ for TypeScript
 //      before 5.7), package.json, the user part of README.md and the licence.
 //   5. Sizes are printed. The output is deterministic for a given .wasm.
@@ -236,18 +238,30 @@ const banner = `/*! mldsa-simd ${version} | ${license} | ML-DSA (FIPS 204) in We
 // replaced by js/wasm-module.edge.js: they import the .wasm file (shipped as
 // pkg/mldsa_simd.wasm) instead of carrying its bytes.
 // mldsa-simd/webcrypto is built on the main entry's public API and imports it
-// (./index.mjs, ./index.cjs, or the edge entry of the same runtime) rather than
+// (./index.mjs, ./index.cjs, or the node or edge entry of the same runtime) rather than
 // bundling a second copy, so that both share one WebAssembly instance.
+// The node entries (export condition "node": Node, Bun, Deno) are the same
+// code with js/wasm-module.node.js, which reads pkg/mldsa_simd.wasm and falls
+// back to the inlined copy; their CommonJS form finds the file by __filename.
 const edgeEntries = { workerd: './mldsa_simd.wasm', 'edge-light': './mldsa_simd.wasm?module' };
+const nodeWasm = { wasmModule: 'wasm-module.node.js', importMeta: true };
+const nodeCjs = {
+  define: { 'import.meta.url': '__mldsaUrl' },
+  banner: "\nconst __mldsaUrl = require('node:url').pathToFileURL(__filename).href;",
+};
 const outputs = [
   ['index.mjs', 'esm', path.join(root, 'js', 'index.js'), true],
   ['index.cjs', 'cjs', path.join(pkgDir, 'index.mjs'), false],
-  ...Object.entries(edgeEntries).map(([c, wasmSpecifier]) => [`index.${c}.mjs`, 'esm', path.join(root, 'js', 'index.js'), true, null, { wasm: wasmSpecifier }]),
+  ['index.node.mjs', 'esm', path.join(root, 'js', 'index.js'), true, null, nodeWasm],
+  ['index.node.cjs', 'cjs', path.join(pkgDir, 'index.node.mjs'), false, null, nodeCjs],
+  ...Object.entries(edgeEntries).map(([c, wasmSpecifier]) => [`index.${c}.mjs`, 'esm', path.join(root, 'js', 'index.js'), true, null, { wasmModule: 'wasm-module.edge.js', wasm: wasmSpecifier }]),
   ['webcrypto.mjs', 'esm', path.join(root, 'js', 'webcrypto.js'), true, './index.mjs'],
   ['webcrypto.cjs', 'cjs', path.join(root, 'js', 'webcrypto.js'), true, './index.cjs'],
+  ['webcrypto.node.mjs', 'esm', path.join(root, 'js', 'webcrypto.js'), true, './index.node.mjs'],
+  ['webcrypto.node.cjs', 'cjs', path.join(root, 'js', 'webcrypto.js'), true, './index.node.cjs'],
   ...Object.keys(edgeEntries).map((c) => [`webcrypto.${c}.mjs`, 'esm', path.join(root, 'js', 'webcrypto.js'), true, `./index.${c}.mjs`]),
   // mldsa-simd/worker: the pools run on the main thread and load no wasm; the
-  // worker modules import ./index.mjs. The pools find their worker module by
+  // worker modules import ./index.mjs (the piscina task, Node-only, ./index.node.mjs). The pools find their worker module by
   // new URL(..., import.meta.url) (the CommonJS one by its __filename).
   ...(() => {
     const node = { external: ['piscina', 'node:*'] };
@@ -256,7 +270,7 @@ const outputs = [
     return [
       ['worker-node.mjs', 'esm', path.join(root, 'js', 'worker-node.js'), true, undefined, { ...node, ...url }],
       ['worker-node.cjs', 'cjs', path.join(root, 'js', 'worker-node.js'), true, undefined, cjsUrl],
-      ['worker-task.mjs', 'esm', path.join(root, 'js', 'worker-task.js'), true, './index.mjs', node],
+      ['worker-task.mjs', 'esm', path.join(root, 'js', 'worker-task.js'), true, './index.node.mjs', node],
       ['worker-browser.mjs', 'esm', path.join(root, 'js', 'worker-browser.js'), true, undefined, url],
       ['worker-web.mjs', 'esm', path.join(root, 'js', 'worker-web.js'), true, './index.mjs'],
     ];
@@ -273,12 +287,12 @@ for (const [name, format, entryPoint, bundle, mainEntry, extra = {}] of outputs)
       },
     });
   }
-  if (extra.wasm) {
+  if (extra.wasmModule) {
     plugins.push({
-      name: 'wasm-file-module',
+      name: 'wasm-module-variant',
       setup(b) {
-        b.onResolve({ filter: /^\.\/wasm-module\.js$/ }, () => ({ path: path.join(root, 'js', 'wasm-module.edge.js') }));
-        b.onResolve({ filter: /^mldsa-simd:wasm-file$/ }, () => ({ path: extra.wasm, external: true }));
+        b.onResolve({ filter: /^\.\/wasm-module\.js$/ }, () => ({ path: path.join(root, 'js', extra.wasmModule) }));
+        if (extra.wasm) b.onResolve({ filter: /^mldsa-simd:wasm-file$/ }, () => ({ path: extra.wasm, external: true }));
       },
     });
   }
@@ -301,7 +315,7 @@ for (const [name, format, entryPoint, bundle, mainEntry, extra = {}] of outputs)
     lineLimit: 160,
     sourcemap: 'linked',
     sourcesContent: false,
-    banner: bundle ? { js: banner + (extra.banner ?? '') } : undefined,
+    banner: bundle ? { js: banner + (extra.banner ?? '') } : extra.banner ? { js: extra.banner.trimStart() } : undefined,
     legalComments: 'inline',
     logLevel: 'silent',
     write: true,
@@ -372,6 +386,10 @@ const types = (base, ext) => ({ 'types@<5.7': `./ts5.6/${base}.${ext}`, types: `
 const entryFor = (base) => ({
   workerd: { ...types(base, 'd.ts'), default: `./${base}.workerd.mjs` },
   'edge-light': { ...types(base, 'd.ts'), default: `./${base}.edge-light.mjs` },
+  node: {
+    import: { ...types(base, 'd.ts'), default: `./${base}.node.mjs` },
+    require: { ...types(base, 'd.cts'), default: `./${base}.node.cjs` },
+  },
   import: { ...types(base, 'd.ts'), default: `./${base}.mjs` },
   require: { ...types(base, 'd.cts'), default: `./${base}.cjs` },
   default: `./${base}.mjs`,
