@@ -15,8 +15,15 @@ import {
 
 // ---------------------------------------------------------------- intrinsics
 // (Those that the argument reading needs are in js/args.js.)
-const cryptoObject = globalThis.crypto;
-const getRandomValues = cryptoObject?.getRandomValues;
+// Node, Bun and Deno define globalThis.crypto as a getter that loads their
+// whole WebCrypto on first use (in Node 24 that is most of an import of this
+// package); verification never draws, so the property is captured at load and
+// read at the first draw, and getRandomValues taken from it then: a script
+// that replaces crypto.getRandomValues after the import and before the first
+// keygen or hedged signature is the one used (as it would be for any caller
+// of the platform's function).
+const cryptoProperty = Object.getOwnPropertyDescriptor(globalThis, 'crypto');
+let cryptoObject, getRandomValues;
 const RuntimeError = WebAssembly.RuntimeError;
 
 // ---------------------------------------------------------------- the instance
@@ -134,8 +141,12 @@ async function eachChunk(source, each) {
   }
 }
 
-/** 32 fresh bytes from crypto.getRandomValues (as captured at load). */
+/** 32 fresh bytes from crypto.getRandomValues (the property as captured at load). */
 function randomBytes(name) {
+  if (cryptoObject === undefined) {
+    cryptoObject = cryptoProperty ? (cryptoProperty.get ? apply(cryptoProperty.get, globalThis, []) : cryptoProperty.value) : globalThis.crypto;
+    getRandomValues = cryptoObject?.getRandomValues;
+  }
   if (typeof getRandomValues !== 'function')
     throw new Error(`${name}: no crypto.getRandomValues in this JavaScript environment`);
   const out = new U8(32);
