@@ -4,9 +4,10 @@
  *
  * This file is only argument checks, conversions and calls into the wasm
  * exports; the algorithms live in the Rust crate (src/). The module is
- * instantiated synchronously at import from bytes inlined at build time
- * (LZMA-compressed, with a small decoder module: js/unpack.js), so there is no init
- * call for the user.
+ * instantiated synchronously at import, so there is no init call for the
+ * user: from bytes inlined at build time (LZMA-compressed, with a small
+ * decoder module: js/wasm-inline.js, js/unpack.js), or in the node entries
+ * from the .wasm file shipped beside them (js/wasm-module.node.js).
  * @module
  */
 import {
