@@ -34,8 +34,8 @@ fn xor_bytes(a: &mut [u64; 25], pos: usize, data: &[u8]) {
     }
     // One bounds check for all whole lanes instead of one a lane. The whole
     // lanes are split off before the loop, not left in the iterator for its
-    // remainder: that compiles to fewer instructions a block, which counts in
-    // the absorbing loop of a long message (PERF.md, "Sponge absorb").
+    // remainder: that compiles to fewer instructions, which counts in the
+    // absorbing loop of a long message (one call a block).
     let (whole, tail) = data.split_at(data.len() & !7);
     for (l, w) in a[pos / 8..pos / 8 + whole.len() / 8].iter_mut().zip(whole.chunks_exact(8)) {
         *l ^= u64::from_le_bytes(w.try_into().unwrap());
