@@ -1,5 +1,5 @@
 //! Keccak-f[1600] and SHAKE128: our permutations against each other and
-//! against the `sha3` crate, the samplers one polynomial at a time against two
+//! against the `sha3` crate, the shapes of the one-state permutation, the samplers one polynomial at a time against two
 //! at once, ExpandA three ways, and the three-state permutation (a pair in
 //! v128 lanes beside a scalar state) with its differential test. The
 //! permutations are not inlined, so V8 tiers them up while the loop runs.
@@ -235,8 +235,8 @@ fn f1600_x3(st: &mut simd::StateX2, a: &mut [u64; 25]) {
 /// complementing), interleaved in one loop: all 24 rounds written out (as
 /// liboqs's KeccakP-1600 with full unrolling), two rounds per iteration, and
 /// plain χ (¬a ∧ b, no complementing). Each is checked against `f1600` first.
-/// (The lanes are locals in all of them: LLVM keeps a local [u64; 25] indexed by
-/// constants in wasm locals, so `let [a0, …, a24]` compiles to the same.)
+/// (The lanes are wasm locals in all of them: LLVM keeps a local [u64; 25]
+/// indexed by constants in locals, which a `let [a0, …, a24]` version does by hand.)
 #[test]
 fn bench_keccak_variants() {
     let variants: [(&str, fn(&mut [u64; 25])); 4] =
