@@ -1,5 +1,5 @@
 //! Keccak-f[1600] and SHAKE128: our permutations against each other and
-//! against the `sha3` crate, the samplers one polynomial at a time against two
+//! against the `sha3` crate, the shapes of the one-state permutation, the samplers one polynomial at a time against two
 //! at once, ExpandA three ways, and the three-state permutation (a pair in
 //! v128 lanes beside a scalar state) with its differential test. The
 //! permutations are not inlined, so V8 tiers them up while the loop runs.
@@ -228,4 +228,109 @@ fn f1600_x3(st: &mut simd::StateX2, a: &mut [u64; 25]) {
     }
     st.0 = s;
     *a = q;
+}
+
+/// The shapes of the one-state permutation that issue #12 asked about, against
+/// `f1600` (one written-out round per loop iteration, lanes in locals, lane
+/// complementing), interleaved in one loop: all 24 rounds written out (as
+/// liboqs's KeccakP-1600 with full unrolling), two rounds per iteration, and
+/// plain χ (¬a ∧ b, no complementing). Each is checked against `f1600` first.
+/// (The lanes are wasm locals in all of them: LLVM keeps a local [u64; 25]
+/// indexed by constants in locals, which a `let [a0, …, a24]` version does by hand.)
+#[test]
+fn bench_keccak_variants() {
+    let variants: [(&str, fn(&mut [u64; 25])); 4] =
+        [("loop of 1 round", f1600), ("24 rounds written out", f1600_unrolled), ("loop of 2 rounds", f1600_two), ("plain chi", f1600_plain)];
+    let start: [u64; 25] = core::array::from_fn(|i| (i as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15));
+    for (name, f) in variants.iter().skip(1) {
+        let (mut a, mut b) = (start, start);
+        for _ in 0..3 {
+            f1600(&mut a);
+            f(&mut b);
+        }
+        assert_eq!(a, b, "{name}");
+    }
+    let iters = 2000;
+    let mut t: Vec<Vec<f64>> = vec![vec![]; variants.len()];
+    let mut a = start;
+    for r in 0..101 {
+        for k in 0..variants.len() {
+            // Alternate the order between rounds.
+            let k = if r % 2 == 0 { k } else { variants.len() - 1 - k };
+            let s = now();
+            for _ in 0..iters {
+                (variants[k].1)(&mut a);
+            }
+            t[k].push((now() - s) * 1e6 / iters as f64);
+        }
+    }
+    let base = t[0].clone();
+    let line: Vec<String> = variants
+        .iter()
+        .zip(&t)
+        .map(|((name, _), v)| {
+            let r = med(v.iter().zip(&base).map(|(x, y)| x / y).collect());
+            format!("{name} {:.0} ns ({r:.3})", med(v.clone()))
+        })
+        .collect();
+    console_log!("one-state Keccak-f[1600], median ns (median ratio to f1600): {} ({})", line.join(", "), a[0]);
+}
+
+/// `f1600` with the 24 rounds written out.
+#[inline(never)]
+fn f1600_unrolled(a: &mut [u64; 25]) {
+    let mut s = *a;
+    for &i in COMPLEMENTED.iter() {
+        s[i] = !s[i];
+    }
+    macro_rules! rounds {
+        ($($i:literal)*) => { $( scalar_round(&mut s, RC[$i]); )* };
+    }
+    rounds!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23);
+    for &i in COMPLEMENTED.iter() {
+        s[i] = !s[i];
+    }
+    *a = s;
+}
+
+/// `f1600` with two rounds per loop iteration (the state renamed, not copied,
+/// between them: SSA makes the two the same).
+#[inline(never)]
+fn f1600_two(a: &mut [u64; 25]) {
+    let mut s = *a;
+    for &i in COMPLEMENTED.iter() {
+        s[i] = !s[i];
+    }
+    for rc in RC[..ROUNDS].chunks_exact(2) {
+        scalar_round(&mut s, rc[0]);
+        scalar_round(&mut s, rc[1]);
+    }
+    for &i in COMPLEMENTED.iter() {
+        s[i] = !s[i];
+    }
+    *a = s;
+}
+
+/// `f1600` without lane complementing: χ as FIPS 202 Algorithm 4 writes it.
+#[inline(never)]
+fn f1600_plain(a: &mut [u64; 25]) {
+    #[inline(always)]
+    fn xor(a: u64, b: u64) -> u64 {
+        a ^ b
+    }
+    #[inline(always)]
+    fn rotl(x: u64, n: u32) -> u64 {
+        x.rotate_left(n)
+    }
+    let mut s = *a;
+    for &rc in RC.iter().take(ROUNDS) {
+        let b = crate::portable::keccak::theta_rho_pi!(&s);
+        for y in 0..5 {
+            for x in 0..5 {
+                s[5 * y + x] = b[5 * y + x] ^ (!b[5 * y + (x + 1) % 5] & b[5 * y + (x + 2) % 5]);
+            }
+        }
+        s[0] ^= rc;
+    }
+    *a = s;
 }

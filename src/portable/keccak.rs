@@ -6,8 +6,10 @@
 //! The round is written out lane by lane (indices and ρ offsets from FIPS 202
 //! Algorithms 2 and 3, the tables `RHO` and `PI_SRC`; a test checks it
 //! against a round driven by those tables) so that the compiler keeps the
-//! state in locals instead of memory, one round per loop iteration (the time
-//! follows the instruction count; the alternatives are in PERF.md).
+//! state in locals instead of memory, one round per loop iteration: in V8 that
+//! was the fastest shape, against 2 or 24 rounds written out and plain χ
+//! (`bench_keccak_variants` in src/bench/keccak.rs), named lanes instead of
+//! the array, and the next round's column parities folded into χ (PERF.md).
 
 use crate::tables::{RC, ROUNDS};
 
