@@ -10,7 +10,7 @@ use crate::encode::{pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime
 use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt_all_in_place, ntt_in_place, pointwise_inv_ntt};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{make_hints, use_hints, NttPoly, Poly, PAIR_SHIFT};
-use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball_vartime, MatrixRows};
+use crate::sample::{expand_a, expand_s, sample_in_ball_vartime, MaskStream, MatrixRows};
 use crate::xof::{h, Shake256};
 use alloc::boxed::Box;
 use alloc::vec;
@@ -220,12 +220,13 @@ impl ExpandedSecretKey {
         let mut c_tilde = Zeroizing::new([0u8; 64]);
         let c_tilde = &mut c_tilde[..p.c_tilde_bytes()];
         let mut kappa: usize = 0;
+        let mut mask = MaskStream::new(p, &rho_pp[..]);
         'attempt: loop {
             if kappa + l > u16::MAX as usize + 1 {
                 return Err(SignError::TooManyAttempts);
             }
             // Step 11: y ← ExpandMask(ρ″, κ); |y| ≤ γ1.
-            expand_mask(p, &rho_pp[..], kappa as u16, y_then_z);
+            mask.fill(kappa as u16, y_then_z);
             kappa += l;
             ntt_all_in_place(&mut y_hat, |y_hat| Some(y_hat.copy_from_slice(y_then_z)));
             // Steps 12–13: w ← NTT^−1(Â ∘ NTT(y)), (w1, w0) by Decompose.

@@ -8,7 +8,7 @@ use crate::params::{Params, N};
 use crate::ring::{NttPoly, Poly};
 use crate::xof::{Shake128, Shake128x2, Shake256, Shake256x2, SHAKE128_RATE, SHAKE256_RATE};
 use alloc::vec::Vec;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 /// Adversarial and random input streams for the parsers' differential tests.
 #[cfg(test)]
@@ -193,33 +193,65 @@ impl<'a> MatrixRows<'a> {
     }
 }
 
-/// ExpandMask (FIPS 204 Algorithm 34): y with coefficients in (−γ1, γ1].
-/// Two polynomials at a time; when ℓ is odd the last one is drawn alone.
-pub fn expand_mask(p: &Params, rho_pp: &[u8], kappa: u16, y: &mut [Poly]) {
+/// ExpandMask (FIPS 204 Algorithm 34), y with coefficients in (−γ1, γ1], for the successive attempts of one
+/// Sign_internal, which use the nonces κ, κ + 1, … without a gap (attempt κ
+/// takes κ … κ + ℓ − 1, the next starts at κ + ℓ). The polynomials are drawn
+/// two at a time on a two-lane SHAKE256 along that one nonce sequence, so
+/// when ℓ is odd the last one of an attempt is paired with the first of the
+/// next attempt instead of being drawn alone; that one waits in `ahead`.
+/// Each y_r depends only on (ρ″, its nonce), so the outputs are those of
+/// Algorithm 34 whatever the pairing.
+pub struct MaskStream<'a> {
+    p: &'a Params,
+    rho_pp: &'a [u8],
+    /// The nonce of the polynomial in `ahead` (secret, like every y), if any.
+    ahead_nonce: Option<u16>,
+    ahead: Zeroizing<Poly>,
+}
+
+impl<'a> MaskStream<'a> {
+    pub fn new(p: &'a Params, rho_pp: &'a [u8]) -> Self {
+        MaskStream { p, rho_pp, ahead_nonce: None, ahead: Zeroizing::new(Poly::zero()) }
+    }
+
+    /// y ← ExpandMask(ρ″, κ): y[r] from nonce κ + r mod 2^16 (IntegerToBytes(κ + r, 2)).
+    /// When ℓ is odd this also draws the polynomial of nonce κ + ℓ, for the
+    /// next call; a call with any other κ simply does not use it.
+    pub fn fill(&mut self, kappa: u16, y: &mut [Poly]) {
+        let (p, rho_pp) = (self.p, self.rho_pp);
+        let mut buf = [[0u8; 32 * 20]; 2];
+        // Whether y[0] was drawn by the previous call (the attempt number is public).
+        let carried = usize::from(self.ahead_nonce.take() == Some(kappa) && !y.is_empty());
+        if carried == 1 {
+            y[0] = *self.ahead;
+        }
+        let mut nonce = kappa.wrapping_add(carried as u16);
+        let mut pairs = y[carried..].chunks_exact_mut(2);
+        for pair in &mut pairs {
+            let [y0, y1] = pair else { unreachable!() };
+            mask_pair(p, rho_pp, &mut buf, nonce, y0, y1);
+            nonce = nonce.wrapping_add(2);
+        }
+        if let [last] = pairs.into_remainder() {
+            mask_pair(p, rho_pp, &mut buf, nonce, last, &mut self.ahead);
+            self.ahead_nonce = Some(nonce.wrapping_add(1));
+        }
+        buf.zeroize();
+    }
+}
+
+/// Two polynomials of ExpandMask on a two-lane SHAKE256: y0 from ρ″ and nonce
+/// n, y1 from nonce n + 1 mod 2^16. `buf` receives the squeezed bytes; the
+/// caller wipes it.
+fn mask_pair(p: &Params, rho_pp: &[u8], buf: &mut [[u8; 32 * 20]; 2], n: u16, y0: &mut Poly, y1: &mut Poly) {
     let bits = p.z_bits();
-    let mut buf = [[0u8; 32 * 20]; 2];
-    let finish = |v: &[u8], yr: &mut Poly| unpack_offset(v, p.gamma1, bits, yr);
-    let mut pairs = y.chunks_exact_mut(2);
-    let mut r = 0u16;
-    for pair in &mut pairs {
-        let (k0, k1) = (kappa.wrapping_add(r).to_le_bytes(), kappa.wrapping_add(r + 1).to_le_bytes());
-        let mut xof = Shake256x2::new([rho_pp, &k0], [rho_pp, &k1]);
-        let [b0, b1] = &mut buf;
-        let (v0, v1) = (&mut b0[..32 * bits], &mut b1[..32 * bits]);
-        xof.squeeze(v0, v1);
-        let [y0, y1] = pair else { unreachable!() };
-        finish(v0, y0);
-        finish(v1, y1);
-        r += 2;
-    }
-    if let [last] = pairs.into_remainder() {
-        let nonce = kappa.wrapping_add(r);
-        let mut xof = Shake256::new().absorb(rho_pp).absorb(&nonce.to_le_bytes()).finalize();
-        let v = &mut buf[0][..32 * bits];
-        xof.squeeze(v);
-        finish(v, last);
-    }
-    buf.zeroize();
+    let (k0, k1) = (n.to_le_bytes(), n.wrapping_add(1).to_le_bytes());
+    let mut xof = Shake256x2::new([rho_pp, &k0], [rho_pp, &k1]);
+    let [b0, b1] = buf;
+    let (v0, v1) = (&mut b0[..32 * bits], &mut b1[..32 * bits]);
+    xof.squeeze(v0, v1);
+    unpack_offset(v0, p.gamma1, bits, y0);
+    unpack_offset(v1, p.gamma1, bits, y1);
 }
 
 #[cfg(test)]
@@ -314,7 +346,7 @@ mod tests {
                 // κ near 2^16 checks the wrap of IntegerToBytes(κ + r, 2).
                 for kappa in [0u16, 65533] {
                     let mut y = vec![Poly::zero(); p.l];
-                    expand_mask(p, &rho, kappa, &mut y);
+                    MaskStream::new(p, &rho).fill(kappa, &mut y);
                     for (r, yr) in y.iter().enumerate() {
                         let nonce = kappa.wrapping_add(r as u16);
                         let mut v = [0u8; 640];
@@ -330,12 +362,51 @@ mod tests {
         }
     }
 
+    /// y_r straight from Algorithm 34: one-lane SHAKE256(ρ″ ‖ IntegerToBytes(nonce, 2)).
+    fn mask_reference(p: &Params, rho_pp: &[u8], nonce: u16) -> Poly {
+        let mut v = [0u8; 640];
+        let v = &mut v[..32 * p.z_bits()];
+        Shake256::new().absorb(rho_pp).absorb(&nonce.to_le_bytes()).finalize().squeeze(v);
+        let mut y = Poly::zero();
+        crate::encode::unpack_bits(v, p.z_bits(), &mut y);
+        y.0.iter_mut().for_each(|c| *c = p.gamma1 - *c);
+        y
+    }
+
+    /// A stream over successive attempts (κ = κ0, κ0 + ℓ, …) gives every
+    /// attempt the y of Algorithm 34, for odd ℓ (where a polynomial is carried
+    /// to the next attempt) and even ℓ, across the 2^16 wrap of the nonce, and
+    /// ignores its carried polynomial when κ jumps.
+    #[test]
+    fn mask_stream_equals_algorithm_34_per_attempt() {
+        let rho_pp: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
+        for ps in [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87] {
+            let p = ps.params();
+            for kappa0 in [0usize, 65536 - 3 * p.l - 1] {
+                let mut stream = MaskStream::new(p, &rho_pp);
+                let mut y = vec![Poly::zero(); p.l];
+                let mut kappa = kappa0;
+                for attempt in 0..6 {
+                    if attempt == 4 {
+                        kappa += 1; // not the next κ: the carried polynomial must not be used
+                    }
+                    stream.fill(kappa as u16, &mut y);
+                    for (r, yr) in y.iter().enumerate() {
+                        let nonce = (kappa + r) as u16;
+                        assert_eq!(*yr, mask_reference(p, &rho_pp, nonce), "{ps:?} κ {kappa} y[{r}]");
+                    }
+                    kappa += p.l;
+                }
+            }
+        }
+    }
+
     #[test]
     fn mask_in_range() {
         for ps in [ParamSet::MlDsa44, ParamSet::MlDsa87] {
             let p = ps.params();
             let mut y = vec![Poly::zero(); p.l];
-            expand_mask(p, &[1u8; 64], 65530, &mut y);
+            MaskStream::new(p, &[1u8; 64]).fill(65530, &mut y);
             for yr in &y {
                 assert!(yr.0.iter().all(|&c| c > -p.gamma1 && c <= p.gamma1));
             }
