@@ -33,7 +33,7 @@ fn power2round_t(p: &Params, rho: &[u8], s1_hat: &[NttPoly], s2: &[Poly], t1: &m
     let mut a_row = vec![NttPoly::zero(); p.l];
     let mut t = Zeroizing::new(Poly::zero());
     for i in 0..p.k {
-        a_row.iter_mut().for_each(|e| a_rows.next_entry(e)); // Â[i][0..ℓ]
+        a_rows.next_row(&mut a_row); // Â[i][0..ℓ]
         // Σ_j Â[i][j]·ŝ1[j] < ℓ·9q² (Â < q, ŝ1 < 9q), reduced once; |t| < q
         // after the inverse NTT; adding s2 (|s2| ≤ η) keeps it within the
         // range `freeze` accepts.
@@ -388,7 +388,7 @@ fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[NttPoly], mu: &[u8; MU_BYTES
         let a_row: &[NttPoly] = match &mut a {
             Matrix::Cached(a_hat) => &a_hat[i * l..(i + 1) * l],
             Matrix::FromSeed(rows) => {
-                a_row.iter_mut().for_each(|e| rows.next_entry(e)); // Â[i][0..ℓ]
+                rows.next_row(&mut a_row); // Â[i][0..ℓ]
                 &a_row
             }
         };

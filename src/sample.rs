@@ -141,55 +141,66 @@ pub fn expand_s(p: &Params, rho_prime: &[u8], s1: &mut [Poly], s2: &mut [Poly]) 
 }
 
 /// ExpandA (FIPS 204 Algorithm 32), row-major: a_hat[r·ℓ + s] = Â[r][s] ∈ T_q,
-/// generated two entries at a time in that order.
+/// generated two entries at a time in that order, straight into `a_hat`.
 pub fn expand_a(p: &Params, rho: &[u8], a_hat: &mut [NttPoly]) {
-    let mut rows = MatrixRows::new(p, rho);
-    for a in a_hat[..p.k * p.l].iter_mut() {
-        rows.next_entry(a);
+    let mut at = (0u8, 0u8);
+    let after = |(s, r): (u8, u8)| if s as usize + 1 == p.l { (0, r + 1) } else { (s + 1, r) };
+    let mut pairs = a_hat[..p.k * p.l].chunks_exact_mut(2);
+    for pair in &mut pairs {
+        let [a0, a1] = pair else { unreachable!() };
+        let next = after(at);
+        rej_ntt_poly_x2_vartime(rho, at, next, a0, a1);
+        at = after(next);
+    }
+    if let [last] = pairs.into_remainder() {
+        *last = rej_ntt_poly_vartime(rho, at.0, at.1);
     }
 }
 
-/// Â entry by entry in row-major order (Â[0][0], Â[0][1], …), generated two at
-/// a time, holding one entry in reserve: verification uses it to build Â just
-/// in time with a few polynomials of memory instead of k·ℓ.
+/// Â row by row (Â[0][0..ℓ], Â[1][0..ℓ], …), its entries generated two at a
+/// time in row-major order: verification uses it to build Â just in time with
+/// a row of memory instead of k·ℓ polynomials. A pair lies within one row
+/// and is generated straight into it, except, when ℓ is odd, the pair made of
+/// a row's last entry and the next row's first; that one waits in `spare`.
 pub struct MatrixRows<'a> {
     rho: &'a [u8],
+    k: usize,
     l: usize,
-    len: usize,
-    /// Index r·ℓ + s of the next entry handed out.
-    next: usize,
-    /// (s, r) of that entry, the two bytes after ρ in RejNTTPoly's seed;
-    /// counted along instead of computed as (i mod ℓ, i / ℓ), so that
-    /// keygen has no division in it (scripts/wasm-div-scan.mjs).
-    at: (u8, u8),
+    /// The index r of the next row handed out.
+    next_row: usize,
+    /// Whether `spare` holds Â[next_row][0].
+    carried: bool,
     spare: NttPoly,
 }
 
 impl<'a> MatrixRows<'a> {
     pub fn new(p: &Params, rho: &'a [u8]) -> Self {
-        MatrixRows { rho, l: p.l, len: p.k * p.l, next: 0, at: (0, 0), spare: NttPoly::zero() }
+        MatrixRows { rho, k: p.k, l: p.l, next_row: 0, carried: false, spare: NttPoly::zero() }
     }
 
-    /// (s, r) of the entry after the one at (s, r), in row-major order.
-    fn after(&self, (s, r): (u8, u8)) -> (u8, u8) {
-        if s as usize + 1 == self.l { (0, r + 1) } else { (s + 1, r) }
-    }
-
-    /// Writes the next entry of Â to `out`. Entries at even indices are
-    /// generated together with their successor, which waits in `spare`.
-    pub fn next_entry(&mut self, out: &mut NttPoly) {
-        let i = self.next;
-        assert!(i < self.len);
-        let (s, r) = self.at;
-        if i & 1 == 1 {
-            *out = self.spare;
-        } else if i + 1 < self.len {
-            rej_ntt_poly_x2_vartime(self.rho, (s, r), self.after((s, r)), out, &mut self.spare);
-        } else {
-            *out = rej_ntt_poly_vartime(self.rho, s, r);
+    /// Writes the next row of Â, Â[r][0..ℓ], to `row` (ℓ entries).
+    pub fn next_row(&mut self, row: &mut [NttPoly]) {
+        let r = self.next_row;
+        assert!(r < self.k && row.len() == self.l);
+        // (s, r) of Â[r][s] is the seed suffix of RejNTTPoly; r, s < 8.
+        let r8 = r as u8;
+        let mut s = 0;
+        if self.carried {
+            row[0] = self.spare;
+            s = 1;
         }
-        self.at = self.after((s, r));
-        self.next += 1;
+        while s + 2 <= self.l {
+            let (head, tail) = row[s..].split_at_mut(1);
+            rej_ntt_poly_x2_vartime(self.rho, (s as u8, r8), (s as u8 + 1, r8), &mut head[0], &mut tail[0]);
+            s += 2;
+        }
+        self.carried = s < self.l && r + 1 < self.k;
+        if self.carried {
+            rej_ntt_poly_x2_vartime(self.rho, (s as u8, r8), (0, r8 + 1), &mut row[s], &mut self.spare);
+        } else if s < self.l {
+            row[s] = rej_ntt_poly_vartime(self.rho, s as u8, r8);
+        }
+        self.next_row += 1;
     }
 }
 
@@ -337,6 +348,12 @@ mod tests {
                     for s in 0..p.l {
                         assert_eq!(a_hat[r * p.l + s], rej_ntt_poly_vartime(&rho[..32], s as u8, r as u8), "Â[{r}][{s}]");
                     }
+                }
+                let mut rows = MatrixRows::new(p, &rho[..32]);
+                let mut row = vec![NttPoly::zero(); p.l];
+                for r in 0..p.k {
+                    rows.next_row(&mut row);
+                    assert_eq!(row[..], a_hat[r * p.l..(r + 1) * p.l], "row {r} of Â");
                 }
                 let (mut s1, mut s2) = (vec![Poly::zero(); p.l], vec![Poly::zero(); p.k]);
                 expand_s(p, &rho, &mut s1, &mut s2);
