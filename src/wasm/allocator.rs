@@ -12,12 +12,6 @@ use core::cell::Cell;
 /// `memory.grow` and are split at multiples of 16. Adjacent free blocks are
 /// merged, so memory is reused across sizes as with dlmalloc. wasm32 without
 /// the atomics feature runs one thread, so the Cell is never shared.
-///
-/// Invariant: every byte of free memory is zero except the header of each
-/// free block. Fresh pages are zero, a freed payload is wiped, and a header
-/// that merging moves inside a larger free block is cleared (`insert`). So
-/// a block handed out is already zero, and `alloc_zeroed` (behind
-/// `vec![0; n]`) needs no fill of its own.
 struct WipingAllocator {
     /// Address of the first free block (0: none).
     free: Cell<usize>,
@@ -41,11 +35,6 @@ unsafe fn next_of(b: usize) -> usize {
 unsafe fn set_next(b: usize, next: usize) {
     *((b + 4) as *mut usize) = next;
 }
-/// Zeroes the header of a block merged into the free block before it, which
-/// is now free payload (the invariant of `WipingAllocator`).
-unsafe fn clear_header(b: usize) {
-    core::ptr::write_bytes(b as *mut u8, 0, HEADER);
-}
 
 impl WipingAllocator {
     /// Puts block b on the free list at its address, merged with the free
@@ -59,7 +48,6 @@ impl WipingAllocator {
         if cur != 0 && b + size_of_block(b) == cur {
             set_size(b, size_of_block(b) + size_of_block(cur));
             set_next(b, next_of(cur));
-            clear_header(cur);
         } else {
             set_next(b, cur);
         }
@@ -68,7 +56,6 @@ impl WipingAllocator {
         } else if prev + size_of_block(prev) == b {
             set_size(prev, size_of_block(prev) + size_of_block(b));
             set_next(prev, next_of(b));
-            clear_header(b);
         } else {
             set_next(prev, b);
         }
@@ -133,11 +120,6 @@ unsafe impl core::alloc::GlobalAlloc for WipingAllocator {
             self.insert(b);
         }
     }
-    /// Every block handed out is already zero (the invariant above).
-    #[inline(never)]
-    unsafe fn alloc_zeroed(&self, layout: core::alloc::Layout) -> *mut u8 {
-        self.alloc(layout)
-    }
     #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: core::alloc::Layout) {
         // One memory.fill (bulk memory), where zeroize's volatile stores would
@@ -162,8 +144,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// A private instance (not the global one the test harness uses): random
-    /// allocations and frees of many sizes; every block comes out zero (so
-    /// `alloc_zeroed` may skip its fill), every live block keeps its own
+    /// allocations and frees of many sizes; every live block keeps its own
     /// fill pattern (so no two live blocks overlap and no free touches a live
     /// block), every payload is 16-aligned, and freed memory is reused.
     #[test]
@@ -181,11 +162,8 @@ mod tests {
                     _ => 1 + (rng.next() % 70_000) as usize,
                 };
                 let layout = Layout::from_size_align(size, 1 << (rng.next() % 5)).unwrap();
-                let p = unsafe { if step & 1 == 0 { a.alloc(layout) } else { a.alloc_zeroed(layout) } };
+                let p = unsafe { a.alloc(layout) };
                 assert!(!p.is_null(), "step {step}: allocation of {size} bytes failed");
-                // Free memory is zero but for free-block headers, so every block comes out zero.
-                let fresh = unsafe { core::slice::from_raw_parts(p, size) };
-                assert!(fresh.iter().all(|&b| b == 0), "step {step}: a block of {size} bytes came out dirty");
                 assert_eq!(p as usize % HEADER, 0, "payload not 16-aligned");
                 let tag = (step % 251) as u8 + 1;
                 unsafe { core::ptr::write_bytes(p, tag, size) };
