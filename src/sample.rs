@@ -158,8 +158,8 @@ pub fn expand_a(p: &Params, rho: &[u8], a_hat: &mut [NttPoly]) {
 }
 
 /// Â row by row (Â[0][0..ℓ], Â[1][0..ℓ], …), its entries generated two at a
-/// time in row-major order: verification uses it to build Â just in time with
-/// a row of memory instead of k·ℓ polynomials. A pair lies within one row
+/// time in row-major order: keygen and verification use it to build Â just in
+/// time with a row of memory instead of k·ℓ polynomials. A pair lies within one row
 /// and is generated straight into it, except, when ℓ is odd, the pair made of
 /// a row's last entry and the next row's first; that one waits in `spare`.
 pub struct MatrixRows<'a> {
@@ -204,9 +204,10 @@ impl<'a> MatrixRows<'a> {
     }
 }
 
-/// ExpandMask (FIPS 204 Algorithm 34), y with coefficients in (−γ1, γ1], for the successive attempts of one
-/// Sign_internal, which use the nonces κ, κ + 1, … without a gap (attempt κ
-/// takes κ … κ + ℓ − 1, the next starts at κ + ℓ). The polynomials are drawn
+/// ExpandMask (FIPS 204 Algorithm 34), y with coefficients in (−γ1, γ1], for
+/// the successive attempts of one Sign_internal, which use the nonces κ,
+/// κ + 1, … without a gap (attempt κ takes κ … κ + ℓ − 1, the next starts at
+/// κ + ℓ). The polynomials are drawn
 /// two at a time on a two-lane SHAKE256 along that one nonce sequence, so
 /// when ℓ is odd the last one of an attempt is paired with the first of the
 /// next attempt instead of being drawn alone; that one waits in `ahead`.
@@ -226,8 +227,9 @@ impl<'a> MaskStream<'a> {
     }
 
     /// y ← ExpandMask(ρ″, κ): y[r] from nonce κ + r mod 2^16 (IntegerToBytes(κ + r, 2)).
-    /// When ℓ is odd this also draws the polynomial of nonce κ + ℓ, for the
-    /// next call; a call with any other κ simply does not use it.
+    /// When the polynomials left to draw are odd in number (ℓ odd, every other
+    /// attempt), this also draws the one of nonce κ + ℓ, for the next call; a
+    /// call with any other κ does not use it.
     pub fn fill(&mut self, kappa: u16, y: &mut [Poly]) {
         let (p, rho_pp) = (self.p, self.rho_pp);
         let mut buf = [[0u8; 32 * 20]; 2];
