@@ -3,26 +3,54 @@
 //! external wrappers (Algorithms 1–5) are in `lib.rs`; they only build M′.
 //!
 //! Large temporaries live on the heap, so the code runs on a small stack.
-//! Secret intermediates are held in `Zeroizing` and wiped when dropped.
+//! Secret intermediates are held in `Zeroizing` or `SecretVec` and wiped
+//! when dropped.
 
 use crate::ct;
 use crate::encode::{pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime, sk_decode, sk_encode, w1_encode, SkParts};
 use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt_all_in_place, ntt_in_place, pointwise_inv_ntt};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{make_hints, use_hints, NttPoly, Poly, PAIR_SHIFT};
-use crate::sample::{expand_a, expand_mask, expand_s, sample_in_ball_vartime, MatrixRows};
+use crate::sample::{expand_a, expand_s, sample_in_ball_vartime, MaskStream, MatrixRows};
 use crate::xof::{h, Shake256};
 use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
-fn polys(n: usize) -> Zeroizing<Vec<Poly>> {
-    Zeroizing::new(vec![Poly::zero(); n])
+/// A heap vector of secrets, wiped when dropped. In the .wasm the global
+/// allocator wipes every block it frees (`wasm/allocator.rs`, one
+/// memory.fill), so there the vector is only freed: wiping it before would
+/// clear the same memory twice. On other targets it is zeroized on drop, as
+/// a `Zeroizing<Vec<T>>` would be. Deref gives the vector itself.
+struct SecretVec<T: Zeroize>(Vec<T>);
+
+#[cfg(not(target_arch = "wasm32"))]
+impl<T: Zeroize> Drop for SecretVec<T> {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
 }
 
-fn ntt_polys(n: usize) -> Zeroizing<Vec<NttPoly>> {
-    Zeroizing::new(vec![NttPoly::zero(); n])
+impl<T: Zeroize> core::ops::Deref for SecretVec<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<T: Zeroize> core::ops::DerefMut for SecretVec<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+
+fn polys(n: usize) -> SecretVec<Poly> {
+    SecretVec(vec![Poly::zero(); n])
+}
+
+fn ntt_polys(n: usize) -> SecretVec<NttPoly> {
+    SecretVec(vec![NttPoly::zero(); n])
 }
 
 /// t = NTT^−1(Â ∘ ŝ1) + s2 split by Power2Round into (t1, t0), ŝ1 = NTT(s1)
@@ -33,7 +61,7 @@ fn power2round_t(p: &Params, rho: &[u8], s1_hat: &[NttPoly], s2: &[Poly], t1: &m
     let mut a_row = vec![NttPoly::zero(); p.l];
     let mut t = Zeroizing::new(Poly::zero());
     for i in 0..p.k {
-        a_row.iter_mut().for_each(|e| a_rows.next_entry(e)); // Â[i][0..ℓ]
+        a_rows.next_row(&mut a_row); // Â[i][0..ℓ]
         // Σ_j Â[i][j]·ŝ1[j] < ℓ·9q² (Â < q, ŝ1 < 9q), reduced once; |t| < q
         // after the inverse NTT; adding s2 (|s2| ≤ η) keeps it within the
         // range `freeze` accepts.
@@ -54,10 +82,10 @@ pub fn keygen_internal(p: &Params, xi: &[u8; SEED_BYTES]) -> (Vec<u8>, Vec<u8>) 
     let (rho, rho_prime, key) = (&seeds[..32], &seeds[32..96], &seeds[96..]);
     // Step 4, with s1 drawn where NTT(s1) goes (step 5) and kept for skEncode.
     let (mut s1_hat, mut s2) = (ntt_polys(p.l), polys(p.k));
-    let mut s1 = Zeroizing::new(Vec::new());
+    let mut s1 = SecretVec(Vec::with_capacity(p.l));
     ntt_all_in_place(&mut s1_hat, |s| {
         expand_s(p, rho_prime, s, &mut s2);
-        *s1 = s.to_vec();
+        s1.extend_from_slice(s);
         Some(())
     });
     // Steps 3, 5–6.
@@ -119,17 +147,17 @@ pub enum SignError {
 
 /// Storage of `n` zero polynomials for an expanded key: `storage` reused when
 /// it has room (its old contents were wiped by `wipe_storage`), else a new block.
-fn key_storage(mut storage: Vec<NttPoly>, n: usize) -> Zeroizing<Vec<NttPoly>> {
+fn key_storage(mut storage: Vec<NttPoly>, n: usize) -> SecretVec<NttPoly> {
     storage.clear();
     storage.resize(n, NttPoly::zero());
-    Zeroizing::new(storage)
+    SecretVec(storage)
 }
 
 /// Takes an expanded key's storage back, wiped (its whole capacity) and empty,
 /// for reuse by another key without a new allocation.
-fn wipe_storage(polys: &mut Zeroizing<Vec<NttPoly>>) -> Vec<NttPoly> {
+fn wipe_storage(polys: &mut SecretVec<NttPoly>) -> Vec<NttPoly> {
     let mut storage = core::mem::take(&mut **polys);
-    zeroize::Zeroize::zeroize(&mut storage);
+    storage.zeroize();
     storage
 }
 
@@ -149,7 +177,7 @@ pub struct ExpandedSecretKey {
     /// (ℓ ≤ k in every set; before the NTT the coefficients are at most
     /// η·(1 + 2^9) ≤ 2052 in size, `params.rs` checks both at compile time),
     /// then NTT(t0).
-    polys: Zeroizing<Vec<NttPoly>>,
+    polys: SecretVec<NttPoly>,
 }
 
 impl ExpandedSecretKey {
@@ -216,16 +244,17 @@ impl ExpandedSecretKey {
         let (tmp, cs1_then_hint) = rest.split_at_mut(1);
         let (tmp, cs1_then_hint) = (&mut tmp[0], &mut cs1_then_hint[0]);
         let (mut y_hat, mut c_hat) = (ntt_polys(l), NttPoly::zero());
-        let mut w1_bytes = Zeroizing::new(vec![0u8; 32 * k * p.w1_bits()]);
+        let mut w1_bytes = SecretVec(vec![0u8; 32 * k * p.w1_bits()]);
         let mut c_tilde = Zeroizing::new([0u8; 64]);
         let c_tilde = &mut c_tilde[..p.c_tilde_bytes()];
         let mut kappa: usize = 0;
+        let mut mask = MaskStream::new(p, &rho_pp[..]);
         'attempt: loop {
             if kappa + l > u16::MAX as usize + 1 {
                 return Err(SignError::TooManyAttempts);
             }
             // Step 11: y ← ExpandMask(ρ″, κ); |y| ≤ γ1.
-            expand_mask(p, &rho_pp[..], kappa as u16, y_then_z);
+            mask.fill(kappa as u16, y_then_z);
             kappa += l;
             ntt_all_in_place(&mut y_hat, |y_hat| Some(y_hat.copy_from_slice(y_then_z)));
             // Steps 12–13: w ← NTT^−1(Â ∘ NTT(y)), (w1, w0) by Decompose.
@@ -337,7 +366,7 @@ pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool
 pub struct ExpandedPublicKey {
     p: &'static Params,
     tr: [u8; TR_BYTES],
-    polys: Zeroizing<Vec<NttPoly>>,
+    polys: SecretVec<NttPoly>,
 }
 
 impl ExpandedPublicKey {
@@ -387,7 +416,7 @@ fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[NttPoly], mu: &[u8; MU_BYTES
         let a_row: &[NttPoly] = match &mut a {
             Matrix::Cached(a_hat) => &a_hat[i * l..(i + 1) * l],
             Matrix::FromSeed(rows) => {
-                a_row.iter_mut().for_each(|e| rows.next_entry(e)); // Â[i][0..ℓ]
+                rows.next_row(&mut a_row); // Â[i][0..ℓ]
                 &a_row
             }
         };

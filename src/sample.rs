@@ -8,7 +8,7 @@ use crate::params::{Params, N};
 use crate::ring::{NttPoly, Poly};
 use crate::xof::{Shake128, Shake128x2, Shake256, Shake256x2, SHAKE128_RATE, SHAKE256_RATE};
 use alloc::vec::Vec;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 /// Adversarial and random input streams for the parsers' differential tests.
 #[cfg(test)]
@@ -141,85 +141,130 @@ pub fn expand_s(p: &Params, rho_prime: &[u8], s1: &mut [Poly], s2: &mut [Poly]) 
 }
 
 /// ExpandA (FIPS 204 Algorithm 32), row-major: a_hat[r·ℓ + s] = Â[r][s] ∈ T_q,
-/// generated two entries at a time in that order.
+/// generated two entries at a time in that order, straight into `a_hat`.
 pub fn expand_a(p: &Params, rho: &[u8], a_hat: &mut [NttPoly]) {
-    let mut rows = MatrixRows::new(p, rho);
-    for a in a_hat[..p.k * p.l].iter_mut() {
-        rows.next_entry(a);
+    let mut at = (0u8, 0u8);
+    let after = |(s, r): (u8, u8)| if s as usize + 1 == p.l { (0, r + 1) } else { (s + 1, r) };
+    let mut pairs = a_hat[..p.k * p.l].chunks_exact_mut(2);
+    for pair in &mut pairs {
+        let [a0, a1] = pair else { unreachable!() };
+        let next = after(at);
+        rej_ntt_poly_x2_vartime(rho, at, next, a0, a1);
+        at = after(next);
+    }
+    if let [last] = pairs.into_remainder() {
+        *last = rej_ntt_poly_vartime(rho, at.0, at.1);
     }
 }
 
-/// Â entry by entry in row-major order (Â[0][0], Â[0][1], …), generated two at
-/// a time, holding one entry in reserve: verification uses it to build Â just
-/// in time with a few polynomials of memory instead of k·ℓ.
+/// Â row by row (Â[0][0..ℓ], Â[1][0..ℓ], …), its entries generated two at a
+/// time in row-major order: keygen and verification use it to build Â just in
+/// time with a row of memory instead of k·ℓ polynomials. A pair lies within one row
+/// and is generated straight into it, except, when ℓ is odd, the pair made of
+/// a row's last entry and the next row's first; that one waits in `spare`.
 pub struct MatrixRows<'a> {
     rho: &'a [u8],
+    k: usize,
     l: usize,
-    len: usize,
-    /// Index r·ℓ + s of the next entry handed out.
-    next: usize,
-    /// (s, r) of that entry, the two bytes after ρ in RejNTTPoly's seed;
-    /// counted along instead of computed as (i mod ℓ, i / ℓ), so that
-    /// keygen has no division in it (scripts/wasm-div-scan.mjs).
-    at: (u8, u8),
+    /// The index r of the next row handed out.
+    next_row: usize,
+    /// Whether `spare` holds Â[next_row][0].
+    carried: bool,
     spare: NttPoly,
 }
 
 impl<'a> MatrixRows<'a> {
     pub fn new(p: &Params, rho: &'a [u8]) -> Self {
-        MatrixRows { rho, l: p.l, len: p.k * p.l, next: 0, at: (0, 0), spare: NttPoly::zero() }
+        MatrixRows { rho, k: p.k, l: p.l, next_row: 0, carried: false, spare: NttPoly::zero() }
     }
 
-    /// (s, r) of the entry after the one at (s, r), in row-major order.
-    fn after(&self, (s, r): (u8, u8)) -> (u8, u8) {
-        if s as usize + 1 == self.l { (0, r + 1) } else { (s + 1, r) }
-    }
-
-    /// Writes the next entry of Â to `out`. Entries at even indices are
-    /// generated together with their successor, which waits in `spare`.
-    pub fn next_entry(&mut self, out: &mut NttPoly) {
-        let i = self.next;
-        assert!(i < self.len);
-        let (s, r) = self.at;
-        if i & 1 == 1 {
-            *out = self.spare;
-        } else if i + 1 < self.len {
-            rej_ntt_poly_x2_vartime(self.rho, (s, r), self.after((s, r)), out, &mut self.spare);
-        } else {
-            *out = rej_ntt_poly_vartime(self.rho, s, r);
+    /// Writes the next row of Â, Â[r][0..ℓ], to `row` (ℓ entries).
+    pub fn next_row(&mut self, row: &mut [NttPoly]) {
+        let r = self.next_row;
+        assert!(r < self.k && row.len() == self.l);
+        // (s, r) of Â[r][s] is the seed suffix of RejNTTPoly; r, s < 8.
+        let r8 = r as u8;
+        let mut s = 0;
+        if self.carried {
+            row[0] = self.spare;
+            s = 1;
         }
-        self.at = self.after((s, r));
-        self.next += 1;
+        while s + 2 <= self.l {
+            let (head, tail) = row[s..].split_at_mut(1);
+            rej_ntt_poly_x2_vartime(self.rho, (s as u8, r8), (s as u8 + 1, r8), &mut head[0], &mut tail[0]);
+            s += 2;
+        }
+        self.carried = s < self.l && r + 1 < self.k;
+        if self.carried {
+            rej_ntt_poly_x2_vartime(self.rho, (s as u8, r8), (0, r8 + 1), &mut row[s], &mut self.spare);
+        } else if s < self.l {
+            row[s] = rej_ntt_poly_vartime(self.rho, s as u8, r8);
+        }
+        self.next_row += 1;
     }
 }
 
-/// ExpandMask (FIPS 204 Algorithm 34): y with coefficients in (−γ1, γ1].
-/// Two polynomials at a time; when ℓ is odd the last one is drawn alone.
-pub fn expand_mask(p: &Params, rho_pp: &[u8], kappa: u16, y: &mut [Poly]) {
+/// ExpandMask (FIPS 204 Algorithm 34), y with coefficients in (−γ1, γ1], for
+/// the successive attempts of one Sign_internal, which use the nonces κ,
+/// κ + 1, … without a gap (attempt κ takes κ … κ + ℓ − 1, the next starts at
+/// κ + ℓ). The polynomials are drawn
+/// two at a time on a two-lane SHAKE256 along that one nonce sequence, so
+/// when ℓ is odd the last one of an attempt is paired with the first of the
+/// next attempt instead of being drawn alone; that one waits in `ahead`.
+/// Each y_r depends only on (ρ″, its nonce), so the outputs are those of
+/// Algorithm 34 whatever the pairing.
+pub struct MaskStream<'a> {
+    p: &'a Params,
+    rho_pp: &'a [u8],
+    /// The nonce of the polynomial in `ahead` (secret, like every y), if any.
+    ahead_nonce: Option<u16>,
+    ahead: Zeroizing<Poly>,
+}
+
+impl<'a> MaskStream<'a> {
+    pub fn new(p: &'a Params, rho_pp: &'a [u8]) -> Self {
+        MaskStream { p, rho_pp, ahead_nonce: None, ahead: Zeroizing::new(Poly::zero()) }
+    }
+
+    /// y ← ExpandMask(ρ″, κ): y[r] from nonce κ + r mod 2^16 (IntegerToBytes(κ + r, 2)).
+    /// When the polynomials left to draw are odd in number (ℓ odd, every other
+    /// attempt), this also draws the one of nonce κ + ℓ, for the next call; a
+    /// call with any other κ does not use it.
+    pub fn fill(&mut self, kappa: u16, y: &mut [Poly]) {
+        let (p, rho_pp) = (self.p, self.rho_pp);
+        let mut buf = [[0u8; 32 * 20]; 2];
+        // Whether y[0] was drawn by the previous call (the attempt number is public).
+        let carried = usize::from(self.ahead_nonce.take() == Some(kappa) && !y.is_empty());
+        if carried == 1 {
+            y[0] = *self.ahead;
+        }
+        let mut nonce = kappa.wrapping_add(carried as u16);
+        let mut pairs = y[carried..].chunks_exact_mut(2);
+        for pair in &mut pairs {
+            let [y0, y1] = pair else { unreachable!() };
+            mask_pair(p, rho_pp, &mut buf, nonce, y0, y1);
+            nonce = nonce.wrapping_add(2);
+        }
+        if let [last] = pairs.into_remainder() {
+            mask_pair(p, rho_pp, &mut buf, nonce, last, &mut self.ahead);
+            self.ahead_nonce = Some(nonce.wrapping_add(1));
+        }
+        buf.zeroize();
+    }
+}
+
+/// Two polynomials of ExpandMask on a two-lane SHAKE256: y0 from ρ″ and nonce
+/// n, y1 from nonce n + 1 mod 2^16. `buf` receives the squeezed bytes; the
+/// caller wipes it.
+fn mask_pair(p: &Params, rho_pp: &[u8], buf: &mut [[u8; 32 * 20]; 2], n: u16, y0: &mut Poly, y1: &mut Poly) {
     let bits = p.z_bits();
-    let mut buf = [[0u8; 32 * 20]; 2];
-    let finish = |v: &[u8], yr: &mut Poly| unpack_offset(v, p.gamma1, bits, yr);
-    let mut pairs = y.chunks_exact_mut(2);
-    let mut r = 0u16;
-    for pair in &mut pairs {
-        let (k0, k1) = (kappa.wrapping_add(r).to_le_bytes(), kappa.wrapping_add(r + 1).to_le_bytes());
-        let mut xof = Shake256x2::new([rho_pp, &k0], [rho_pp, &k1]);
-        let [b0, b1] = &mut buf;
-        let (v0, v1) = (&mut b0[..32 * bits], &mut b1[..32 * bits]);
-        xof.squeeze(v0, v1);
-        let [y0, y1] = pair else { unreachable!() };
-        finish(v0, y0);
-        finish(v1, y1);
-        r += 2;
-    }
-    if let [last] = pairs.into_remainder() {
-        let nonce = kappa.wrapping_add(r);
-        let mut xof = Shake256::new().absorb(rho_pp).absorb(&nonce.to_le_bytes()).finalize();
-        let v = &mut buf[0][..32 * bits];
-        xof.squeeze(v);
-        finish(v, last);
-    }
-    buf.zeroize();
+    let (k0, k1) = (n.to_le_bytes(), n.wrapping_add(1).to_le_bytes());
+    let mut xof = Shake256x2::new([rho_pp, &k0], [rho_pp, &k1]);
+    let [b0, b1] = buf;
+    let (v0, v1) = (&mut b0[..32 * bits], &mut b1[..32 * bits]);
+    xof.squeeze(v0, v1);
+    unpack_offset(v0, p.gamma1, bits, y0);
+    unpack_offset(v1, p.gamma1, bits, y1);
 }
 
 #[cfg(test)]
@@ -306,6 +351,12 @@ mod tests {
                         assert_eq!(a_hat[r * p.l + s], rej_ntt_poly_vartime(&rho[..32], s as u8, r as u8), "Â[{r}][{s}]");
                     }
                 }
+                let mut rows = MatrixRows::new(p, &rho[..32]);
+                let mut row = vec![NttPoly::zero(); p.l];
+                for r in 0..p.k {
+                    rows.next_row(&mut row);
+                    assert_eq!(row[..], a_hat[r * p.l..(r + 1) * p.l], "row {r} of Â");
+                }
                 let (mut s1, mut s2) = (vec![Poly::zero(); p.l], vec![Poly::zero(); p.k]);
                 expand_s(p, &rho, &mut s1, &mut s2);
                 for (r, s) in s1.iter().chain(s2.iter()).enumerate() {
@@ -314,7 +365,7 @@ mod tests {
                 // κ near 2^16 checks the wrap of IntegerToBytes(κ + r, 2).
                 for kappa in [0u16, 65533] {
                     let mut y = vec![Poly::zero(); p.l];
-                    expand_mask(p, &rho, kappa, &mut y);
+                    MaskStream::new(p, &rho).fill(kappa, &mut y);
                     for (r, yr) in y.iter().enumerate() {
                         let nonce = kappa.wrapping_add(r as u16);
                         let mut v = [0u8; 640];
@@ -330,12 +381,51 @@ mod tests {
         }
     }
 
+    /// y_r straight from Algorithm 34: one-lane SHAKE256(ρ″ ‖ IntegerToBytes(nonce, 2)).
+    fn mask_reference(p: &Params, rho_pp: &[u8], nonce: u16) -> Poly {
+        let mut v = [0u8; 640];
+        let v = &mut v[..32 * p.z_bits()];
+        Shake256::new().absorb(rho_pp).absorb(&nonce.to_le_bytes()).finalize().squeeze(v);
+        let mut y = Poly::zero();
+        crate::encode::unpack_bits(v, p.z_bits(), &mut y);
+        y.0.iter_mut().for_each(|c| *c = p.gamma1 - *c);
+        y
+    }
+
+    /// A stream over successive attempts (κ = κ0, κ0 + ℓ, …) gives every
+    /// attempt the y of Algorithm 34, for odd ℓ (where a polynomial is carried
+    /// to the next attempt) and even ℓ, across the 2^16 wrap of the nonce, and
+    /// ignores its carried polynomial when κ jumps.
+    #[test]
+    fn mask_stream_equals_algorithm_34_per_attempt() {
+        let rho_pp: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
+        for ps in [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87] {
+            let p = ps.params();
+            for kappa0 in [0usize, 65536 - 3 * p.l - 1] {
+                let mut stream = MaskStream::new(p, &rho_pp);
+                let mut y = vec![Poly::zero(); p.l];
+                let mut kappa = kappa0;
+                for attempt in 0..6 {
+                    if attempt == 4 {
+                        kappa += 1; // not the next κ: the carried polynomial must not be used
+                    }
+                    stream.fill(kappa as u16, &mut y);
+                    for (r, yr) in y.iter().enumerate() {
+                        let nonce = (kappa + r) as u16;
+                        assert_eq!(*yr, mask_reference(p, &rho_pp, nonce), "{ps:?} κ {kappa} y[{r}]");
+                    }
+                    kappa += p.l;
+                }
+            }
+        }
+    }
+
     #[test]
     fn mask_in_range() {
         for ps in [ParamSet::MlDsa44, ParamSet::MlDsa87] {
             let p = ps.params();
             let mut y = vec![Poly::zero(); p.l];
-            expand_mask(p, &[1u8; 64], 65530, &mut y);
+            MaskStream::new(p, &[1u8; 64]).fill(65530, &mut y);
             for yr in &y {
                 assert!(yr.0.iter().all(|&c| c > -p.gamma1 && c <= p.gamma1));
             }

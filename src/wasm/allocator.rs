@@ -122,7 +122,12 @@ unsafe impl core::alloc::GlobalAlloc for WipingAllocator {
     }
     #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: core::alloc::Layout) {
-        zeroize::Zeroize::zeroize(core::slice::from_raw_parts_mut(ptr, layout.size()));
+        // One memory.fill (bulk memory), where zeroize's volatile stores would
+        // copy a zero vector 16 bytes at a time. The pointer then escapes into
+        // black_box, an optimisation barrier, so the fill is not a dead store
+        // to freed memory (as in `wasm::wipe_stack`).
+        core::ptr::write_bytes(ptr, 0, layout.size());
+        core::hint::black_box(ptr);
         self.insert(ptr as usize - HEADER);
     }
 }
