@@ -12,6 +12,7 @@ import {
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
 } from './args.js';
+import { NIST_HASH_OID_PREFIX, PREHASHES } from '../build/tables.js';
 
 // ---------------------------------------------------------------- intrinsics
 // (Those that the argument reading needs are in js/args.js.)
@@ -25,6 +26,11 @@ import {
 const cryptoProperty = Object.getOwnPropertyDescriptor(globalThis, 'crypto');
 let cryptoObject, getRandomValues;
 const RuntimeError = WebAssembly.RuntimeError;
+// Node's (and Bun's, Deno's) way to its built-in modules, without an import
+// (see nativeShake256); reading the function loads nothing.
+const processObject = globalThis.process;
+const getBuiltinModule = processObject?.getBuiltinModule;
+const getPrototypeOf = Object.getPrototypeOf;
 
 // ---------------------------------------------------------------- the instance
 // The module is compiled once (./wasm-module.js); its instance is replaced if it ever traps (a
@@ -195,9 +201,63 @@ function streamed(state, parts) {
   return wasm.stream_finish(state);
 }
 
+// ---------------------------------------------------------------- the platform's SHAKE256
+// A long message costs one SHAKE256 stream: μ = H(tr ‖ M′, 64) (FIPS 204
+// Algorithm 7 line 6, Algorithm 8 line 7), and there the one-lane Keccak-f
+// of wasm is the bound. Where the platform has its own SHAKE256 (Node's
+// node:crypto, OpenSSL's native code), the μ of a message longer than CHUNK
+// is hashed there; nothing secret goes in (tr is a hash of the public key,
+// M′ is the message). The hash is looked up at the first such message (an
+// import of node:crypto at load would cost more than the package's own
+// start), and used only if it gives, for a probe of three blocks, the digest
+// our SHAKE256 gives; anything else (no node:crypto, a hash that throws or
+// differs, a shared buffer it refuses) falls back to the wasm stream.
+
+const SHAKE256_OID = U8.of(...NIST_HASH_OID_PREFIX, PREHASHES.find((e) => e[0] === 'shake256')[1]);
+let native; // undefined: not looked up yet; null: none
+
+function nativeDigest(n, head, parts) {
+  const h = apply(n.createHash, n.module, ['shake256', { outputLength: MU_BYTES }]);
+  apply(n.update, h, [head]);
+  for (let i = 0; i < parts.length; i++) apply(n.update, h, [parts[i]]);
+  const d = apply(n.digest, h, []);
+  if (apply(taTag, d, []) !== 'Uint8Array' || apply(taLength, d, []) !== MU_BYTES) throw new Error('not a SHAKE256 digest');
+  return new U8(d);
+}
+
+function lookUpNative() {
+  native = null;
+  if (typeof getBuiltinModule !== 'function') return;
+  const module = apply(getBuiltinModule, processObject, ['node:crypto']);
+  const createHash = module?.createHash;
+  if (typeof createHash !== 'function') return;
+  const proto = getPrototypeOf(apply(createHash, module, ['shake256', { outputLength: MU_BYTES }]));
+  const found = { module, createHash, update: proto.update, digest: proto.digest };
+  const probe = new U8(3 * 136 + 7);
+  for (let i = 0; i < probe.length; i++) probe[i] = (i * 151 + 7) & 255;
+  const theirs = nativeDigest(found, probe, []);
+  const ours = streamed(wasm.stream_prehash(SHAKE256_OID), [probe]);
+  let differ = 0;
+  for (let i = 0; i < MU_BYTES; i++) differ |= theirs[i] ^ ours[i];
+  if (differ === 0) native = found;
+}
+
+/**
+ * SHAKE256(head ‖ parts…, 64 bytes) (plain views) by the platform's own hash,
+ * or null where there is none (the caller hashes in wasm).
+ */
+function nativeShake256(head, parts) {
+  try {
+    if (native === undefined) lookUpNative();
+    return native && nativeDigest(native, head, parts);
+  } catch {
+    return null;
+  }
+}
+
 export {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray,
   wasm, generation, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
-  randomBytes, withRnd, part, absorb, streamed, eachChunk,
+  randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256,
 };

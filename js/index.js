@@ -14,7 +14,7 @@ import {
   apply, U8, taTag, u8Fill, u8Set,
   wasm, generation, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
-  randomBytes, withRnd, absorb, streamed, eachChunk,
+  randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256,
 } from './boundary.js';
 import { keyFormats } from './keys.js';
 import { NIST_HASH_OID_PREFIX, PREHASHES } from '../build/tables.js';
@@ -143,11 +143,19 @@ function makeMlDsa(ps) {
 
   const getPublicKey = (secretKey) => wasm.public_key(ps, readLength(secretKey, skLen, 'secretKey'));
 
-  // M′ = 0 ‖ |ctx| ‖ ctx ‖ M signed with a one-shot key; large messages via μ.
+  // M′ = 0 ‖ |ctx| ‖ ctx ‖ M signed with a one-shot key; large messages via
+  // μ, hashed by the platform where it can (boundary.js, nativeShake256);
+  // tr is bytes 64..127 of the secret key (FIPS 204 Algorithm 24).
+  const muSecret = (sk, parts) =>
+    nativeShake256(part(sk, 64, 128), parts) ?? streamed(wasm.stream_mu_secret(ps, sk), parts);
+  const muPublic = (pk, parts) => {
+    const tr = nativeShake256(pk, []); // tr = H(pk, 64) (FIPS 204 Algorithm 8, line 6)
+    return (tr && nativeShake256(tr, parts)) ?? streamed(wasm.stream_mu_public(ps, pk), parts);
+  };
+
   const signPure = (msg, sk, ctx, rnd) => {
     if (msg.length <= CHUNK) return wasm.sign(ps, sk, msg, ctx, rnd);
-    const mu = streamed(wasm.stream_mu_secret(ps, sk), [mPrimeHeader(ctx), ctx, msg]);
-    return wasm.sign_mu(ps, sk, mu, rnd);
+    return wasm.sign_mu(ps, sk, muSecret(sk, [mPrimeHeader(ctx), ctx, msg]), rnd);
   };
 
   const sign = (msg, secretKey, opts) => {
@@ -159,8 +167,7 @@ function makeMlDsa(ps) {
   const verifyPure = (sig, msg, pk, ctx) => {
     if (sig.length !== sigLen) return false;
     if (msg.length <= CHUNK) return wasm.verify(ps, pk, msg, sig, ctx);
-    const mu = streamed(wasm.stream_mu_public(ps, pk), [mPrimeHeader(ctx), ctx, msg]);
-    return wasm.verify_mu(ps, pk, mu, sig);
+    return wasm.verify_mu(ps, pk, muPublic(pk, [mPrimeHeader(ctx), ctx, msg]), sig);
   };
 
   const verify = (sig, msg, publicKey, opts) => {
@@ -274,7 +281,7 @@ function makeMlDsa(ps) {
       return withRnd(options, given, (rnd) => {
         if (externalMu) return wasm.sign_mu(ps, sk, m, rnd);
         if (m.length <= CHUNK) return wasm.sign_internal(ps, sk, m, rnd);
-        return wasm.sign_mu(ps, sk, streamed(wasm.stream_mu_secret(ps, sk), [m]), rnd);
+        return wasm.sign_mu(ps, sk, muSecret(sk, [m]), rnd);
       });
     },
     verify: (sig, mOrMu, publicKey, opts) => {
@@ -285,7 +292,7 @@ function makeMlDsa(ps) {
       if (s.length !== sigLen) return false;
       if (externalMu) return wasm.verify_mu(ps, pk, m, s);
       if (m.length <= CHUNK) return wasm.verify_internal(ps, pk, m, s);
-      return wasm.verify_mu(ps, pk, streamed(wasm.stream_mu_public(ps, pk), [m]), s);
+      return wasm.verify_mu(ps, pk, muPublic(pk, [m]), s);
     },
   });
 

@@ -1,0 +1,114 @@
+// The μ of a long message (more than 64 KiB) hashed by the platform's own
+// SHAKE256 (node:crypto) instead of the wasm one (js/boundary.js,
+// nativeShake256): the signature must be the one the external-μ path gives for
+// μ = SHAKE256(tr ‖ M′) computed by @noble/hashes, noble must accept it, and
+// the hash is used only after it gave our digest for a probe. A node:crypto
+// whose SHAKE256 lies or throws (patched before the first long message) must
+// leave every result unchanged: the package falls back to its own.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { shake256 } from '@noble/hashes/sha3.js';
+import { ml_dsa44 as n44, ml_dsa65 as n65, ml_dsa87 as n87 } from '@noble/post-quantum/ml-dsa.js';
+import { IMPL, SETS, consumerDir, lib } from './lib/load.mjs';
+
+const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
+const NOBLE = { ml_dsa44: n44, ml_dsa65: n65, ml_dsa87: n87 };
+const LONG = (1 << 20) + 3; // over the 64 KiB of one call, and not a multiple of it
+
+function message(n, salt) {
+  const m = new Uint8Array(n);
+  for (let i = 0; i < n; i++) m[i] = (i * 31 + salt + (i >> 9)) & 255;
+  return m;
+}
+
+const cat = (...parts) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) out.set(p, (at += p.length) - p.length);
+  return out;
+};
+
+test('long messages: the signature of μ = SHAKE256(tr ‖ M′) as noble-hashes computes it, in both directions', { skip }, () => {
+  for (const P of SETS) {
+    const ours = lib[P.key];
+    const { publicKey, secretKey } = ours.keygen(new Uint8Array(32).fill(P.k));
+    const ctx = Uint8Array.of(1, 2, 3);
+    const msg = message(LONG, P.k);
+    const tr = shake256(publicKey, { dkLen: 64 });
+    assert.deepEqual(tr, secretKey.subarray(64, 128), `${P.name}: tr in the secret key`);
+    const mu = shake256(cat(tr, Uint8Array.of(0, ctx.length), ctx, msg), { dkLen: 64 });
+    const sig = ours.sign(msg, secretKey, { context: ctx, extraEntropy: false });
+    assert.deepEqual(sig, ours.internal.sign(mu, secretKey, { externalMu: true, extraEntropy: false }), `${P.name}: sign`);
+    assert.equal(NOBLE[P.key].verify(sig, msg, publicKey, { context: ctx }), true, `${P.name}: noble verifies ours`);
+    assert.equal(ours.verify(sig, msg, publicKey, { context: ctx }), true, `${P.name}: verify`);
+    const other = msg.slice();
+    other[LONG - 1] ^= 1;
+    assert.equal(ours.verify(sig, other, publicKey, { context: ctx }), false, `${P.name}: last byte flipped`);
+    assert.equal(ours.verify(sig, msg, publicKey), false, `${P.name}: another context`);
+    const theirs = NOBLE[P.key].sign(other, secretKey, { extraEntropy: false });
+    assert.equal(ours.verify(theirs, other, publicKey), true, `${P.name}: ours verifies noble's`);
+    // M′ given whole (the internal interface) takes the same path.
+    const mPrime = cat(Uint8Array.of(0, ctx.length), ctx, msg);
+    assert.deepEqual(ours.internal.sign(mPrime, secretKey, { extraEntropy: false }), sig, `${P.name}: internal sign of M′`);
+    assert.equal(ours.internal.verify(sig, mPrime, publicKey), true, `${P.name}: internal verify of M′`);
+  }
+});
+
+// A child Node process that patches node:crypto first (`patch`), then imports
+// the package and prints what long-message sign and verify gave, and how
+// often createHash was called.
+function child(patch) {
+  const code = `
+    const c = process.getBuiltinModule('node:crypto');
+    const created = c.createHash;
+    let calls = 0;
+    c.createHash = function (...a) { calls++; return created.apply(this, a); };
+    ${patch}
+    const { ml_dsa65 } = await import('mldsa-simd');
+    const seed = new Uint8Array(32).fill(5);
+    const { publicKey, secretKey } = ml_dsa65.keygen(seed);
+    const msg = new Uint8Array(${LONG});
+    for (let i = 0; i < msg.length; i++) msg[i] = (i * 7) & 255;
+    const small = ml_dsa65.sign(msg.subarray(0, 1000), secretKey, { extraEntropy: false });
+    ml_dsa65.verify(small, msg.subarray(0, 1000), publicKey);
+    const afterSmall = calls;
+    const sig = ml_dsa65.sign(msg, secretKey, { extraEntropy: false });
+    const good = ml_dsa65.verify(sig, msg, publicKey);
+    msg[0] ^= 1;
+    const bad = ml_dsa65.verify(sig, msg, publicKey);
+    console.log(JSON.stringify({ afterSmall, calls, good, bad, sig: Buffer.from(sig).toString('hex') }));`;
+  const file = path.join(consumerDir, `native-hash-${process.pid}-${Math.random().toString(36).slice(2)}.mjs`);
+  fs.writeFileSync(file, code);
+  try {
+    const r = spawnSync(process.execPath, [file], { cwd: consumerDir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' } });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+test('long messages: node:crypto hashes them, and only them; a lying or failing SHAKE256 is not used', { skip }, () => {
+  const plain = child('');
+  assert.equal(plain.afterSmall, 0, 'messages of one call never reach node:crypto');
+  assert.ok(plain.calls >= 3, `createHash called ${plain.calls} times for a long sign and verify`);
+  assert.equal(plain.good, true);
+  assert.equal(plain.bad, false);
+  const patches = {
+    // Every digest all zero, from the prototype the package reads its methods from.
+    lying: `const p = Object.getPrototypeOf(created('shake256')); const d = p.digest; p.digest = function () { d.call(this); return Buffer.alloc(64); };`,
+    // A digest of the right length for another input.
+    shifted: `const p = Object.getPrototypeOf(created('shake256')); const u = p.update; p.update = function (b) { return u.call(this, b.subarray(1)); };`,
+    throwing: `c.createHash = () => { calls++; throw new Error('no'); };`,
+    missing: `c.createHash = undefined;`,
+  };
+  for (const [name, patch] of Object.entries(patches)) {
+    const r = child(patch);
+    assert.equal(r.good, true, `${name}: the signature verifies`);
+    assert.equal(r.bad, false, `${name}: a flipped message does not`);
+    assert.equal(r.sig, plain.sig, `${name}: the same signature as with the real hash`);
+  }
+});
