@@ -216,13 +216,18 @@ function streamed(state, parts) {
 const SHAKE256_OID = U8.of(...NIST_HASH_OID_PREFIX, PREHASHES.find((e) => e[0] === 'shake256')[1]);
 let native; // undefined: not looked up yet; null: none
 
-function nativeDigest(n, head, parts) {
+/** A SHAKE256 of node:crypto with `head` absorbed: { update(view), digest() }. */
+function nativeHash(n, head) {
   const h = apply(n.createHash, n.module, ['shake256', { outputLength: MU_BYTES }]);
   apply(n.update, h, [head]);
-  for (let i = 0; i < parts.length; i++) apply(n.update, h, [parts[i]]);
-  const d = apply(n.digest, h, []);
-  if (apply(taTag, d, []) !== 'Uint8Array' || apply(taLength, d, []) !== MU_BYTES) throw new Error('not a SHAKE256 digest');
-  return new U8(d);
+  return {
+    update: (bytes) => void apply(n.update, h, [bytes]),
+    digest: () => {
+      const d = apply(n.digest, h, []);
+      if (apply(taTag, d, []) !== 'Uint8Array' || apply(taLength, d, []) !== MU_BYTES) throw new Error('mldsa-simd: node:crypto gave no SHAKE256 digest');
+      return new U8(d);
+    },
+  };
 }
 
 function lookUpNative() {
@@ -235,7 +240,7 @@ function lookUpNative() {
   const found = { module, createHash, update: proto.update, digest: proto.digest };
   const probe = new U8(3 * 136 + 7);
   for (let i = 0; i < probe.length; i++) probe[i] = (i * 151 + 7) & 255;
-  const theirs = nativeDigest(found, probe, []);
+  const theirs = nativeHash(found, probe).digest();
   const ours = streamed(wasm.stream_prehash(SHAKE256_OID), [probe]);
   let differ = 0;
   for (let i = 0; i < MU_BYTES; i++) differ |= theirs[i] ^ ours[i];
@@ -243,13 +248,26 @@ function lookUpNative() {
 }
 
 /**
- * SHAKE256(head ‖ parts…, 64 bytes) (plain views) by the platform's own hash,
- * or null where there is none (the caller hashes in wasm).
+ * The platform's SHAKE256 (64-byte output) with `head` (a plain view)
+ * absorbed, as { update(view), digest() }, or null where there is none (the
+ * caller hashes in wasm).
  */
-function nativeShake256(head, parts) {
+function nativeShake256Start(head) {
   try {
     if (native === undefined) lookUpNative();
-    return native && nativeDigest(native, head, parts);
+    return native && nativeHash(native, head);
+  } catch {
+    return null;
+  }
+}
+
+/** SHAKE256(head ‖ parts…, 64 bytes) by the platform's own hash, or null (as nativeShake256Start). */
+function nativeShake256(head, parts) {
+  const h = nativeShake256Start(head);
+  if (!h) return null;
+  try {
+    for (let i = 0; i < parts.length; i++) h.update(parts[i]);
+    return h.digest();
   } catch {
     return null;
   }
@@ -259,5 +277,5 @@ export {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray,
   wasm, generation, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
-  randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256,
+  randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 };

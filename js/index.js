@@ -14,7 +14,7 @@ import {
   apply, U8, taTag, u8Fill, u8Set,
   wasm, generation, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
-  randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256,
+  randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 } from './boundary.js';
 import { keyFormats } from './keys.js';
 import { NIST_HASH_OID_PREFIX, PREHASHES } from '../build/tables.js';
@@ -181,7 +181,8 @@ function makeMlDsa(ps) {
   // Incremental signing and verification, over a message mode: `open(ctx,
   // muState)` starts the hash of one message and returns { update(view),
   // sign(sk, rnd), verify(pk, sig) }, where muState() is a μ state with the
-  // key's tr. Every argument is copied when read, since the object outlives the call.
+  // key's tr, and trOf() gives tr itself (or null) for the platform's hash.
+  // Every argument is copied when read, since the object outlives the call.
   const streaming = (open) => {
     const openSign = (secretKey, opts) => {
       const ctx = new U8(readContext(readOptions(opts, VERIFY_KEYS).context));
@@ -191,7 +192,7 @@ function makeMlDsa(ps) {
       const sk = bytes.length === SEED_BYTES ? keygen(bytes).secretKey : new U8(bytes);
       let msg;
       try {
-        msg = open(ctx, () => wasm.stream_mu_secret(ps, sk));
+        msg = open(ctx, () => wasm.stream_mu_secret(ps, sk), () => part(sk, 64, 128));
       } catch (e) {
         apply(u8Fill, sk, [0]);
         throw e;
@@ -221,7 +222,7 @@ function makeMlDsa(ps) {
     const createVerify = (publicKey, opts) => {
       const ctx = new U8(readContext(readOptions(opts, VERIFY_KEYS).context));
       const pk = new U8(readLength(publicKey, pkLen, 'publicKey'));
-      const msg = open(ctx, () => wasm.stream_mu_public(ps, pk));
+      const msg = open(ctx, () => wasm.stream_mu_public(ps, pk), () => nativeShake256(pk, []));
       const readSig = (sig) => new U8(readBytes(sig, 'signature'));
       return incremental('createVerify', msg.update, 'verify', readSig, (sig) => sig.length === sigLen && msg.verify(pk, sig));
     };
@@ -250,8 +251,21 @@ function makeMlDsa(ps) {
     return { createSign, createVerify, signStream, verifyStream };
   };
 
-  // Pure ML-DSA: μ = H(tr ‖ 0 ‖ |ctx| ‖ ctx ‖ M), then the μ paths of Sign_internal and Verify_internal.
-  const pureStreaming = streaming((ctx, muState) => {
+  // Pure ML-DSA: μ = H(tr ‖ 0 ‖ |ctx| ‖ ctx ‖ M), then the μ paths of
+  // Sign_internal and Verify_internal; hashed by the platform where it can
+  // (trOf gives tr for that, or null).
+  const pureStreaming = streaming((ctx, muState, trOf) => {
+    const tr = trOf();
+    const h = tr && nativeShake256Start(tr);
+    if (h) {
+      h.update(mPrimeHeader(ctx));
+      h.update(ctx);
+      return {
+        update: h.update,
+        sign: (sk, rnd) => wasm.sign_mu(ps, sk, h.digest(), rnd),
+        verify: (pk, sig) => wasm.verify_mu(ps, pk, h.digest(), sig),
+      };
+    }
     const state = muState();
     absorb(state, mPrimeHeader(ctx));
     absorb(state, ctx);
@@ -347,16 +361,20 @@ function makeMlDsa(ps) {
     if (bytes.length !== skLen && bytes.length !== SEED_BYTES)
       throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${bytes.length}`);
     const fromSeed = bytes.length === SEED_BYTES;
-    const key = prepared('signer', new U8(bytes), true, (b) =>
+    const own = new U8(bytes);
+    const key = prepared('signer', own, true, (b) =>
       fromSeed ? wasm.prepare_signer_seed(ps, b) : wasm.prepare_signer(ps, b),
     );
+    // tr for the platform's hash: in a secret key, not in a seed (then wasm hashes).
+    const tr = fromSeed ? null : part(own, 64, 128);
     return key.wrap({
       sign(msg, opts) {
         const a = signArgs(msg, opts);
         const h = key.handle();
         return withRnd(a.options, a.rnd, (rnd) => {
           if (a.msg.length <= CHUNK) return wasm.signer_sign(h, a.msg, a.ctx, rnd);
-          const mu = streamed(wasm.signer_stream_mu(h), [mPrimeHeader(a.ctx), a.ctx, a.msg]);
+          const parts = [mPrimeHeader(a.ctx), a.ctx, a.msg];
+          const mu = (tr && nativeShake256(tr, parts)) ?? streamed(wasm.signer_stream_mu(h), parts);
           return wasm.signer_sign_mu(h, mu, rnd);
         });
       },
@@ -364,16 +382,18 @@ function makeMlDsa(ps) {
   };
 
   const verifier = (publicKey) => {
-    const key = prepared('verifier', new U8(readLength(publicKey, pkLen, 'publicKey')), false, (pk) =>
-      wasm.prepare_verifier(ps, pk),
-    );
+    const own = new U8(readLength(publicKey, pkLen, 'publicKey'));
+    const key = prepared('verifier', own, false, (pk) => wasm.prepare_verifier(ps, pk));
+    let tr; // H(pk, 64) by the platform's hash, at the first long message (null: wasm hashes)
     return key.wrap({
       verify(sig, msg, opts) {
         const a = verifyArgs(sig, msg, opts);
         const h = key.handle();
         if (a.sig.length !== sigLen) return false;
         if (a.msg.length <= CHUNK) return wasm.verifier_verify(h, a.msg, a.sig, a.ctx);
-        const mu = streamed(wasm.verifier_stream_mu(h), [mPrimeHeader(a.ctx), a.ctx, a.msg]);
+        const parts = [mPrimeHeader(a.ctx), a.ctx, a.msg];
+        if (tr === undefined) tr = nativeShake256(own, []);
+        const mu = (tr && nativeShake256(tr, parts)) ?? streamed(wasm.verifier_stream_mu(h), parts);
         return wasm.verifier_verify_mu(h, mu, a.sig);
       },
     });

@@ -1,6 +1,6 @@
-// The μ of a long message (more than 64 KiB) hashed by the platform's own
-// SHAKE256 (node:crypto) instead of the wasm one (js/boundary.js,
-// nativeShake256): the signature must be the one the external-μ path gives for
+// The μ of a long message (more than 64 KiB, or any message given in pieces)
+// hashed by the platform's own SHAKE256 (node:crypto) instead of the wasm one
+// (js/boundary.js, nativeShake256): the signature must be the one the external-μ path gives for
 // μ = SHAKE256(tr ‖ M′) computed by @noble/hashes, noble must accept it, and
 // the hash is used only after it gave our digest for a probe. A node:crypto
 // whose SHAKE256 lies or throws (patched before the first long message) must
@@ -54,6 +54,26 @@ test('long messages: the signature of μ = SHAKE256(tr ‖ M′) as noble-hashes
     const mPrime = cat(Uint8Array.of(0, ctx.length), ctx, msg);
     assert.deepEqual(ours.internal.sign(mPrime, secretKey, { extraEntropy: false }), sig, `${P.name}: internal sign of M′`);
     assert.equal(ours.internal.verify(sig, mPrime, publicKey), true, `${P.name}: internal verify of M′`);
+    // In pieces, and with prepared keys (from the secret key and from the seed).
+    const pieces = (object) => {
+      for (let i = 0; i < LONG; i += 100_000) object.update(msg.subarray(i, i + 100_000));
+      return object;
+    };
+    const seed = new Uint8Array(32).fill(P.k);
+    for (const key of [secretKey, seed])
+      assert.deepEqual(pieces(ours.createSign(key, { context: ctx })).sign({ extraEntropy: false }), sig, `${P.name}: createSign`);
+    assert.equal(pieces(ours.createVerify(publicKey, { context: ctx })).verify(sig), true, `${P.name}: createVerify`);
+    assert.equal(pieces(ours.createVerify(publicKey, { context: ctx })).verify(theirs), false, `${P.name}: createVerify, another message`);
+    for (const key of [secretKey, seed]) {
+      const signer = ours.signer(key);
+      assert.deepEqual(signer.sign(msg, { context: ctx, extraEntropy: false }), sig, `${P.name}: signer`);
+      signer.free();
+    }
+    const verifier = ours.verifier(publicKey);
+    assert.equal(verifier.verify(sig, msg, { context: ctx }), true, `${P.name}: verifier`);
+    assert.equal(verifier.verify(sig, other, { context: ctx }), false, `${P.name}: verifier, last byte flipped`);
+    assert.equal(verifier.verify(theirs, other), true, `${P.name}: verifier, noble's`);
+    verifier.free();
   }
 });
 
@@ -76,10 +96,15 @@ function child(patch) {
     ml_dsa65.verify(small, msg.subarray(0, 1000), publicKey);
     const afterSmall = calls;
     const sig = ml_dsa65.sign(msg, secretKey, { extraEntropy: false });
-    const good = ml_dsa65.verify(sig, msg, publicKey);
+    const same = [
+      ml_dsa65.signer(secretKey).sign(msg, { extraEntropy: false }),
+      ml_dsa65.createSign(secretKey).update(msg).sign({ extraEntropy: false }),
+    ].every((s) => Buffer.from(s).equals(Buffer.from(sig)));
+    const verifier = ml_dsa65.verifier(publicKey);
+    const good = ml_dsa65.verify(sig, msg, publicKey) && verifier.verify(sig, msg) && ml_dsa65.createVerify(publicKey).update(msg).verify(sig);
     msg[0] ^= 1;
-    const bad = ml_dsa65.verify(sig, msg, publicKey);
-    console.log(JSON.stringify({ afterSmall, calls, good, bad, sig: Buffer.from(sig).toString('hex') }));`;
+    const bad = ml_dsa65.verify(sig, msg, publicKey) || verifier.verify(sig, msg) || ml_dsa65.createVerify(publicKey).update(msg).verify(sig);
+    console.log(JSON.stringify({ afterSmall, calls, good, bad, same, sig: Buffer.from(sig).toString('hex') }));`;
   const file = path.join(consumerDir, `native-hash-${process.pid}-${Math.random().toString(36).slice(2)}.mjs`);
   fs.writeFileSync(file, code);
   try {
@@ -97,6 +122,7 @@ test('long messages: node:crypto hashes them, and only them; a lying or failing 
   assert.ok(plain.calls >= 3, `createHash called ${plain.calls} times for a long sign and verify`);
   assert.equal(plain.good, true);
   assert.equal(plain.bad, false);
+  assert.equal(plain.same, true, 'signer and createSign give the signature of sign()');
   const patches = {
     // Every digest all zero, from the prototype the package reads its methods from.
     lying: `const p = Object.getPrototypeOf(created('shake256')); const d = p.digest; p.digest = function () { d.call(this); return Buffer.alloc(64); };`,
@@ -110,5 +136,6 @@ test('long messages: node:crypto hashes them, and only them; a lying or failing 
     assert.equal(r.good, true, `${name}: the signature verifies`);
     assert.equal(r.bad, false, `${name}: a flipped message does not`);
     assert.equal(r.sig, plain.sig, `${name}: the same signature as with the real hash`);
+    assert.equal(r.same, true, `${name}: signer and createSign too`);
   }
 });
