@@ -205,23 +205,29 @@ function streamed(state, parts) {
 // A long message costs one SHAKE256 stream: μ = H(tr ‖ M′, 64) (FIPS 204
 // Algorithm 7 line 6, Algorithm 8 line 7), and there the one-lane Keccak-f
 // of wasm is the bound. Where the platform has its own SHAKE256 (Node's
-// node:crypto, OpenSSL's native code), the μ of a message longer than CHUNK
-// is hashed there; nothing secret goes in (tr is a hash of the public key,
-// M′ is the message). The hash is looked up at the first such message (an
+// node:crypto, OpenSSL's native code), the μ of a message longer than CHUNK,
+// or given in pieces, is hashed there; nothing secret goes in (tr is a hash
+// of the public key, copied out of the secret key's buffer first; M′ is the
+// message). The hash is looked up at the first such message (an
 // import of node:crypto at load would cost more than the package's own
 // start), and used only if it gives, for a probe of three blocks, the digest
 // our SHAKE256 gives; anything else (no node:crypto, a hash that throws or
 // differs, a shared buffer it refuses) falls back to the wasm stream.
 
 const SHAKE256_OID = U8.of(...NIST_HASH_OID_PREFIX, PREHASHES.find((e) => e[0] === 'shake256')[1]);
+const NATIVE_PIECE = 1 << 30;
 let native; // undefined: not looked up yet; null: none
 
 /** A SHAKE256 of node:crypto with `head` absorbed: { update(view), digest() }. */
 function nativeHash(n, head) {
   const h = apply(n.createHash, n.module, ['shake256', { outputLength: MU_BYTES }]);
-  apply(n.update, h, [head]);
+  // node:crypto refuses a view of 2^31 bytes or more (ERR_OUT_OF_RANGE): pieces of at most 2^30.
+  const update = (bytes) => {
+    for (let i = 0; i < bytes.length; i += NATIVE_PIECE) apply(n.update, h, [part(bytes, i, Math.min(i + NATIVE_PIECE, bytes.length))]);
+  };
+  update(new U8(head)); // a copy: the view may be of a secret key's buffer (tr = bytes 64..127)
   return {
-    update: (bytes) => void apply(n.update, h, [bytes]),
+    update,
     digest: () => {
       const d = apply(n.digest, h, []);
       if (apply(taTag, d, []) !== 'Uint8Array' || apply(taLength, d, []) !== MU_BYTES) throw new Error('mldsa-simd: node:crypto gave no SHAKE256 digest');

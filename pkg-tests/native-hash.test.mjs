@@ -86,6 +86,11 @@ function child(patch) {
     const created = c.createHash;
     let calls = 0;
     c.createHash = function (...a) { calls++; return created.apply(this, a); };
+    // The byte lengths of the buffers under every view handed to the hash.
+    const proto = Object.getPrototypeOf(created('shake256'));
+    const realUpdate = proto.update;
+    const buffers = new Set();
+    proto.update = function (b) { buffers.add(b.buffer.byteLength); return realUpdate.apply(this, arguments); };
     ${patch}
     const { ml_dsa65 } = await import('mldsa-simd');
     const seed = new Uint8Array(32).fill(5);
@@ -95,16 +100,29 @@ function child(patch) {
     const small = ml_dsa65.sign(msg.subarray(0, 1000), secretKey, { extraEntropy: false });
     ml_dsa65.verify(small, msg.subarray(0, 1000), publicKey);
     const afterSmall = calls;
+    const forms = {};
+    const count = (name, f) => { const before = calls; try { return f(); } catch (e) { return 'threw: ' + e.message; } finally { forms[name] = calls - before; } };
+    const hex = (b) => typeof b === 'string' ? b : Buffer.from(b).toString('hex');
     const sig = ml_dsa65.sign(msg, secretKey, { extraEntropy: false });
-    const same = [
-      ml_dsa65.signer(secretKey).sign(msg, { extraEntropy: false }),
-      ml_dsa65.createSign(secretKey).update(msg).sign({ extraEntropy: false }),
-    ].every((s) => Buffer.from(s).equals(Buffer.from(sig)));
+    forms.sign = calls - afterSmall;
+    const signs = {
+      signer: hex(count('signer', () => ml_dsa65.signer(secretKey).sign(msg, { extraEntropy: false }))) === hex(sig),
+      createSign: hex(count('createSign', () => ml_dsa65.createSign(secretKey).update(msg).sign({ extraEntropy: false }))),
+    };
+    signs.createSign = signs.createSign === hex(sig) || signs.createSign;
     const verifier = ml_dsa65.verifier(publicKey);
-    const good = ml_dsa65.verify(sig, msg, publicKey) && verifier.verify(sig, msg) && ml_dsa65.createVerify(publicKey).update(msg).verify(sig);
+    const good = {
+      verify: count('verify', () => ml_dsa65.verify(sig, msg, publicKey)),
+      verifier: count('verifier', () => verifier.verify(sig, msg)),
+      createVerify: count('createVerify', () => ml_dsa65.createVerify(publicKey).update(msg).verify(sig)),
+    };
     msg[0] ^= 1;
-    const bad = ml_dsa65.verify(sig, msg, publicKey) || verifier.verify(sig, msg) || ml_dsa65.createVerify(publicKey).update(msg).verify(sig);
-    console.log(JSON.stringify({ afterSmall, calls, good, bad, same, sig: Buffer.from(sig).toString('hex') }));`;
+    const bad = {
+      verify: ml_dsa65.verify(sig, msg, publicKey),
+      verifier: verifier.verify(sig, msg),
+      createVerify: count('-', () => ml_dsa65.createVerify(publicKey).update(msg).verify(sig)),
+    };
+    console.log(JSON.stringify({ afterSmall, forms, buffers: [...buffers], secretKeyBytes: secretKey.length, good, bad, signs, sig: hex(sig) }));`;
   const file = path.join(consumerDir, `native-hash-${process.pid}-${Math.random().toString(36).slice(2)}.mjs`);
   fs.writeFileSync(file, code);
   try {
@@ -117,25 +135,38 @@ function child(patch) {
 }
 
 test('long messages: node:crypto hashes them, and only them; a lying or failing SHAKE256 is not used', { skip }, () => {
+  const all = { verify: true, verifier: true, createVerify: true };
+  const none = { verify: false, verifier: false, createVerify: false };
   const plain = child('');
   assert.equal(plain.afterSmall, 0, 'messages of one call never reach node:crypto');
-  assert.ok(plain.calls >= 3, `createHash called ${plain.calls} times for a long sign and verify`);
-  assert.equal(plain.good, true);
-  assert.equal(plain.bad, false);
-  assert.equal(plain.same, true, 'signer and createSign give the signature of sign()');
+  for (const [form, n] of Object.entries(plain.forms)) if (form !== '-') assert.ok(n >= 1, `${form}: node:crypto hashed its message (${n} hashes)`);
+  assert.ok(!plain.buffers.includes(plain.secretKeyBytes), `no view of a secret key's buffer reaches node:crypto (buffers of ${plain.buffers} bytes)`);
+  assert.deepEqual(plain.good, all);
+  assert.deepEqual(plain.bad, none);
+  assert.deepEqual(plain.signs, { signer: true, createSign: true }, 'signer and createSign give the signature of sign()');
   const patches = {
     // Every digest all zero, from the prototype the package reads its methods from.
-    lying: `const p = Object.getPrototypeOf(created('shake256')); const d = p.digest; p.digest = function () { d.call(this); return Buffer.alloc(64); };`,
+    lying: `const d = proto.digest; proto.digest = function () { d.call(this); return Buffer.alloc(64); };`,
     // A digest of the right length for another input.
-    shifted: `const p = Object.getPrototypeOf(created('shake256')); const u = p.update; p.update = function (b) { return u.call(this, b.subarray(1)); };`,
+    shifted: `proto.update = function (b) { return realUpdate.call(this, b.subarray(1)); };`,
     throwing: `c.createHash = () => { calls++; throw new Error('no'); };`,
     missing: `c.createHash = undefined;`,
   };
   for (const [name, patch] of Object.entries(patches)) {
     const r = child(patch);
-    assert.equal(r.good, true, `${name}: the signature verifies`);
-    assert.equal(r.bad, false, `${name}: a flipped message does not`);
     assert.equal(r.sig, plain.sig, `${name}: the same signature as with the real hash`);
-    assert.equal(r.same, true, `${name}: signer and createSign too`);
+    assert.deepEqual(r.signs, { signer: true, createSign: true }, `${name}: signer and createSign too`);
+    assert.deepEqual(r.good, all, `${name}: the signature verifies`);
+    assert.deepEqual(r.bad, none, `${name}: a flipped message does not`);
   }
+  // Right for the probe (three blocks), refusing anything longer after it: the
+  // one-shot and prepared forms fall back to wasm, and so does createVerify
+  // (its tr = H(pk) already fails); a stream begun there cannot, so
+  // createSign's update throws (the object is finished).
+  const r = child(`proto.update = function (b) { if (b.length > 1000) throw new Error('refused'); return realUpdate.apply(this, arguments); };`);
+  assert.equal(r.sig, plain.sig, 'after the probe: sign');
+  assert.equal(r.signs.signer, true, 'after the probe: signer');
+  assert.match(String(r.signs.createSign), /^threw: .*refused/, 'after the probe: createSign');
+  assert.deepEqual(r.good, all, 'after the probe: verify, verifier, createVerify');
+  assert.deepEqual(r.bad, none, 'after the probe: a flipped message');
 });
