@@ -1,5 +1,6 @@
 //! Keccak-f[1600] and SHAKE128: our permutations against each other and
-//! against the `sha3` crate, the shapes of the one-state permutation, the samplers one polynomial at a time against two
+//! against the `sha3` crate, the shapes of the one-state and of the two-state
+//! permutation, the samplers one polynomial at a time against two
 //! at once, ExpandA three ways, and the three-state permutation (a pair in
 //! v128 lanes beside a scalar state) with its differential test. The
 //! permutations are not inlined, so V8 tiers them up while the loop runs.
@@ -333,4 +334,132 @@ fn f1600_plain(a: &mut [u64; 25]) {
         s[0] ^= rc;
     }
     *a = s;
+}
+
+/// Shapes of the two-state permutation against `f1600_x2` (every rotation by
+/// two shifts and an or, one round per loop iteration), interleaved in one
+/// loop: ρ's rotations by 8 and 56 as byte shuffles, two rounds per loop
+/// iteration, and two pairs (four states) permuted in one loop. Each is
+/// checked against `f1600_x2` first.
+#[test]
+fn bench_keccak_x2_variants() {
+    // (name, permutation, pairs a call)
+    let variants: [(&str, fn(&mut simd::StateX2), f64); 4] = [
+        ("f1600_x2", simd::f1600_x2, 1.0),
+        ("byte shuffles for 8 and 56", x2_shapes::f1600_x2_bytes, 1.0),
+        ("loop of 2 rounds", x2_shapes::f1600_x2_two, 1.0),
+        ("two pairs in one loop", x2_shapes::f1600_x2_twice, 2.0),
+    ];
+    let start: [[u64; 25]; 2] =
+        core::array::from_fn(|k| core::array::from_fn(|i| (25 * k as u64 + i as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15)));
+    for (name, f, _) in variants.iter().skip(1) {
+        let (mut a, mut b) = (simd::StateX2::from_lanes(&start), simd::StateX2::from_lanes(&start));
+        for _ in 0..4 {
+            simd::f1600_x2(&mut a);
+            f(&mut b);
+        }
+        assert!((0..25).all(|i| a.lane(i) == b.lane(i)), "{name}");
+    }
+    let iters = 2000;
+    let mut t: Vec<Vec<f64>> = vec![vec![]; variants.len()];
+    let mut a = simd::StateX2::from_lanes(&start);
+    for r in 0..101 {
+        for k in 0..variants.len() {
+            // Alternate the order between rounds.
+            let k = if r % 2 == 0 { k } else { variants.len() - 1 - k };
+            let s = now();
+            for _ in 0..iters {
+                (variants[k].1)(&mut a);
+            }
+            t[k].push((now() - s) * 1e6 / (iters as f64 * variants[k].2));
+        }
+    }
+    let base = t[0].clone();
+    let line: Vec<String> = variants
+        .iter()
+        .zip(&t)
+        .map(|((name, ..), v)| {
+            let r = med(v.iter().zip(&base).map(|(x, y)| x / y).collect());
+            format!("{name} {:.0} ns ({r:.3})", med(v.clone()))
+        })
+        .collect();
+    console_log!("two-state Keccak-f[1600], median ns a pair (median ratio to f1600_x2): {} ({})", line.join(", "), a.lane(0).0);
+}
+
+/// The shapes of `bench_keccak_x2_variants`, on `simd::round` or on the same
+/// θ, ρ, π (`theta_rho_pi!`) with another rotation.
+mod x2_shapes {
+    use super::simd::{self, StateX2};
+    use crate::tables::{RC, ROUNDS};
+    use core::arch::wasm32::*;
+
+    type W = v128;
+
+    #[inline(always)]
+    fn xor(a: W, b: W) -> W {
+        v128_xor(a, b)
+    }
+
+    /// Byte j of each 64-bit lane of rotl(x, 8) is byte j − 1 (mod 8) of x;
+    /// of rotl(x, 56), byte j + 1 (mod 8).
+    static ROTL8: W = u8x16(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14);
+    static ROTL56: W = u8x16(1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8);
+
+    /// The rotations by 8 and 56 as an `i8x16.swizzle` by a mask read
+    /// opaquely (LLVM turns a swizzle by a constant into an `i8x16.shuffle`,
+    /// whose mask V8 rebuilds from two immediates at every use); V8 emits
+    /// `vpaddusb` (its out-of-range clamp) and `vpshufb`.
+    #[inline(always)]
+    fn rotl(x: W, n: u32) -> W {
+        match n {
+            8 => i8x16_swizzle(x, crate::simd128::opaque(&ROTL8)),
+            56 => i8x16_swizzle(x, crate::simd128::opaque(&ROTL56)),
+            0 => x,
+            _ => v128_or(i64x2_shl(x, n), u64x2_shr(x, 64 - n)),
+        }
+    }
+
+    #[inline(never)]
+    pub(super) fn f1600_x2_bytes(st: &mut StateX2) {
+        let mut s = st.0;
+        for &rc in RC.iter().take(ROUNDS) {
+            let b = crate::portable::keccak::theta_rho_pi!(&s);
+            for y in 0..5 {
+                for x in 0..5 {
+                    let (b1, b2) = (b[5 * y + (x + 1) % 5], b[5 * y + (x + 2) % 5]);
+                    s[5 * y + x] = xor(b[5 * y + x], v128_andnot(b2, b1));
+                }
+            }
+            s[0] = xor(s[0], u64x2_splat(rc));
+        }
+        st.0 = s;
+    }
+
+    #[inline(never)]
+    pub(super) fn f1600_x2_two(st: &mut StateX2) {
+        let mut s = st.0;
+        for rc in RC[..ROUNDS].chunks_exact(2) {
+            simd::round(&mut s, u64x2_splat(rc[0]));
+            simd::round(&mut s, u64x2_splat(rc[1]));
+        }
+        st.0 = s;
+    }
+
+    /// A second pair beside the one timed (its value is never checked).
+    static mut OTHER: [W; 25] = [u64x2(1, 2); 25];
+
+    /// Two pairs, one round of each per iteration: independent chains that
+    /// the core could overlap. Permutes `st` and the pair in `OTHER`.
+    #[inline(never)]
+    pub(super) fn f1600_x2_twice(st: &mut StateX2) {
+        // SAFETY: single-threaded test; no other reference to OTHER is live.
+        let other = unsafe { &mut *core::ptr::addr_of_mut!(OTHER) };
+        let (mut s, mut t) = (st.0, *other);
+        for &rc in RC.iter().take(ROUNDS) {
+            simd::round(&mut s, u64x2_splat(rc));
+            simd::round(&mut t, u64x2_splat(rc));
+        }
+        st.0 = s;
+        *other = t;
+    }
 }

@@ -4,9 +4,15 @@
 //! `keccak.rs`); χ uses v128.andnot on the plain state instead of portable's
 //! lane complementing. One state at a time is the portable permutation.
 //!
-//! One round per loop iteration, the state in locals: the round is limited by
-//! the vector ALU ports, so V8's spills run beside it, and longer loop bodies,
-//! a state in memory or a third scalar state did not help (PERF.md).
+//! One round per loop iteration, the state in locals. V8 compiles the round to
+//! ~284 x64 instructions: the 188 v128 operations and its moves and spills.
+//! On an Intel Xeon the vector ports were the limit and the spills ran beside
+//! them; on AMD Zen 3 the time follows the whole instruction count. No shape
+//! tried makes the round shorter or faster in both Node 20 and 24: longer
+//! loop bodies, a state in memory, two pairs or a third scalar state in one
+//! loop, and ρ's rotations by 8 and 56 as byte shuffles (V8's swizzle adds a
+//! clamp and an address load, so the round does not get shorter) (PERF.md;
+//! `bench_keccak_x2_variants` in src/bench/keccak.rs).
 
 pub(crate) use crate::portable::keccak::f1600;
 use crate::portable::keccak::{theta_rho_pi, StatePair};
