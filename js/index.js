@@ -143,15 +143,18 @@ function makeMlDsa(ps) {
 
   const getPublicKey = (secretKey) => wasm.public_key(ps, readLength(secretKey, skLen, 'secretKey'));
 
-  // M′ = 0 ‖ |ctx| ‖ ctx ‖ M signed with a one-shot key; large messages via
-  // μ, hashed by the platform where it can (boundary.js, nativeShake256);
-  // tr is bytes 64..127 of the secret key (FIPS 204 Algorithm 24).
-  const muSecret = (sk, parts) =>
-    nativeShake256(part(sk, 64, 128), parts) ?? streamed(wasm.stream_mu_secret(ps, sk), parts);
-  const muPublic = (pk, parts) => {
-    const tr = nativeShake256(pk, []); // tr = H(pk, 64) (FIPS 204 Algorithm 8, line 6)
-    return (tr && nativeShake256(tr, parts)) ?? streamed(wasm.stream_mu_public(ps, pk), parts);
-  };
+  // μ = H(tr ‖ parts…, 64) of a long message, by the platform's hash where
+  // it can (boundary.js, nativeShake256; `tr` null: it cannot), else by the
+  // wasm stream `wasmState()` holding the key's tr. tr is bytes 64..127 of a
+  // secret key (FIPS 204 Algorithm 24), H(pk, 64) for a public key
+  // (Algorithm 8, line 6).
+  const muOf = (tr, parts, wasmState) => (tr && nativeShake256(tr, parts)) ?? streamed(wasmState(), parts);
+  const trOfSecret = (sk) => part(sk, 64, 128);
+  const trOfPublic = (pk) => nativeShake256(pk, []);
+  const muSecret = (sk, parts) => muOf(trOfSecret(sk), parts, () => wasm.stream_mu_secret(ps, sk));
+  const muPublic = (pk, parts) => muOf(trOfPublic(pk), parts, () => wasm.stream_mu_public(ps, pk));
+
+  // M′ = 0 ‖ |ctx| ‖ ctx ‖ M signed with a one-shot key; large messages via μ.
 
   const signPure = (msg, sk, ctx, rnd) => {
     if (msg.length <= CHUNK) return wasm.sign(ps, sk, msg, ctx, rnd);
@@ -179,9 +182,9 @@ function makeMlDsa(ps) {
   const keyOps = { lengths, keygen, getPublicKey };
 
   // Incremental signing and verification, over a message mode: `open(ctx,
-  // muState)` starts the hash of one message and returns { update(view),
-  // sign(sk, rnd), verify(pk, sig) }, where muState() is a μ state with the
-  // key's tr, and trOf() gives tr itself (or null) for the platform's hash.
+  // muState, trOf)` starts the hash of one message and returns { update(view),
+  // sign(sk, rnd), verify(pk, sig) }, where muState() is a wasm μ state with
+  // the key's tr, and trOf() gives tr itself (or null) for the platform's hash.
   // Every argument is copied when read, since the object outlives the call.
   const streaming = (open) => {
     const openSign = (secretKey, opts) => {
@@ -192,7 +195,7 @@ function makeMlDsa(ps) {
       const sk = bytes.length === SEED_BYTES ? keygen(bytes).secretKey : new U8(bytes);
       let msg;
       try {
-        msg = open(ctx, () => wasm.stream_mu_secret(ps, sk), () => part(sk, 64, 128));
+        msg = open(ctx, () => wasm.stream_mu_secret(ps, sk), () => trOfSecret(sk));
       } catch (e) {
         apply(u8Fill, sk, [0]);
         throw e;
@@ -222,7 +225,7 @@ function makeMlDsa(ps) {
     const createVerify = (publicKey, opts) => {
       const ctx = new U8(readContext(readOptions(opts, VERIFY_KEYS).context));
       const pk = new U8(readLength(publicKey, pkLen, 'publicKey'));
-      const msg = open(ctx, () => wasm.stream_mu_public(ps, pk), () => nativeShake256(pk, []));
+      const msg = open(ctx, () => wasm.stream_mu_public(ps, pk), () => trOfPublic(pk));
       const readSig = (sig) => new U8(readBytes(sig, 'signature'));
       return incremental('createVerify', msg.update, 'verify', readSig, (sig) => sig.length === sigLen && msg.verify(pk, sig));
     };
@@ -366,15 +369,14 @@ function makeMlDsa(ps) {
       fromSeed ? wasm.prepare_signer_seed(ps, b) : wasm.prepare_signer(ps, b),
     );
     // tr for the platform's hash: in a secret key, not in a seed (then wasm hashes).
-    const tr = fromSeed ? null : part(own, 64, 128);
+    const tr = fromSeed ? null : trOfSecret(own);
     return key.wrap({
       sign(msg, opts) {
         const a = signArgs(msg, opts);
         const h = key.handle();
         return withRnd(a.options, a.rnd, (rnd) => {
           if (a.msg.length <= CHUNK) return wasm.signer_sign(h, a.msg, a.ctx, rnd);
-          const parts = [mPrimeHeader(a.ctx), a.ctx, a.msg];
-          const mu = (tr && nativeShake256(tr, parts)) ?? streamed(wasm.signer_stream_mu(h), parts);
+          const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.signer_stream_mu(h));
           return wasm.signer_sign_mu(h, mu, rnd);
         });
       },
@@ -391,9 +393,8 @@ function makeMlDsa(ps) {
         const h = key.handle();
         if (a.sig.length !== sigLen) return false;
         if (a.msg.length <= CHUNK) return wasm.verifier_verify(h, a.msg, a.sig, a.ctx);
-        const parts = [mPrimeHeader(a.ctx), a.ctx, a.msg];
-        if (tr === undefined) tr = nativeShake256(own, []);
-        const mu = (tr && nativeShake256(tr, parts)) ?? streamed(wasm.verifier_stream_mu(h), parts);
+        if (tr === undefined) tr = trOfPublic(own);
+        const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.verifier_stream_mu(h));
         return wasm.verifier_verify_mu(h, mu, a.sig);
       },
     });

@@ -1,7 +1,7 @@
 //! The one-shot operations: each call decodes its key, runs once and keeps nothing.
 
-use super::{js, param_set, wiping};
-use crate::{Error, ParamSet};
+use super::{fill, js, param_set, wiping};
+use crate::ParamSet;
 use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
@@ -18,15 +18,8 @@ pub fn keygen(ps: u32, seed: Vec<u8>, pk: &mut [u8], sk: &mut [u8]) -> Result<()
     let ps = param_set(ps)?;
     wiping(|| {
         let (public, secret) = crate::keygen_internal(ps, &seed)?;
-        if public.len() != pk.len() {
-            return Err(Error::Length { what: "publicKey", expected: public.len(), got: pk.len() });
-        }
-        if secret.len() != sk.len() {
-            return Err(Error::Length { what: "secretKey", expected: secret.len(), got: sk.len() });
-        }
-        pk.copy_from_slice(&public);
-        sk.copy_from_slice(&secret);
-        Ok(())
+        fill(pk, &public, "publicKey")?;
+        fill(sk, &secret, "secretKey")
     })
     .map_err(js)
 }

@@ -2,7 +2,7 @@
 //! PKCS#8, PEM and the base64url of JWK, over `keyformat` and `pem`. Every
 //! export that handles a private key clears the stack it used (`wiping`).
 
-use super::{js, param_set, wiping};
+use super::{fill, js, param_set, wiping};
 use crate::{pem, Error, ParamSet, PrivateKey, PrivateKeyForm};
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -33,16 +33,6 @@ pub fn spki_decode(ps: u32, der: &[u8], pk: &mut [u8]) -> Result<u32, JsError> {
 #[wasm_bindgen]
 pub fn spki_encode(ps: u32, pk: &[u8]) -> Result<Vec<u8>, JsError> {
     crate::public_key_to_spki(param_set(ps)?, pk).map_err(js)
-}
-
-/// Copies `from` into `to`, which JavaScript made with the length the set
-/// gives (checked again here, as every length is).
-fn fill(to: &mut [u8], from: &[u8], what: &'static str) -> Result<(), Error> {
-    if to.len() != from.len() {
-        return Err(Error::Length { what, expected: from.len(), got: to.len() });
-    }
-    to.copy_from_slice(from);
-    Ok(())
 }
 
 /// Writes a checked private key into the arrays JavaScript hands back to the

@@ -58,6 +58,17 @@ fn js(e: Error) -> JsError {
     })
 }
 
+/// Copies `from` into `to`, an output array that JavaScript made with the
+/// length the parameter set gives (checked again here, as every length is);
+/// the generated glue copies it back into the caller's array.
+fn fill(to: &mut [u8], from: &[u8], what: &'static str) -> Result<(), Error> {
+    if to.len() != from.len() {
+        return Err(Error::Length { what, expected: from.len(), got: to.len() });
+    }
+    to.copy_from_slice(from);
+    Ok(())
+}
+
 /// A value that only this instance's one thread touches: wasm32 without the
 /// atomics feature runs one thread, so a plain static can hold it (a
 /// thread_local would bring std's TLS destructor registration along).
