@@ -256,7 +256,10 @@ impl ExpandedSecretKey {
             // Step 11: y ← ExpandMask(ρ″, κ); |y| ≤ γ1.
             mask.fill(kappa as u16, y_then_z);
             kappa += l;
-            ntt_all_in_place(&mut y_hat, |y_hat| Some(y_hat.copy_from_slice(y_then_z)));
+            ntt_all_in_place(&mut y_hat, |y_hat| {
+                y_hat.copy_from_slice(y_then_z);
+                Some(())
+            });
             // Steps 12–13: w ← NTT^−1(Â ∘ NTT(y)), (w1, w0) by Decompose.
             for i in 0..k {
                 // Σ_j Â[i][j]·ŷ[j] < ℓ·9q² (Â < q, ŷ < 9q), reduced once: < q.
