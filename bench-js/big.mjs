@@ -13,6 +13,7 @@ import path from 'node:path';
 import nodeCrypto from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { liboqsShaped, nobleShaped } from './core.mjs';
+import { fixNodeRandom, nodeCryptoShaped } from './node-peer.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const opts = { rounds: 41, bytes: 1 << 20, sets: [44, 65, 87], before: null, pkg: path.join(root, 'pkg') };
@@ -27,42 +28,13 @@ for (let i = 0; i < argv.length; i++) {
   else opts.pkg = path.resolve(a);
 }
 
-// node:crypto keys from raw bytes, as bench.mjs imports them (RFC 9881 DER).
-function der(tag, body) {
-  const n = body.length;
-  const len = n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : [0x82, n >> 8, n & 0xff];
-  return Buffer.concat([Buffer.from([tag, ...len]), Buffer.from(body)]);
-}
-const OID_ARC = { 44: 0x11, 65: 0x12, 87: 0x13 };
-const algorithmId = (set) => der(0x30, der(0x06, [0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, OID_ARC[set]]));
-const spki = (set, pk) => der(0x30, Buffer.concat([algorithmId(set), der(0x03, Buffer.concat([Buffer.from([0]), pk]))]));
-const pkcs8 = (set, sk) => der(0x30, Buffer.concat([der(0x02, [0]), algorithmId(set), der(0x04, sk)]));
-const nodeShaped = (set) => ({
-  signer: (sk) => {
-    const key = nodeCrypto.createPrivateKey({ key: pkcs8(set, der(0x04, sk)), format: 'der', type: 'pkcs8' });
-    return (msg) => nodeCrypto.sign(null, msg, key);
-  },
-  verifier: (pk) => {
-    const key = nodeCrypto.createPublicKey({ key: spki(set, pk), format: 'der', type: 'spki' });
-    return (sig, msg) => nodeCrypto.verify(null, msg, key, sig);
-  },
-});
-
-function fixNodeRandom(fill) {
-  const original = nodeCrypto.randomFillSync;
-  nodeCrypto.randomFillSync = fill;
-  return () => {
-    nodeCrypto.randomFillSync = original;
-  };
-}
-
 const load = async (dir) => nobleShaped(await import(pathToFileURL(path.join(dir, 'index.mjs')).href));
 const peers = [{ id: 'ours', impl: await load(opts.pkg) }];
 if (opts.before) peers.push({ id: 'before', impl: await load(opts.before) });
 let hasNode = true;
 try {
   nodeCrypto.generateKeyPairSync('ml-dsa-44');
-  peers.push({ id: 'node', impl: nodeShaped });
+  peers.push({ id: 'node', impl: nodeCryptoShaped() });
 } catch {
   hasNode = false;
 }

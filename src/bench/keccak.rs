@@ -251,30 +251,38 @@ fn bench_keccak_variants() {
         }
         assert_eq!(a, b, "{name}");
     }
+    let mut a = start;
+    let timed: Vec<(&str, fn(&mut [u64; 25]), f64)> = variants.iter().map(|&(name, f)| (name, f, 1.0)).collect();
+    let line = interleaved(&mut a, &timed);
+    console_log!("one-state Keccak-f[1600], median ns (median ratio to f1600): {line} ({})", a[0]);
+}
+
+/// Times the `variants` (name, function, permutations a call) on `state`:
+/// 101 rounds of 2000 calls each, the order reversed every other round.
+/// Returns "name median-ns (median of the per-round ratios to the first)" for each.
+fn interleaved<S>(state: &mut S, variants: &[(&str, fn(&mut S), f64)]) -> String {
     let iters = 2000;
     let mut t: Vec<Vec<f64>> = vec![vec![]; variants.len()];
-    let mut a = start;
     for r in 0..101 {
         for k in 0..variants.len() {
-            // Alternate the order between rounds.
             let k = if r % 2 == 0 { k } else { variants.len() - 1 - k };
             let s = now();
             for _ in 0..iters {
-                (variants[k].1)(&mut a);
+                (variants[k].1)(state);
             }
-            t[k].push((now() - s) * 1e6 / iters as f64);
+            t[k].push((now() - s) * 1e6 / (iters as f64 * variants[k].2));
         }
     }
     let base = t[0].clone();
     let line: Vec<String> = variants
         .iter()
         .zip(&t)
-        .map(|((name, _), v)| {
+        .map(|((name, ..), v)| {
             let r = med(v.iter().zip(&base).map(|(x, y)| x / y).collect());
             format!("{name} {:.0} ns ({r:.3})", med(v.clone()))
         })
         .collect();
-    console_log!("one-state Keccak-f[1600], median ns (median ratio to f1600): {} ({})", line.join(", "), a[0]);
+    line.join(", ")
 }
 
 /// `f1600` with the 24 rounds written out.
@@ -360,30 +368,9 @@ fn bench_keccak_x2_variants() {
         }
         assert!((0..25).all(|i| a.lane(i) == b.lane(i)), "{name}");
     }
-    let iters = 2000;
-    let mut t: Vec<Vec<f64>> = vec![vec![]; variants.len()];
     let mut a = simd::StateX2::from_lanes(&start);
-    for r in 0..101 {
-        for k in 0..variants.len() {
-            // Alternate the order between rounds.
-            let k = if r % 2 == 0 { k } else { variants.len() - 1 - k };
-            let s = now();
-            for _ in 0..iters {
-                (variants[k].1)(&mut a);
-            }
-            t[k].push((now() - s) * 1e6 / (iters as f64 * variants[k].2));
-        }
-    }
-    let base = t[0].clone();
-    let line: Vec<String> = variants
-        .iter()
-        .zip(&t)
-        .map(|((name, ..), v)| {
-            let r = med(v.iter().zip(&base).map(|(x, y)| x / y).collect());
-            format!("{name} {:.0} ns ({r:.3})", med(v.clone()))
-        })
-        .collect();
-    console_log!("two-state Keccak-f[1600], median ns a pair (median ratio to f1600_x2): {} ({})", line.join(", "), a.lane(0).0);
+    let line = interleaved(&mut a, &variants);
+    console_log!("two-state Keccak-f[1600], median ns a pair (median ratio to f1600_x2): {line} ({})", a.lane(0).0);
 }
 
 /// The shapes of `bench_keccak_x2_variants`, on `simd::round` or on the same
