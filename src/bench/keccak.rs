@@ -8,7 +8,7 @@
 use super::{med, now};
 use crate::backend::StatePair;
 use crate::keccak::{f1600, f1600_x2, StateX2};
-use crate::portable::keccak::{round as scalar_round, COMPLEMENTED};
+use crate::portable::keccak::{complement, round as scalar_round};
 use crate::simd128::keccak as simd;
 use crate::tables::{RC, ROUNDS};
 use core::arch::wasm32::*;
@@ -217,16 +217,12 @@ fn bench_keccak() {
 fn f1600_x3(st: &mut simd::StateX2, a: &mut [u64; 25]) {
     let mut s = st.0;
     let mut q = *a;
-    for &i in COMPLEMENTED.iter() {
-        q[i] = !q[i];
-    }
+    complement(&mut q);
     for rc in RC.iter().take(ROUNDS) {
         simd::round(&mut s, u64x2_splat(*rc));
         scalar_round(&mut q, *rc);
     }
-    for &i in COMPLEMENTED.iter() {
-        q[i] = !q[i];
-    }
+    complement(&mut q);
     st.0 = s;
     *a = q;
 }
@@ -289,16 +285,12 @@ fn interleaved<S>(state: &mut S, variants: &[(&str, fn(&mut S), f64)]) -> String
 #[inline(never)]
 fn f1600_unrolled(a: &mut [u64; 25]) {
     let mut s = *a;
-    for &i in COMPLEMENTED.iter() {
-        s[i] = !s[i];
-    }
+    complement(&mut s);
     macro_rules! rounds {
         ($($i:literal)*) => { $( scalar_round(&mut s, RC[$i]); )* };
     }
     rounds!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23);
-    for &i in COMPLEMENTED.iter() {
-        s[i] = !s[i];
-    }
+    complement(&mut s);
     *a = s;
 }
 
@@ -307,16 +299,12 @@ fn f1600_unrolled(a: &mut [u64; 25]) {
 #[inline(never)]
 fn f1600_two(a: &mut [u64; 25]) {
     let mut s = *a;
-    for &i in COMPLEMENTED.iter() {
-        s[i] = !s[i];
-    }
+    complement(&mut s);
     for rc in RC[..ROUNDS].chunks_exact(2) {
         scalar_round(&mut s, rc[0]);
         scalar_round(&mut s, rc[1]);
     }
-    for &i in COMPLEMENTED.iter() {
-        s[i] = !s[i];
-    }
+    complement(&mut s);
     *a = s;
 }
 

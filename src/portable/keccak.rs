@@ -115,6 +115,14 @@ fn rotl(x: W, n: u32) -> W {
 /// `written_out_round_equals_table_driven_round` checks the whole permutation).
 pub(crate) const COMPLEMENTED: [usize; 6] = [1, 2, 8, 12, 17, 20];
 
+/// Negates the `COMPLEMENTED` lanes: into the form `round` works on, and back.
+#[inline(always)]
+pub(crate) fn complement(s: &mut [W; 25]) {
+    for &i in COMPLEMENTED.iter() {
+        s[i] = !s[i];
+    }
+}
+
 /// One round Rnd(A, i_r) = ι(χ(π(ρ(θ(A)))), i_r) (FIPS 202 §3.3), on a state
 /// whose `COMPLEMENTED` lanes are held negated, in and out.
 #[inline(always)]
@@ -157,15 +165,11 @@ pub(crate) fn round(s: &mut [W; 25], rc: W) {
 #[inline(never)]
 pub fn f1600(a: &mut [u64; 25]) {
     let mut s = *a;
-    for &i in COMPLEMENTED.iter() {
-        s[i] = !s[i];
-    }
+    complement(&mut s);
     for rc in RC.iter().take(ROUNDS) {
         round(&mut s, *rc);
     }
-    for &i in COMPLEMENTED.iter() {
-        s[i] = !s[i];
-    }
+    complement(&mut s);
     *a = s;
 }
 
