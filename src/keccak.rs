@@ -141,6 +141,43 @@ mod tests {
     }
 
     #[test]
+    fn xor_lanes_changes_one_state() {
+        // Every start lane and count, into each state in turn: the lanes
+        // written are XORed, every other lane of both states is unchanged.
+        let a = two_states();
+        for which in 0..2 {
+            for first in 0..25 {
+                for n in 0..=25 - first {
+                    let bytes: Vec<u8> = (0..8 * n).map(|i| (i as u8).wrapping_mul(37) ^ 0x5A).collect();
+                    let mut x2 = StateX2::from_lanes(&a);
+                    x2.xor_lanes(which, first, &bytes);
+                    let mut want = a;
+                    for k in 0..n {
+                        want[which][first + k] ^= u64::from_le_bytes(bytes[8 * k..8 * k + 8].try_into().unwrap());
+                    }
+                    for i in 0..25 {
+                        assert_eq!(x2.lane(i), (want[0][i], want[1][i]), "which {which} first {first} n {n} lane {i}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn set_state_replaces_one_state() {
+        let [a, b] = two_states();
+        for which in 0..2 {
+            let mut x2 = StateX2::from_lanes(&[a, b]);
+            let c = a.map(|v| v.rotate_left(9) ^ 0x0123_4567_89AB_CDEF);
+            x2.set_state(which, &c);
+            let want = if which == 0 { [c, b] } else { [a, c] };
+            for i in 0..25 {
+                assert_eq!(x2.lane(i), (want[0][i], want[1][i]), "which {which} lane {i}");
+            }
+        }
+    }
+
+    #[test]
     fn two_states_equal_two_single_permutations() {
         // Random and extreme inputs: all-zero, all-one, single bits, and a
         // simple generator; each lane of the pair must equal the portable one.

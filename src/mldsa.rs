@@ -11,8 +11,8 @@ use crate::encode::{pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime
 use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt_all_in_place, ntt_in_place, pointwise_inv_ntt};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{make_hints, use_hints, NttPoly, Poly, PAIR_SHIFT};
-use crate::sample::{expand_a, expand_s, sample_in_ball_vartime, MaskStream, MatrixRows};
-use crate::xof::{h, Shake256};
+use crate::sample::{expand_a, expand_s, sample_in_ball_from_vartime, sample_in_ball_vartime, MaskStream, MatrixRows};
+use crate::xof::{h, Shake256, SHAKE256_RATE};
 use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -244,9 +244,13 @@ impl ExpandedSecretKey {
         let (tmp, cs1_then_hint) = rest.split_at_mut(1);
         let (tmp, cs1_then_hint) = (&mut tmp[0], &mut cs1_then_hint[0]);
         let (mut y_hat, mut c_hat) = (ntt_polys(l), NttPoly::zero());
-        let mut w1_bytes = SecretVec(vec![0u8; 32 * k * p.w1_bits()]);
+        // μ ‖ w1Encode(w1), the input of c̃'s hash, with μ written once.
+        let mut mu_w1 = SecretVec(vec![0u8; MU_BYTES + 32 * k * p.w1_bits()]);
+        mu_w1[..MU_BYTES].copy_from_slice(mu);
         let mut c_tilde = Zeroizing::new([0u8; 64]);
         let c_tilde = &mut c_tilde[..p.c_tilde_bytes()];
+        // The first block of H(c̃), which SampleInBall reads (public, as c̃).
+        let mut c_block = [0u8; SHAKE256_RATE];
         let mut kappa: usize = 0;
         let mut mask = MaskStream::new(p, &rho_pp[..]);
         'attempt: loop {
@@ -266,16 +270,19 @@ impl ExpandedSecretKey {
                 dot_inv_ntt(tmp, &a_hat[i * l..(i + 1) * l], &y_hat); // < q
                 tmp.decompose_into(&mut w1_then_hint[i], &mut w0[i], gamma2);
             }
-            // Step 15: c̃ ← H(μ ‖ w1Encode(w1), λ/4).
-            w1_encode(p, w1_then_hint, &mut w1_bytes);
-            h(&[mu, &w1_bytes], c_tilde);
+            // Step 15: c̃ ← H(μ ‖ w1Encode(w1), λ/4), and the first block of
+            // H(c̃) that SampleInBall reads, on one state of the two-lane
+            // Keccak while the other draws y for the next attempt (`MaskStream`).
+            w1_encode(p, w1_then_hint, &mut mu_w1[MU_BYTES..]);
+            mask.hash_beside(kappa as u16, &mu_w1, c_tilde, Some(&mut c_block));
             // Declassified: c̃ before SampleInBall, which branches on it. An
             // accepted attempt publishes c̃ in the signature; a rejected one's
             // c̃ = H(μ ‖ w1) is a function of μ and the discarded y alone, not of
             // s1, s2, t0 (Dilithium round-3 specification v3.1, §5.5).
             ct::declassify(c_tilde);
+            ct::declassify(&c_block);
             // Steps 16–17.
-            ntt_in_place(&mut c_hat, |c| sample_in_ball_vartime(c_tilde, p.tau, c));
+            ntt_in_place(&mut c_hat, |c| sample_in_ball_from_vartime(c_tilde, &c_block, p.tau, c));
             // Steps 18–21, a row at a time: NTT^−1(ĉ ∘ NTT(s1[i] + 2^9·s2[i]))
             // is c·s1[i] + 2^9·c·s2[i] mod q, and as both products are at most
             // β < 2^8 in size it splits into the two exactly: one inverse NTT

@@ -6,7 +6,9 @@ use crate::backend::{Active, Backend};
 use crate::encode::unpack_offset;
 use crate::params::{Params, N};
 use crate::ring::{NttPoly, Poly};
-use crate::xof::{Shake128, Shake128x2, Shake256, Shake256x2, SHAKE128_RATE, SHAKE256_RATE};
+use crate::backend::StatePair;
+use crate::keccak::{f1600_x2, StateX2};
+use crate::xof::{pad_seed, xor_shake256_block, Shake128, Shake128x2, Shake256, Shake256x2, SHAKE128_RATE, SHAKE256_RATE};
 use alloc::vec::Vec;
 use zeroize::{Zeroize, Zeroizing};
 
@@ -22,15 +24,28 @@ pub(crate) mod streams;
 /// attempt, and for a rejected one it is a hash of μ and the discarded y
 /// only (Sign_internal declassifies it, with the reason, before the call).
 pub fn sample_in_ball_vartime(c_tilde: &[u8], tau: usize, c: &mut Poly) {
-    let mut xof = Shake256::new().absorb(c_tilde).finalize();
-    let mut buf = [0u8; SHAKE256_RATE];
-    xof.squeeze(&mut buf);
+    let mut first = [0u8; SHAKE256_RATE];
+    Shake256::new().absorb(c_tilde).finalize().squeeze(&mut first);
+    sample_in_ball_from_vartime(c_tilde, &first, tau, c);
+}
+
+/// SampleInBall given the first block of H(c̃) (`first`), which is almost
+/// always all it reads: 8 bytes of signs and about τ + 8 of positions. Should
+/// it need more, H(c̃) is recomputed and squeezed past that block.
+pub fn sample_in_ball_from_vartime(c_tilde: &[u8], first: &[u8; SHAKE256_RATE], tau: usize, c: &mut Poly) {
+    let mut xof = None;
+    let mut buf = *first;
     let signs = u64::from_le_bytes(buf[..8].try_into().unwrap());
     let mut pos = 8;
     *c = Poly::zero();
     for (n, i) in (N - tau..N).enumerate() {
         let j = loop {
             if pos == SHAKE256_RATE {
+                let xof = xof.get_or_insert_with(|| {
+                    let mut x = Shake256::new().absorb(c_tilde).finalize();
+                    x.squeeze(&mut buf);
+                    x
+                });
                 xof.squeeze(&mut buf);
                 pos = 0;
             }
@@ -204,73 +219,201 @@ impl<'a> MatrixRows<'a> {
     }
 }
 
+/// SHAKE256 blocks squeezed for one polynomial of ExpandMask: 32·(1 +
+/// bitlen(γ1 − 1)) = 576 or 640 bytes, more than four blocks of 136.
+const MASK_BLOCKS: usize = 5;
+const MASK_BUF: usize = MASK_BLOCKS * SHAKE256_RATE;
+
 /// ExpandMask (FIPS 204 Algorithm 34), y with coefficients in (−γ1, γ1], for
 /// the successive attempts of one Sign_internal, which use the nonces κ,
 /// κ + 1, … without a gap (attempt κ takes κ … κ + ℓ − 1, the next starts at
-/// κ + ℓ). The polynomials are drawn
-/// two at a time on a two-lane SHAKE256 along that one nonce sequence, so
-/// when ℓ is odd the last one of an attempt is paired with the first of the
-/// next attempt instead of being drawn alone; that one waits in `ahead`.
+/// κ + ℓ), together with the attempts' one-lane hash c̃ = H(μ ‖ w1Encode(w1)).
+///
+/// Every polynomial of the nonce sequence is a job of five permutations on
+/// one state of a two-lane Keccak; a state that finishes its job takes the
+/// next nonce's at once, even one for a later attempt. `hash_beside` runs
+/// the hash on the state that is free while the other goes on with its job,
+/// so every permutation serves two states and the hash costs no permutation
+/// of its own. Polynomials finished before their attempt wait in `ahead`;
+/// what is still drawing when the last attempt is accepted is wasted.
+///
 /// Each y_r depends only on (ρ″, its nonce), so the outputs are those of
-/// Algorithm 34 whatever the pairing.
+/// Algorithm 34 whatever the schedule.
+///
+/// The schedule, which the bound on `ahead` rests on: jobs start in nonce
+/// order and all take five permutations, so they also finish in that order.
+/// `fill` returns at the permutation that finishes its last polynomial; a job
+/// for the next attempt started with that one's at the same permutation has
+/// finished too (then both states are free), one started later has not. So
+/// `fill` leaves at most one polynomial in `ahead`, and one state free.
+/// `hash_beside` takes a free state for 10 permutations or fewer (c̃'s 9 or
+/// fewer, one for SampleInBall's first block). Meanwhile the other state
+/// finishes at most two jobs: a fresh start finishes at the 5th and 10th, and
+/// a job under way (it has had at least one permutation) within 4, the next
+/// within 9. That is at most three waiting, which the next `fill` takes
+/// (ℓ ≥ 4), and one state is free after either call.
 pub struct MaskStream<'a> {
     p: &'a Params,
-    rho_pp: &'a [u8],
-    /// The nonce of the polynomial in `ahead` (secret, like every y), if any.
-    ahead_nonce: Option<u16>,
-    ahead: Zeroizing<Poly>,
+    /// The state a job starts from: ρ″ ‖ 0 0 with SHAKE's padding; the nonce
+    /// goes into lane 8 (bytes 64 and 65).
+    seed: Zeroizing<[u64; 25]>,
+    s: StateX2,
+    /// Each state's job: the nonce of its polynomial and the blocks squeezed
+    /// so far, or None when the state is free.
+    jobs: [Option<(u16, usize)>; 2],
+    /// Each state's squeezed blocks.
+    out: Zeroizing<[[u8; MASK_BUF]; 2]>,
+    /// The nonce the next job takes.
+    next: u16,
+    /// The κ the schedule is ready for; any other starts afresh.
+    base: Option<u16>,
+    /// Polynomials finished ahead of their attempt: ahead[i] has nonce base + i.
+    ahead: Zeroizing<[Poly; 3]>,
+    ahead_len: usize,
 }
 
 impl<'a> MaskStream<'a> {
     pub fn new(p: &'a Params, rho_pp: &'a [u8]) -> Self {
-        MaskStream { p, rho_pp, ahead_nonce: None, ahead: Zeroizing::new(Poly::zero()) }
+        let mut seed = Zeroizing::new([0u64; 25]);
+        pad_seed(&mut seed, SHAKE256_RATE, [rho_pp, &[0, 0]]);
+        MaskStream {
+            p,
+            seed,
+            s: StateX2::default(),
+            jobs: [None; 2],
+            out: Zeroizing::new([[0u8; MASK_BUF]; 2]),
+            next: 0,
+            base: None,
+            ahead: Zeroizing::new([Poly::zero(); 3]),
+            ahead_len: 0,
+        }
+    }
+
+    /// Continues the schedule at κ, or drops it and starts afresh there.
+    fn start_at(&mut self, kappa: u16) {
+        if self.base != Some(kappa) {
+            self.jobs = [None; 2];
+            self.next = kappa;
+            self.ahead_len = 0;
+        }
+        self.base = None;
+    }
+
+    /// One permutation of the pair: `hash` = (state, message from this block
+    /// on, whether it is the first) absorbs that block, every other state goes on with its job (a free one
+    /// starts the next nonce's). A finished polynomial of nonce n goes to
+    /// y[n − kappa], or to ahead[n − kappa − y.len()]; returns how many went to y.
+    fn step(&mut self, hash: Option<(usize, &[u8], bool)>, kappa: u16, y: &mut [Poly]) -> usize {
+        let hashing = |lane: usize| hash.is_some_and(|h| h.0 == lane);
+        for lane in 0..2 {
+            let hashed = hash.filter(|_| hashing(lane));
+            // A hash starts from the zero state, a job from the seed's.
+            let fresh = match hashed {
+                Some((_, _, first)) => first,
+                None => self.jobs[lane].is_none(),
+            };
+            if fresh {
+                self.s.set_state(lane, if hashed.is_some() { &[0; 25] } else { &self.seed });
+            }
+            if let Some((_, rest, _)) = hashed {
+                xor_shake256_block(&mut self.s, lane, rest);
+            } else if fresh {
+                self.s.xor_lanes(lane, 8, &(self.next as u64).to_le_bytes());
+                self.jobs[lane] = Some((self.next, 0));
+                self.next = self.next.wrapping_add(1);
+            }
+        }
+        f1600_x2(&mut self.s);
+        // Each state's block goes to its job's place; a hashing state's to the
+        // start of its buffer, where the digest is read from.
+        let place = |job: Option<(u16, usize)>| job.map_or(0, |j| j.1 * SHAKE256_RATE);
+        let (b0, b1) = (place(self.jobs[0]), place(self.jobs[1]));
+        let [o0, o1] = &mut *self.out;
+        self.s.read_lanes(0, &mut o0[b0..b0 + SHAKE256_RATE], &mut o1[b1..b1 + SHAKE256_RATE]);
+        let (bits, mut done) = (self.p.z_bits(), 0);
+        for lane in 0..2 {
+            let Some((nonce, blocks)) = self.jobs[lane].filter(|_| !hashing(lane)) else { continue };
+            if blocks + 1 < MASK_BLOCKS {
+                self.jobs[lane] = Some((nonce, blocks + 1));
+                continue;
+            }
+            self.jobs[lane] = None;
+            let i = nonce.wrapping_sub(kappa) as usize;
+            let target = if i < y.len() {
+                done += 1;
+                &mut y[i]
+            } else {
+                // Below 3 by the schedule (see the type).
+                self.ahead_len = self.ahead_len.max(i - y.len() + 1);
+                &mut self.ahead[i - y.len()]
+            };
+            unpack_offset(&self.out[lane][..32 * bits], self.p.gamma1, bits, target);
+        }
+        done
     }
 
     /// y ← ExpandMask(ρ″, κ): y[r] from nonce κ + r mod 2^16 (IntegerToBytes(κ + r, 2)).
-    /// When the polynomials left to draw are odd in number (ℓ odd, every other
-    /// attempt), this also draws the one of nonce κ + ℓ, for the next call; a
-    /// call with any other κ does not use it.
+    /// Polynomials drawn ahead for this κ are used; jobs for the next κ + ℓ
+    /// may be left running. y.len() ≥ 1.
     pub fn fill(&mut self, kappa: u16, y: &mut [Poly]) {
-        let (p, rho_pp) = (self.p, self.rho_pp);
-        let mut buf = [[0u8; 32 * 20]; 2];
-        // Whether y[0] was drawn by the previous call (the attempt number is public).
-        let carried = usize::from(self.ahead_nonce.take() == Some(kappa) && !y.is_empty());
-        if carried == 1 {
-            y[0] = *self.ahead;
+        self.start_at(kappa);
+        let ready = self.ahead_len.min(y.len());
+        y[..ready].copy_from_slice(&self.ahead[..ready]);
+        self.ahead_len = 0;
+        let mut have = ready;
+        while have < y.len() {
+            have += self.step(None, kappa, y);
         }
-        let mut nonce = kappa.wrapping_add(carried as u16);
-        let mut pairs = y[carried..].chunks_exact_mut(2);
-        for pair in &mut pairs {
-            let [y0, y1] = pair else { unreachable!() };
-            mask_pair(p, rho_pp, &mut buf, nonce, y0, y1);
-            nonce = nonce.wrapping_add(2);
+        let next = kappa.wrapping_add(y.len() as u16);
+        self.base = Some(next);
+    }
+
+    /// H(msg, digest.len()) (FIPS 204 §3.7) on the free state while the other
+    /// draws the polynomials that follow, for the attempt at `next_kappa`
+    /// (where `fill` left off); then, when `then` is given, the first block
+    /// of H(digest) into it, also beside the other state's jobs: c̃ and the
+    /// block SampleInBall starts from (`sample_in_ball_from_vartime`). At most
+    /// 9 blocks of message (the schedule's bound, above; c̃'s input is 7 or
+    /// 9); digest.len() ≤ 64.
+    pub fn hash_beside(&mut self, next_kappa: u16, msg: &[u8], digest: &mut [u8], then: Option<&mut [u8; SHAKE256_RATE]>) {
+        const R: usize = SHAKE256_RATE;
+        assert!(msg.len() < 9 * R && digest.len() <= 64);
+        self.start_at(next_kappa);
+        // One state is free after `fill` (the schedule, above), and both are
+        // after a fresh start.
+        let lane = if self.jobs[0].is_none() { 0 } else { 1 };
+        debug_assert!(self.jobs[lane].is_none());
+        // The blocks split off one at a time: a block count would be a
+        // division, which wasm-div-scan refuses where signing reaches (the
+        // length is public; the scan cannot know).
+        let (mut rest, mut first) = (msg, true);
+        loop {
+            self.step(Some((lane, rest, first)), next_kappa, &mut []);
+            if rest.len() < R {
+                break;
+            }
+            (rest, first) = (&rest[R..], false);
         }
-        if let [last] = pairs.into_remainder() {
-            mask_pair(p, rho_pp, &mut buf, nonce, last, &mut self.ahead);
-            self.ahead_nonce = Some(nonce.wrapping_add(1));
+        digest.copy_from_slice(&self.out[lane][..digest.len()]);
+        if let Some(then) = then {
+            self.step(Some((lane, digest, true)), next_kappa, &mut []);
+            then.copy_from_slice(&self.out[lane][..SHAKE256_RATE]);
         }
-        buf.zeroize();
+        self.base = Some(next_kappa);
     }
 }
 
-/// Two polynomials of ExpandMask on a two-lane SHAKE256: y0 from ρ″ and nonce
-/// n, y1 from nonce n + 1 mod 2^16. `buf` receives the squeezed bytes; the
-/// caller wipes it.
-fn mask_pair(p: &Params, rho_pp: &[u8], buf: &mut [[u8; 32 * 20]; 2], n: u16, y0: &mut Poly, y1: &mut Poly) {
-    let bits = p.z_bits();
-    let (k0, k1) = (n.to_le_bytes(), n.wrapping_add(1).to_le_bytes());
-    let mut xof = Shake256x2::new([rho_pp, &k0], [rho_pp, &k1]);
-    let [b0, b1] = buf;
-    let (v0, v1) = (&mut b0[..32 * bits], &mut b1[..32 * bits]);
-    xof.squeeze(v0, v1);
-    unpack_offset(v0, p.gamma1, bits, y0);
-    unpack_offset(v1, p.gamma1, bits, y1);
+impl Drop for MaskStream<'_> {
+    fn drop(&mut self) {
+        self.s.clear();
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::params::{ParamSet, Q};
+    use crate::xof::h;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
@@ -283,6 +426,47 @@ mod tests {
                 assert_eq!(c.0.iter().filter(|&&x| x != 0).count(), tau);
                 assert!(c.0.iter().all(|&x| (-1..=1).contains(&x)));
             }
+        }
+    }
+
+    /// SampleInBall over a byte stream, as Algorithm 29 reads it.
+    fn sample_in_ball_reference(stream: &[u8], tau: usize) -> Poly {
+        let mut c = Poly::zero();
+        let signs = u64::from_le_bytes(stream[..8].try_into().unwrap());
+        let mut pos = 8;
+        for (n, i) in (N - tau..N).enumerate() {
+            while stream[pos] as usize > i {
+                pos += 1;
+            }
+            let j = stream[pos] as usize;
+            pos += 1;
+            c.0[i] = c.0[j];
+            c.0[j] = 1 - 2 * ((signs >> n) & 1) as i32;
+        }
+        c
+    }
+
+    /// Given its first block of H(c̃), SampleInBall equals Algorithm 29; when
+    /// that block runs out (a first block that rejects its 128 positions)
+    /// it goes on with the rest of H(c̃).
+    #[test]
+    fn sample_in_ball_from_first_block() {
+        for (k, tau) in [39usize, 49, 60].into_iter().enumerate() {
+            let c_tilde = [k as u8 * 3 + 1; 48];
+            let mut full = [0u8; 4 * SHAKE256_RATE];
+            h(&[&c_tilde], &mut full);
+            let first: [u8; SHAKE256_RATE] = full[..SHAKE256_RATE].try_into().unwrap();
+            let (mut a, mut b) = (Poly::zero(), Poly::zero());
+            sample_in_ball_from_vartime(&c_tilde, &first, tau, &mut a);
+            sample_in_ball_vartime(&c_tilde, tau, &mut b);
+            assert_eq!(a, b);
+            assert_eq!(a, sample_in_ball_reference(&full, tau));
+            let mut odd = [0xffu8; SHAKE256_RATE];
+            odd[..8].copy_from_slice(&first[..8]);
+            let mut stream = full;
+            stream[..SHAKE256_RATE].copy_from_slice(&odd);
+            sample_in_ball_from_vartime(&c_tilde, &odd, tau, &mut a);
+            assert_eq!(a, sample_in_ball_reference(&stream, tau), "τ {tau}, first block used up");
         }
     }
 
@@ -394,20 +578,23 @@ mod tests {
 
     /// A stream over successive attempts (κ = κ0, κ0 + ℓ, …) gives every
     /// attempt the y of Algorithm 34, for odd ℓ (where a polynomial is carried
-    /// to the next attempt) and even ℓ, across the 2^16 wrap of the nonce, and
-    /// ignores its carried polynomial when κ jumps.
+    /// to the next attempt) and even ℓ, with and without a hash beside the
+    /// next attempt's polynomial (so that zero, one or two wait), across the
+    /// 2^16 wrap of the nonce, and ignores what waits when κ jumps. The hash
+    /// drawn beside equals H.
     #[test]
     fn mask_stream_equals_algorithm_34_per_attempt() {
         let rho_pp: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
+        let msg: Vec<u8> = (0..1100u32).map(|i| (i * 7 + (i >> 8)) as u8).collect();
         for ps in [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87] {
             let p = ps.params();
-            for kappa0 in [0usize, 65536 - 3 * p.l - 1] {
+            for (kappa0, hash_when) in [(0usize, 0b110111u32), (65536 - 3 * p.l - 1, 0b011101), (100, 0b111111), (7, 0)] {
                 let mut stream = MaskStream::new(p, &rho_pp);
                 let mut y = vec![Poly::zero(); p.l];
                 let mut kappa = kappa0;
                 for attempt in 0..6 {
                     if attempt == 4 {
-                        kappa += 1; // not the next κ: the carried polynomial must not be used
+                        kappa += 1; // not the next κ: what waits must not be used
                     }
                     stream.fill(kappa as u16, &mut y);
                     for (r, yr) in y.iter().enumerate() {
@@ -415,6 +602,20 @@ mod tests {
                         assert_eq!(*yr, mask_reference(p, &rho_pp, nonce), "{ps:?} κ {kappa} y[{r}]");
                     }
                     kappa += p.l;
+                    if hash_when >> attempt & 1 == 1 {
+                        let m = &msg[..64 + 32 * p.k * p.w1_bits() + attempt];
+                        let (mut got, mut want) = ([0u8; 64], [0u8; 64]);
+                        let n = p.c_tilde_bytes();
+                        let mut block = [0u8; SHAKE256_RATE];
+                        stream.hash_beside(kappa as u16, m, &mut got[..n], (attempt % 2 == 1).then_some(&mut block));
+                        h(&[m], &mut want[..n]);
+                        assert_eq!(got, want, "{ps:?} hash at κ {kappa}");
+                        if attempt % 2 == 1 {
+                            let mut want = [0u8; SHAKE256_RATE];
+                            h(&[&got[..n]], &mut want);
+                            assert_eq!(block, want, "{ps:?} H(c̃) at κ {kappa}");
+                        }
+                    }
                 }
             }
         }

@@ -244,20 +244,48 @@ impl<const RATE: usize> ShakeX2<RATE> {
 #[inline(never)]
 fn absorb_x2(rate: usize, seed0: [&[u8]; 2], seed1: [&[u8]; 2]) -> StateX2 {
     let len = seed0[0].len() + seed0[1].len();
-    assert!(len == seed1[0].len() + seed1[1].len() && len < rate);
+    assert!(len == seed1[0].len() + seed1[1].len());
     let mut b = [[0u64; 25]; 2];
-    for (lane, seed) in b.iter_mut().zip([seed0, seed1]) {
-        xor_bytes(lane, 0, seed[0]);
-        xor_bytes(lane, seed[0].len(), seed[1]);
-        // SHAKE's padding (see the module comment): 0x1F at byte len, 0x80 at
-        // byte rate − 1, the last byte of lane rate / 8 − 1 (both rates are
-        // multiples of 8).
-        lane[len / 8] ^= (SHAKE_PAD as u64) << (8 * (len % 8));
-        lane[rate / 8 - 1] ^= 0x80 << 56;
-    }
+    pad_seed(&mut b[0], rate, seed0);
+    pad_seed(&mut b[1], rate, seed1);
     let s = StateX2::from_lanes(&b);
     b.zeroize();
     s
+}
+
+/// XORs a seed (in two parts, shorter than the rate) and SHAKE's padding
+/// into a zero state: its one absorbed block, ready for the first permutation.
+pub(crate) fn pad_seed(lane: &mut [u64; 25], rate: usize, seed: [&[u8]; 2]) {
+    let len = seed[0].len() + seed[1].len();
+    assert!(len < rate);
+    xor_bytes(lane, 0, seed[0]);
+    xor_bytes(lane, seed[0].len(), seed[1]);
+    // SHAKE's padding (see the module comment): 0x1F at byte len, 0x80 at
+    // byte rate − 1, the last byte of lane rate / 8 − 1 (both rates are
+    // multiples of 8).
+    lane[len / 8] ^= (SHAKE_PAD as u64) << (8 * (len % 8));
+    lane[rate / 8 - 1] ^= 0x80 << 56;
+}
+
+/// XORs the first block of `rest`, what is left of a message, padded when it
+/// is the last one (fewer than rate bytes), into state `which` of a pair:
+/// absorbing a message into one state, a block before each permutation,
+/// from a zero state.
+pub(crate) fn xor_shake256_block(s: &mut StateX2, which: usize, rest: &[u8]) {
+    const R: usize = SHAKE256_RATE;
+    // The last block, 0 ≤ len < R bytes of message and the padding, is
+    // copied once (a whole one is XORed from where it is).
+    let mut last = [0u8; R];
+    let block = if rest.len() >= R {
+        &rest[..R]
+    } else {
+        last[..rest.len()].copy_from_slice(rest);
+        last[rest.len()] = SHAKE_PAD;
+        last[R - 1] ^= 0x80;
+        &last[..]
+    };
+    s.xor_lanes(which, 0, block);
+    last.zeroize();
 }
 
 /// `squeeze` for both states at once; 0 < pos ≤ rate as in `Squeeze`.
@@ -371,6 +399,39 @@ mod tests {
             let mut d = [0u8; 32];
             Sponge::<136>::new().absorb(&m).finalize_with(SHA3_PAD).squeeze(&mut d);
             assert_eq!(d[..], sha3::Sha3_256::digest(&m)[..], "SHA3-256 len {len}");
+        }
+    }
+
+    /// A message absorbed block by block into either state of a pair, beside
+    /// a squeeze in the other, equals both one-lane sponges, for messages
+    /// around every block and lane boundary.
+    #[test]
+    fn block_by_block_equals_sponge() {
+        let seed = msg(66, 3);
+        for len in [0usize, 1, 7, 8, 9, 64, 127, 128, 129, 135, 136, 137, 271, 272, 273, 832, 1088, 1500] {
+            let m = msg(len, 9);
+            let mut want = [0u8; 64];
+            h(&[&m], &mut want);
+            let blocks = len / SHAKE256_RATE + 1;
+            let mut other = vec![0u8; 136 * blocks];
+            h(&[&seed], &mut other);
+            for which in 0..2 {
+                let mut b = [[0u64; 25]; 2];
+                pad_seed(&mut b[1 - which], SHAKE256_RATE, [&seed[..64], &seed[64..]]);
+                let mut s = StateX2::from_lanes(&b);
+                let (mut squeezed, mut digest) = (vec![], [0u8; 136]);
+                for i in 0..blocks {
+                    xor_shake256_block(&mut s, which, &m[i * SHAKE256_RATE..]);
+                    f1600_x2(&mut s);
+                    let mut o = [[0u8; 136]; 2];
+                    let [o0, o1] = &mut o;
+                    s.read_lanes(0, o0, o1);
+                    squeezed.extend_from_slice(&o[1 - which]);
+                    digest = o[which];
+                }
+                assert_eq!(digest[..64], want, "digest, len {len} state {which}");
+                assert_eq!(squeezed, other, "squeeze, len {len} state {which}");
+            }
         }
     }
 

@@ -184,6 +184,11 @@ pub(crate) trait StatePair: Clone + Default {
     /// little-endian bytes a lane; both outputs the same length, a multiple of
     /// 8, and first + out0.len() / 8 ≤ 25.
     fn read_lanes(&self, first: usize, out0: &mut [u8], out1: &mut [u8]);
+    /// XORs `bytes` (a multiple of 8 long, eight little-endian bytes a lane)
+    /// into lanes first.. of state `which` (0 or 1) alone; first + bytes.len() / 8 ≤ 25.
+    fn xor_lanes(&mut self, which: usize, first: usize, bytes: &[u8]);
+    /// Replaces state `which` (0 or 1) by `a`, leaving the other as it is.
+    fn set_state(&mut self, which: usize, a: &[u64; 25]);
     /// Wipes both states.
     fn clear(&mut self);
 }
@@ -216,6 +221,19 @@ impl StatePair for StateX2 {
                 c.copy_from_slice(&v.to_le_bytes());
             }
         }
+    }
+    /// XORs `bytes` into lanes first.. of state `which` alone.
+    #[inline(always)]
+    fn xor_lanes(&mut self, which: usize, first: usize, bytes: &[u8]) {
+        assert!(bytes.len() % 8 == 0);
+        for (l, w) in self.0[which][first..first + bytes.len() / 8].iter_mut().zip(bytes.chunks_exact(8)) {
+            *l ^= u64::from_le_bytes(w.try_into().unwrap());
+        }
+    }
+    /// Replaces state `which` by `a`.
+    #[inline(always)]
+    fn set_state(&mut self, which: usize, a: &[u64; 25]) {
+        self.0[which] = *a;
     }
     /// Wipes both states.
     fn clear(&mut self) {

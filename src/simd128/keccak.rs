@@ -131,6 +131,27 @@ impl StatePair for StateX2 {
             o1.into_remainder().copy_from_slice(&u64x2_extract_lane::<1>(*v).to_le_bytes());
         }
     }
+    /// XORs `bytes` into lanes first.. of state `which` alone: each word,
+    /// splatted, is masked to its half of the v128 (no branch on `which`,
+    /// one copy of the loop).
+    #[inline(always)]
+    fn xor_lanes(&mut self, which: usize, first: usize, bytes: &[u8]) {
+        assert!(bytes.len() % 8 == 0);
+        let half = half_mask(which);
+        for (v, w) in self.0[first..first + bytes.len() / 8].iter_mut().zip(bytes.chunks_exact(8)) {
+            let w = u64::from_le_bytes(w.try_into().unwrap());
+            *v = v128_xor(*v, v128_and(u64x2_splat(w), half));
+        }
+    }
+    /// Replaces state `which` by `a`: its half of each v128 selected from the
+    /// splatted lane.
+    #[inline(always)]
+    fn set_state(&mut self, which: usize, a: &[u64; 25]) {
+        let half = half_mask(which);
+        for (v, &w) in self.0.iter_mut().zip(a) {
+            *v = v128_bitselect(u64x2_splat(w), *v, half);
+        }
+    }
     /// Wipes both states (zeroize has no v128 impl, hence the volatile writes:
     /// a plain store before a drop could be optimised away).
     fn clear(&mut self) {
@@ -139,6 +160,14 @@ impl StatePair for StateX2 {
             unsafe { core::ptr::write_volatile(v, i64x2_splat(0)) };
         }
     }
+}
+
+/// All ones in the 64-bit half of a v128 that holds state `which` (0 or 1).
+#[inline(always)]
+fn half_mask(which: usize) -> v128 {
+    assert!(which < 2);
+    let m = 0u64.wrapping_sub(which as u64);
+    u64x2(!m, m)
 }
 
 /// Keccak-f[1600] on both states. Not inlined, as `portable::f1600`.
