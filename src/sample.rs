@@ -254,6 +254,7 @@ const MASK_BUF: usize = MASK_BLOCKS * SHAKE256_RATE;
 /// (ℓ ≥ 4), and one state is free after either call.
 pub struct MaskStream<'a> {
     p: &'a Params,
+    rho_pp: &'a [u8],
     /// The state a job starts from: ρ″ ‖ 0 0 with SHAKE's padding; the nonce
     /// goes into lane 8 (bytes 64 and 65).
     seed: Zeroizing<[u64; 25]>,
@@ -274,11 +275,10 @@ pub struct MaskStream<'a> {
 
 impl<'a> MaskStream<'a> {
     pub fn new(p: &'a Params, rho_pp: &'a [u8]) -> Self {
-        let mut seed = Zeroizing::new([0u64; 25]);
-        pad_seed(&mut seed, SHAKE256_RATE, [rho_pp, &[0, 0]]);
         MaskStream {
             p,
-            seed,
+            rho_pp,
+            seed: Zeroizing::new([0u64; 25]),
             s: StateX2::default(),
             jobs: [None; 2],
             out: Zeroizing::new([[0u8; MASK_BUF]; 2]),
@@ -290,18 +290,22 @@ impl<'a> MaskStream<'a> {
     }
 
     /// Continues the schedule at κ, or drops it and starts afresh there.
+    /// The seed state is written here, where the stream stays, not in `new`:
+    /// returning it by value would leave a copy of ρ″ behind.
     fn start_at(&mut self, kappa: u16) {
         if self.base != Some(kappa) {
             self.jobs = [None; 2];
             self.next = kappa;
             self.ahead_len = 0;
+            *self.seed = [0; 25];
+            pad_seed(&mut self.seed, SHAKE256_RATE, [self.rho_pp, &[0, 0]]);
         }
         self.base = None;
     }
 
-    /// One permutation of the pair: `hash` = (state, message from this block
-    /// on, whether it is the first) absorbs that block, every other state goes on with its job (a free one
-    /// starts the next nonce's). A finished polynomial of nonce n goes to
+    /// One permutation of the pair: `hash` = (state, message from this
+    /// block on, whether it is the first) absorbs that block; a state not
+    /// hashing goes on with its job (a free one starts the next nonce's). A finished polynomial of nonce n goes to
     /// y[n − kappa], or to ahead[n − kappa − y.len()]; returns how many went to y.
     fn step(&mut self, hash: Option<(usize, &[u8], bool)>, kappa: u16, y: &mut [Poly]) -> usize {
         let hashing = |lane: usize| hash.is_some_and(|h| h.0 == lane);
@@ -354,8 +358,10 @@ impl<'a> MaskStream<'a> {
 
     /// y ← ExpandMask(ρ″, κ): y[r] from nonce κ + r mod 2^16 (IntegerToBytes(κ + r, 2)).
     /// Polynomials drawn ahead for this κ are used; jobs for the next κ + ℓ
-    /// may be left running. y.len() ≥ 1.
+    /// may be left running. y.len() ≥ 3 (ℓ ≥ 4), so that everything waiting
+    /// is taken.
     pub fn fill(&mut self, kappa: u16, y: &mut [Poly]) {
+        assert!(y.len() >= self.ahead.len());
         self.start_at(kappa);
         let ready = self.ahead_len.min(y.len());
         y[..ready].copy_from_slice(&self.ahead[..ready]);
@@ -370,7 +376,8 @@ impl<'a> MaskStream<'a> {
 
     /// H(msg, digest.len()) (FIPS 204 §3.7) on the free state while the other
     /// draws the polynomials that follow, for the attempt at `next_kappa`
-    /// (where `fill` left off); then, when `then` is given, the first block
+    /// (where `fill` left off; the bound on `ahead` wants one `fill` between
+    /// two calls, as the signer makes them); then, when `then` is given, the first block
     /// of H(digest) into it, also beside the other state's jobs: c̃ and the
     /// block SampleInBall starts from (`sample_in_ball_from_vartime`). At most
     /// 9 blocks of message (the schedule's bound, above; c̃'s input is 7 or
@@ -577,11 +584,10 @@ mod tests {
     }
 
     /// A stream over successive attempts (κ = κ0, κ0 + ℓ, …) gives every
-    /// attempt the y of Algorithm 34, for odd ℓ (where a polynomial is carried
-    /// to the next attempt) and even ℓ, with and without a hash beside the
-    /// next attempt's polynomial (so that zero, one or two wait), across the
-    /// 2^16 wrap of the nonce, and ignores what waits when κ jumps. The hash
-    /// drawn beside equals H.
+    /// attempt the y of Algorithm 34, for every ℓ, with and without a hash
+    /// (and SampleInBall's block) beside the next attempt's polynomials,
+    /// across the 2^16 wrap of the nonce, and ignores what waits when κ
+    /// jumps. The hashes drawn beside equal H.
     #[test]
     fn mask_stream_equals_algorithm_34_per_attempt() {
         let rho_pp: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
@@ -618,6 +624,37 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The signer's pattern (a fill, then c̃'s hash and SampleInBall's block
+    /// beside, attempt after attempt) over the whole nonce range: every y is
+    /// Algorithm 34's, and the most polynomials waiting is the bound of the
+    /// schedule, 3, reached by ML-DSA-87 (9 blocks of c̃ input); 2 for the
+    /// others (7).
+    #[test]
+    fn mask_stream_in_the_signers_pattern() {
+        let rho_pp: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(91) ^ 0x3c).collect();
+        for (ps, most) in [(ParamSet::MlDsa44, 2), (ParamSet::MlDsa65, 2), (ParamSet::MlDsa87, 3)] {
+            let p = ps.params();
+            let msg: Vec<u8> = (0..64 + 32 * p.k * p.w1_bits()).map(|i| (i * 13 + 5) as u8).collect();
+            let mut stream = MaskStream::new(p, &rho_pp);
+            let mut y = vec![Poly::zero(); p.l];
+            let (mut kappa, mut seen) = (0usize, 0);
+            while kappa + p.l <= 65536 {
+                stream.fill(kappa as u16, &mut y);
+                // Every nonce near both ends of the range, a sample between.
+                if kappa < 1000 || kappa > 65536 - 100 || kappa % 97 == 0 {
+                    for (r, yr) in y.iter().enumerate() {
+                        assert_eq!(*yr, mask_reference(p, &rho_pp, (kappa + r) as u16), "{ps:?} κ {kappa} y[{r}]");
+                    }
+                }
+                kappa += p.l;
+                let (mut c, mut block) = ([0u8; 64], [0u8; SHAKE256_RATE]);
+                stream.hash_beside(kappa as u16, &msg, &mut c[..p.c_tilde_bytes()], Some(&mut block));
+                seen = seen.max(stream.ahead_len);
+            }
+            assert_eq!(seen, most, "{ps:?}: most polynomials waiting");
         }
     }
 
