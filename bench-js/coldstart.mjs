@@ -80,7 +80,7 @@ const t2 = performance.now();
 const c = c0 && process.threadCpuUsage(c0);
 console.log(JSON.stringify({ ok, import: t1 - t0, verify: t2 - t1, total: t2 - t0, start: t2, cpu: c ? (c.user + c.system) / 1000 : NaN }));
 `;
-const OURS_CJS = OURS.replace("await import('mldsa-simd')", "require('mldsa-simd')");
+const OURS_CJS = OURS_ESM.replace("await import('mldsa-simd')", "require('mldsa-simd')");
 // node:crypto as an application imports it (ESM: import('node:crypto'), whose
 // facade evaluates every export, the lazy webcrypto ones included), and as
 // process.getBuiltinModule gives it (no facade), the lower bound.
