@@ -298,9 +298,7 @@ fn verify_m_prime(ps: ParamSet, pk: &[u8], m_prime: &[&[u8]], sig: &[u8]) -> boo
     if pk.len() != ps.public_key_len() || sig.len() != ps.signature_len() {
         return false;
     }
-    let tr = mldsa::public_key_hash(pk);
-    let mu = mldsa::message_representative(&tr, m_prime);
-    mldsa::verify_mu(ps.params(), pk, &mu, sig)
+    mldsa::verify_m_prime(ps.params(), pk, m_prime, sig)
 }
 
 /// ML-DSA.Verify (FIPS 204 Algorithm 3). False for any bad input, including

@@ -364,9 +364,23 @@ fn t1_hat(p: &Params, pk: &[u8], t1_hat: &mut [NttPoly]) {
 /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) given μ; `pk` and `sig` must
 /// have their exact lengths. Â is generated as it is used.
 pub fn verify_mu(p: &Params, pk: &[u8], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
+    verify_mu_rows(p, pk, MatrixRows::new(p, &pk[..SEED_BYTES]), mu, sig)
+}
+
+/// ML-DSA.Verify_internal (FIPS 204 Algorithm 8) on M′ (in pieces); `pk` and
+/// `sig` must have their exact lengths. tr = H(pk) is computed beside the
+/// first entries of Â (`MatrixRows::beside_hash`).
+pub fn verify_m_prime(p: &Params, pk: &[u8], m_prime: &[&[u8]], sig: &[u8]) -> bool {
+    let mut tr = [0u8; TR_BYTES];
+    let rows = MatrixRows::beside_hash(p, &pk[..SEED_BYTES], pk, &mut tr);
+    let mu = message_representative(&tr, m_prime);
+    verify_mu_rows(p, pk, rows, &mu, sig)
+}
+
+fn verify_mu_rows(p: &Params, pk: &[u8], rows: MatrixRows, mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
     let mut t1 = vec![NttPoly::zero(); p.k];
     t1_hat(p, pk, &mut t1);
-    verify_core(p, Matrix::FromSeed(Box::new(MatrixRows::new(p, &pk[..SEED_BYTES]))), &t1, mu, sig)
+    verify_core(p, Matrix::FromSeed(Box::new(rows)), &t1, mu, sig)
 }
 
 /// A public key expanded for verifying: Â and NTT(t1·2^d) (FIPS 204 Algorithm 8

@@ -181,6 +181,8 @@ pub struct MatrixRows<'a> {
     rho: &'a [u8],
     k: usize,
     l: usize,
+    /// Â[0][0..head.len()], drawn before (`beside_hash`).
+    head: Vec<NttPoly>,
     /// The index r of the next row handed out.
     next_row: usize,
     /// Whether `spare` holds Â[next_row][0].
@@ -190,7 +192,57 @@ pub struct MatrixRows<'a> {
 
 impl<'a> MatrixRows<'a> {
     pub fn new(p: &Params, rho: &'a [u8]) -> Self {
-        MatrixRows { rho, k: p.k, l: p.l, next_row: 0, carried: false, spare: NttPoly::zero() }
+        MatrixRows { rho, k: p.k, l: p.l, head: Vec::new(), next_row: 0, carried: false, spare: NttPoly::zero() }
+    }
+
+    /// The rows, with tr = H(pk, 64) (`msg`; FIPS 204 Algorithm 8 step 6)
+    /// computed beside the first entries of Â on the two-lane Keccak: one
+    /// state absorbs the message while the other draws Â[0][0], Â[0][1], …
+    /// (at most ℓ), starting one only while the hash has five blocks or
+    /// more to go, so that each takes five of the hash's permutations
+    /// (RejNTTPoly almost never needs a sixth; then the hash's state idles).
+    /// The hash would otherwise run on one state alone, and the entries'
+    /// pairs, which follow them, are unchanged in number but for a single
+    /// one at the end when the count left is odd.
+    pub fn beside_hash(p: &Params, rho: &'a [u8], msg: &[u8], digest: &mut [u8; 64]) -> Self {
+        const R: usize = SHAKE256_RATE;
+        let mut rows = MatrixRows::new(p, rho);
+        let mut s = StateX2::default();
+        let (mut rest, mut hashing) = (msg, true);
+        // The entry being drawn, and its coefficients so far.
+        let (mut drawing, mut n) = (false, 0);
+        let mut out = [[0u8; SHAKE128_RATE]; 2];
+        loop {
+            if !drawing && hashing && rest.len() >= 4 * R && rows.head.len() < p.l {
+                let mut start = [0u64; 25];
+                pad_seed(&mut start, SHAKE128_RATE, [rho, &[rows.head.len() as u8, 0]]);
+                s.set_state(1, &start);
+                rows.head.push(NttPoly::zero());
+                (drawing, n) = (true, 0);
+            }
+            if !drawing && !hashing {
+                return rows;
+            }
+            if hashing {
+                xor_shake256_block(&mut s, 0, rest);
+            }
+            f1600_x2(&mut s);
+            let [o0, o1] = &mut out;
+            s.read_lanes(0, o0, o1);
+            if hashing {
+                if rest.len() < R {
+                    digest.copy_from_slice(&o0[..64]);
+                    hashing = false;
+                } else {
+                    rest = &rest[R..];
+                }
+            }
+            if drawing {
+                let a = rows.head.last_mut().unwrap().coefficients_mut();
+                Active::rej_ntt_parse(&o1[..], a, &mut n);
+                drawing = n < N;
+            }
+        }
     }
 
     /// Writes the next row of Â, Â[r][0..ℓ], to `row` (ℓ entries).
@@ -203,6 +255,10 @@ impl<'a> MatrixRows<'a> {
         if self.carried {
             row[0] = self.spare;
             s = 1;
+        }
+        if r == 0 {
+            row[..self.head.len()].copy_from_slice(&self.head);
+            s = self.head.len();
         }
         while s + 2 <= self.l {
             let (head, tail) = row[s..].split_at_mut(1);
@@ -655,6 +711,33 @@ mod tests {
                 seen = seen.max(stream.ahead_len);
             }
             assert_eq!(seen, most, "{ps:?}: most polynomials waiting");
+        }
+    }
+
+    /// Rows whose first entries were drawn beside a hash equal ExpandA's,
+    /// and the hash equals H, for every set and hashes of no entry's length
+    /// (under five blocks), a few entries' and of more than a row's.
+    #[test]
+    fn rows_beside_hash_equal_expand_a_and_h() {
+        for ps in [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87] {
+            let p = ps.params();
+            let rho: Vec<u8> = (0..32u8).map(|i| i.wrapping_mul(29) ^ p.k as u8).collect();
+            let mut a_hat = vec![NttPoly::zero(); p.k * p.l];
+            expand_a(p, &rho, &mut a_hat);
+            for len in [0usize, 543, 544, 1312, 1952, 2592, 5000] {
+                let msg: Vec<u8> = (0..len).map(|i| (i * 131 + (i >> 7)) as u8).collect();
+                let (mut got, mut want) = ([0u8; 64], [0u8; 64]);
+                let mut rows = MatrixRows::beside_hash(p, &rho, &msg, &mut got);
+                h(&[&msg], &mut want);
+                assert_eq!(got, want, "{ps:?} hash of {len} bytes");
+                let entries = if len < 544 { 0 } else { ((len / 136 + 1) / 5).min(p.l) };
+                assert_eq!(rows.head.len(), entries, "{ps:?} entries beside {len} bytes");
+                let mut row = vec![NttPoly::zero(); p.l];
+                for r in 0..p.k {
+                    rows.next_row(&mut row);
+                    assert_eq!(row[..], a_hat[r * p.l..(r + 1) * p.l], "{ps:?} row {r}, hash of {len} bytes");
+                }
+            }
         }
     }
 
