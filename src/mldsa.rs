@@ -274,7 +274,7 @@ impl ExpandedSecretKey {
             // H(c̃) that SampleInBall reads, on one state of the two-lane
             // Keccak while the other draws y for the next attempt (`MaskStream`).
             w1_encode(p, w1_then_hint, &mut mu_w1[MU_BYTES..]);
-            mask.hash_beside(kappa as u16, &mu_w1, c_tilde, Some(&mut c_block));
+            mask.hash_beside(kappa as u16, &mu_w1, c_tilde, &mut c_block);
             // Declassified: c̃ before SampleInBall, which branches on it. An
             // accepted attempt publishes c̃ in the signature; a rejected one's
             // c̃ = H(μ ‖ w1) is a function of μ and the discarded y alone, not of

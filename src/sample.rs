@@ -433,12 +433,12 @@ impl<'a> MaskStream<'a> {
     /// H(msg, digest.len()) (FIPS 204 §3.7) on the free state while the other
     /// draws the polynomials that follow, for the attempt at `next_kappa`
     /// (where `fill` left off; the bound on `ahead` wants one `fill` between
-    /// two calls, as the signer makes them); then, when `then` is given, the first block
-    /// of H(digest) into it, also beside the other state's jobs: c̃ and the
+    /// two calls, as the signer makes them); then the first block of
+    /// H(digest) into `then`, also beside the other state's jobs: c̃ and the
     /// block SampleInBall starts from (`sample_in_ball_from_vartime`). At most
     /// 9 blocks of message (the schedule's bound, above; c̃'s input is 7 or
     /// 9); digest.len() ≤ 64.
-    pub fn hash_beside(&mut self, next_kappa: u16, msg: &[u8], digest: &mut [u8], then: Option<&mut [u8; SHAKE256_RATE]>) {
+    pub fn hash_beside(&mut self, next_kappa: u16, msg: &[u8], digest: &mut [u8], then: &mut [u8; SHAKE256_RATE]) {
         const R: usize = SHAKE256_RATE;
         assert!(msg.len() < 9 * R && digest.len() <= 64);
         self.start_at(next_kappa);
@@ -458,10 +458,8 @@ impl<'a> MaskStream<'a> {
             (rest, first) = (&rest[R..], false);
         }
         digest.copy_from_slice(&self.out[lane][..digest.len()]);
-        if let Some(then) = then {
-            self.step(Some((lane, digest, true)), next_kappa, &mut []);
-            then.copy_from_slice(&self.out[lane][..SHAKE256_RATE]);
-        }
+        self.step(Some((lane, digest, true)), next_kappa, &mut []);
+        then.copy_from_slice(&self.out[lane][..SHAKE256_RATE]);
         self.base = Some(next_kappa);
     }
 }
@@ -669,14 +667,12 @@ mod tests {
                         let (mut got, mut want) = ([0u8; 64], [0u8; 64]);
                         let n = p.c_tilde_bytes();
                         let mut block = [0u8; SHAKE256_RATE];
-                        stream.hash_beside(kappa as u16, m, &mut got[..n], (attempt % 2 == 1).then_some(&mut block));
+                        stream.hash_beside(kappa as u16, m, &mut got[..n], &mut block);
                         h(&[m], &mut want[..n]);
                         assert_eq!(got, want, "{ps:?} hash at κ {kappa}");
-                        if attempt % 2 == 1 {
-                            let mut want = [0u8; SHAKE256_RATE];
-                            h(&[&got[..n]], &mut want);
-                            assert_eq!(block, want, "{ps:?} H(c̃) at κ {kappa}");
-                        }
+                        let mut want = [0u8; SHAKE256_RATE];
+                        h(&[&got[..n]], &mut want);
+                        assert_eq!(block, want, "{ps:?} H(c̃) at κ {kappa}");
                     }
                 }
             }
@@ -707,7 +703,7 @@ mod tests {
                 }
                 kappa += p.l;
                 let (mut c, mut block) = ([0u8; 64], [0u8; SHAKE256_RATE]);
-                stream.hash_beside(kappa as u16, &msg, &mut c[..p.c_tilde_bytes()], Some(&mut block));
+                stream.hash_beside(kappa as u16, &msg, &mut c[..p.c_tilde_bytes()], &mut block);
                 seen = seen.max(stream.ahead_len);
             }
             assert_eq!(seen, most, "{ps:?}: most polynomials waiting");
