@@ -332,9 +332,9 @@ fn f1600_plain(a: &mut [u64; 25]) {
     *a = s;
 }
 
-/// Shapes of the two-state permutation against `f1600_x2` (every rotation by
-/// two shifts and an or, one round per loop iteration), interleaved in one
-/// loop: ρ's rotations by 8 and 56 as byte shuffles, two rounds per loop
+/// Shapes of the two-state permutation against `f1600_x2` (ρ's rotations by 8
+/// and 56 as byte shuffles, one round per loop iteration), interleaved in one
+/// loop: every rotation by two shifts and an or, two rounds per loop
 /// iteration, and two pairs (four states) permuted in one loop. Each is
 /// checked against `f1600_x2` first.
 #[test]
@@ -342,7 +342,7 @@ fn bench_keccak_x2_variants() {
     // (name, permutation, pairs a call)
     let variants: [(&str, fn(&mut simd::StateX2), f64); 4] = [
         ("f1600_x2", simd::f1600_x2, 1.0),
-        ("byte shuffles for 8 and 56", x2_shapes::f1600_x2_bytes, 1.0),
+        ("shifts for 8 and 56", x2_shapes::f1600_x2_shifts, 1.0),
         ("loop of 2 rounds", x2_shapes::f1600_x2_two, 1.0),
         ("two pairs in one loop", x2_shapes::f1600_x2_twice, 2.0),
     ];
@@ -375,27 +375,19 @@ mod x2_shapes {
         v128_xor(a, b)
     }
 
-    /// Byte j of each 64-bit lane of rotl(x, 8) is byte j − 1 (mod 8) of x;
-    /// of rotl(x, 56), byte j + 1 (mod 8).
-    static ROTL8: W = u8x16(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14);
-    static ROTL56: W = u8x16(1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8);
-
-    /// The rotations by 8 and 56 as an `i8x16.swizzle` by a mask read
-    /// opaquely (LLVM turns a swizzle by a constant into an `i8x16.shuffle`,
-    /// whose mask V8 rebuilds from two immediates at every use); V8 emits
-    /// `vpaddusb` (its out-of-range clamp) and `vpshufb`.
+    /// Every rotation by two shifts and an or (the shipped one shuffles
+    /// bytes for 8 and 56).
     #[inline(always)]
     fn rotl(x: W, n: u32) -> W {
-        match n {
-            8 => i8x16_swizzle(x, crate::simd128::opaque(&ROTL8)),
-            56 => i8x16_swizzle(x, crate::simd128::opaque(&ROTL56)),
-            0 => x,
-            _ => v128_or(i64x2_shl(x, n), u64x2_shr(x, 64 - n)),
+        if n == 0 {
+            x
+        } else {
+            v128_or(i64x2_shl(x, n), u64x2_shr(x, 64 - n))
         }
     }
 
     #[inline(never)]
-    pub(super) fn f1600_x2_bytes(st: &mut StateX2) {
+    pub(super) fn f1600_x2_shifts(st: &mut StateX2) {
         let mut s = st.0;
         for &rc in RC.iter().take(ROUNDS) {
             let b = crate::portable::keccak::theta_rho_pi!(&s);

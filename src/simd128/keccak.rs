@@ -4,15 +4,16 @@
 //! `keccak.rs`); χ uses v128.andnot on the plain state instead of portable's
 //! lane complementing. One state at a time is the portable permutation.
 //!
-//! One round per loop iteration, the state in locals. V8 compiles the round to
-//! ~284 x64 instructions: the 188 v128 operations and its moves and spills.
-//! On an Intel Xeon the vector ports were the limit and the spills ran beside
-//! them; on AMD Zen 3 the time follows the whole instruction count. No shape
-//! tried makes the round shorter or faster in both Node 20 and 24: longer
-//! loop bodies, a state in memory, two pairs or a third scalar state in one
-//! loop, and ρ's rotations by 8 and 56 as byte shuffles (V8's swizzle adds a
-//! clamp and an address load, so the round does not get shorter) (PERF.md;
-//! `bench_keccak_x2_variants` in src/bench/keccak.rs).
+//! One round per loop iteration, the state in locals, χ as a loop over the
+//! 25 outputs, ρ's rotations by 8 and 56 as byte shuffles: 184 v128
+//! operations a round, which V8 compiles with about as many moves and spills
+//! again. On an Intel Xeon the vector ports are the limit; on AMD Zen 3 the
+//! time follows the whole instruction count. The shapes are measured in
+//! `bench_keccak_x2_variants` (src/bench/keccak.rs) and PERF.md: on the Xeon
+//! in Node 24 this one is 4–5% faster than χ written out lane by lane with
+//! every rotation by shifts (equivalent code, but V8 orders and allocates it
+//! differently), in Node 20 3–4% slower; longer loop bodies, a state in
+//! memory, two pairs or a third scalar state in one loop did not pay.
 
 pub(crate) use crate::portable::keccak::f1600;
 use crate::portable::keccak::{theta_rho_pi, StatePair};
@@ -32,46 +33,37 @@ fn andn(a: W, b: W) -> W {
     v128_andnot(b, a)
 }
 
-/// wasm has no 64-bit lane rotation: rotl(x, n) = (x << n) | (x >> (64 − n)).
+/// wasm has no 64-bit lane rotation: rotl(x, n) = (x << n) | (x >> (64 − n)),
+/// except by 8 and 56, whole bytes, which are one byte shuffle within each
+/// lane. That is an `i8x16.swizzle` by a mask read opaquely: LLVM would turn
+/// a swizzle by a constant into an `i8x16.shuffle`, whose mask V8 rebuilds
+/// from immediates at every use; V8 emits the swizzle as `vpaddusb` (its
+/// out-of-range clamp) and `vpshufb`, two operations instead of three.
 #[inline(always)]
 fn rotl(x: W, n: u32) -> W {
-    if n == 0 {
-        x
-    } else {
-        v128_or(i64x2_shl(x, n), u64x2_shr(x, 64 - n))
+    match n {
+        0 => x,
+        8 => i8x16_swizzle(x, super::opaque(&ROTL8)),
+        56 => i8x16_swizzle(x, super::opaque(&ROTL56)),
+        _ => v128_or(i64x2_shl(x, n), u64x2_shr(x, 64 - n)),
     }
 }
+
+/// Byte j of each 64-bit lane of rotl(x, 8) is byte j − 1 (mod 8) of x; of
+/// rotl(x, 56), byte j + 1 (mod 8).
+static ROTL8: W = u8x16(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14);
+static ROTL56: W = u8x16(1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8);
 
 /// One round, as `portable::round`.
 #[inline(always)]
 pub(crate) fn round(s: &mut [W; 25], rc: W) {
-    let [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14, b15, b16, b17, b18, b19, b20, b21, b22, b23, b24] = theta_rho_pi!(s);
+    let b = theta_rho_pi!(s);
     // χ (Algorithm 4): A′[x, y] = B[x, y] ⊕ (¬B[x + 1, y] ∧ B[x + 2, y]); then ι.
-    s[0] = xor(b0, andn(b1, b2));
-    s[1] = xor(b1, andn(b2, b3));
-    s[2] = xor(b2, andn(b3, b4));
-    s[3] = xor(b3, andn(b4, b0));
-    s[4] = xor(b4, andn(b0, b1));
-    s[5] = xor(b5, andn(b6, b7));
-    s[6] = xor(b6, andn(b7, b8));
-    s[7] = xor(b7, andn(b8, b9));
-    s[8] = xor(b8, andn(b9, b5));
-    s[9] = xor(b9, andn(b5, b6));
-    s[10] = xor(b10, andn(b11, b12));
-    s[11] = xor(b11, andn(b12, b13));
-    s[12] = xor(b12, andn(b13, b14));
-    s[13] = xor(b13, andn(b14, b10));
-    s[14] = xor(b14, andn(b10, b11));
-    s[15] = xor(b15, andn(b16, b17));
-    s[16] = xor(b16, andn(b17, b18));
-    s[17] = xor(b17, andn(b18, b19));
-    s[18] = xor(b18, andn(b19, b15));
-    s[19] = xor(b19, andn(b15, b16));
-    s[20] = xor(b20, andn(b21, b22));
-    s[21] = xor(b21, andn(b22, b23));
-    s[22] = xor(b22, andn(b23, b24));
-    s[23] = xor(b23, andn(b24, b20));
-    s[24] = xor(b24, andn(b20, b21));
+    for y in 0..5 {
+        for x in 0..5 {
+            s[5 * y + x] = xor(b[5 * y + x], andn(b[5 * y + (x + 1) % 5], b[5 * y + (x + 2) % 5]));
+        }
+    }
     s[0] = xor(s[0], rc);
 }
 
