@@ -96,6 +96,18 @@ pub fn keygen_internal(ps: ParamSet, xi: &[u8]) -> Result<(Vec<u8>, Vec<u8>), Er
     Ok(mldsa::keygen_internal(ps.params(), &seed))
 }
 
+/// `keygen_internal` writing the key pair into `pk` and `sk`, which must have
+/// exactly the lengths of the set's public and secret key.
+pub fn keygen_into(ps: ParamSet, xi: &[u8], pk: &mut [u8], sk: &mut [u8]) -> Result<(), Error> {
+    check_len("seed", xi, SEED_BYTES)?;
+    check_len("publicKey", pk, ps.public_key_len())?;
+    check_len("secretKey", sk, ps.secret_key_len())?;
+    let mut seed = Zeroizing::new([0u8; SEED_BYTES]);
+    seed.copy_from_slice(xi);
+    mldsa::keygen_into(ps.params(), &seed, pk, sk);
+    Ok(())
+}
+
 /// The public key that belongs to an encoded secret key.
 pub fn public_key(ps: ParamSet, sk: &[u8]) -> Result<Vec<u8>, Error> {
     check_len("secretKey", sk, ps.secret_key_len())?;

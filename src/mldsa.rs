@@ -74,6 +74,14 @@ fn power2round_t(p: &Params, rho: &[u8], s1_hat: &[NttPoly], s2: &[Poly], t1: &m
 
 /// ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6). Returns (pk, sk).
 pub fn keygen_internal(p: &Params, xi: &[u8; SEED_BYTES]) -> (Vec<u8>, Vec<u8>) {
+    let (mut pk, mut sk) = (vec![0u8; p.public_key_len()], vec![0u8; p.secret_key_len()]);
+    keygen_into(p, xi, &mut pk, &mut sk);
+    (pk, sk)
+}
+
+/// `keygen_internal` writing pk and sk straight into `pk` and `sk`, which must
+/// have exactly their lengths (the caller checks).
+pub fn keygen_into(p: &Params, xi: &[u8; SEED_BYTES], pk: &mut [u8], sk: &mut [u8]) {
     // Step 1: (ρ, ρ′, K) ← H(ξ ‖ k ‖ ℓ, 128).
     let mut seeds = Zeroizing::new([0u8; 128]);
     h(&[xi, &[p.k as u8, p.l as u8]], &mut seeds[..]);
@@ -92,13 +100,10 @@ pub fn keygen_internal(p: &Params, xi: &[u8; SEED_BYTES]) -> (Vec<u8>, Vec<u8>) 
     let (mut t1, mut t0) = (vec![Poly::zero(); p.k], polys(p.k));
     power2round_t(p, rho, &s1_hat, &s2, &mut t1, &mut t0);
     // Steps 8–10.
-    let mut pk = vec![0u8; p.public_key_len()];
-    pk_encode(p, rho, &t1, &mut pk);
+    pk_encode(p, rho, &t1, pk);
     let mut tr = [0u8; TR_BYTES];
-    h(&[&pk], &mut tr);
-    let mut sk = vec![0u8; p.secret_key_len()];
-    sk_encode(p, &SkParts { rho, key, tr: &tr }, &s1, &s2, &t0, &mut sk);
-    (pk, sk)
+    h(&[pk], &mut tr);
+    sk_encode(p, &SkParts { rho, key, tr: &tr }, &s1, &s2, &t0, sk);
 }
 
 /// The public key of an encoded secret key: pkEncode(ρ, t1) with t recomputed

@@ -88,6 +88,14 @@ fn argument_errors() {
     let ps = ParamSet::MlDsa44;
     let (pk, sk) = keygen_internal(ps, &[1; 32]).unwrap();
     assert_eq!(keygen_internal(ps, &[1; 31]), Err(Error::Length { what: "seed", expected: 32, got: 31 }));
+    // keygen_into writes the same pair into the caller's buffers, whatever they held, and checks their lengths.
+    let (mut pk2, mut sk2) = (vec![0xa5; pk.len()], vec![0x5a; sk.len()]);
+    keygen_into(ps, &[1; 32], &mut pk2, &mut sk2).unwrap();
+    assert!(pk2 == pk && sk2 == sk);
+    let (mut short, mut long) = (vec![0; pk.len() - 1], vec![0; sk.len() + 1]);
+    assert_eq!(keygen_into(ps, &[1; 32], &mut short, &mut sk2), Err(Error::Length { what: "publicKey", expected: pk.len(), got: pk.len() - 1 }));
+    assert_eq!(keygen_into(ps, &[1; 32], &mut pk2, &mut long), Err(Error::Length { what: "secretKey", expected: sk.len(), got: sk.len() + 1 }));
+    assert_eq!(keygen_into(ps, &[1; 33], &mut pk2, &mut sk2), Err(Error::Length { what: "seed", expected: 32, got: 33 }));
     assert!(matches!(sign(ps, &sk[1..], b"", b"", None), Err(Error::Length { what: "secretKey", .. })));
     assert_eq!(sign(ps, &sk, b"", &[0; 256], None), Err(Error::ContextTooLong { got: 256 }));
     assert!(sign(ps, &sk, b"", &[0; 255], None).is_ok());

@@ -1,6 +1,6 @@
 //! The one-shot operations: each call decodes its key, runs once and keeps nothing.
 
-use super::{fill, js, param_set, wiping};
+use super::{js, param_set, wiping};
 use crate::ParamSet;
 use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
@@ -10,18 +10,14 @@ use wasm_bindgen::prelude::*;
 // (or the caller gave): drawing them there keeps every export free of calls
 // back into JavaScript.
 
-/// The key pair for the 32-byte seed ξ, written into `pk` and `sk` (made by
-/// JavaScript with the exact lengths): the generated glue copies each back
-/// into the caller's array once, and frees (so wipes) its copy in linear memory.
+/// The key pair for the 32-byte seed ξ, encoded straight into `pk` and `sk`
+/// (made by JavaScript with the exact lengths): the generated glue copies each
+/// back into the caller's array once, and frees (so wipes) its copy in linear
+/// memory.
 #[wasm_bindgen]
 pub fn keygen(ps: u32, seed: Vec<u8>, pk: &mut [u8], sk: &mut [u8]) -> Result<(), JsError> {
     let ps = param_set(ps)?;
-    wiping(|| {
-        let (public, secret) = crate::keygen_internal(ps, &seed)?;
-        fill(pk, &public, "publicKey")?;
-        fill(sk, &secret, "secretKey")
-    })
-    .map_err(js)
+    wiping(|| crate::keygen_into(ps, &seed, pk, sk)).map_err(js)
 }
 
 #[wasm_bindgen]
