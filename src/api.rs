@@ -7,6 +7,7 @@
 use crate::params::{ParamSet, MAX_EXPANDED_POLYS, MU_BYTES, RND_BYTES, SEED_BYTES};
 use crate::prehash::HashAlg;
 use crate::{mldsa, poly, xof};
+use alloc::vec;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
 
@@ -84,16 +85,14 @@ fn signing_rnd(rnd: Option<&[u8]>) -> Result<Zeroizing<[u8; RND_BYTES]>, Error> 
 
 /// ML-DSA.KeyGen (FIPS 204 Algorithm 1): a key pair from fresh randomness. Returns (pk, sk).
 pub fn keygen(ps: ParamSet) -> Result<(Vec<u8>, Vec<u8>), Error> {
-    let xi = random_32()?;
-    Ok(mldsa::keygen_internal(ps.params(), &xi))
+    keygen_internal(ps, &random_32()?[..])
 }
 
 /// ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6): the key pair of the 32-byte seed ξ. Returns (pk, sk).
 pub fn keygen_internal(ps: ParamSet, xi: &[u8]) -> Result<(Vec<u8>, Vec<u8>), Error> {
-    check_len("seed", xi, SEED_BYTES)?;
-    let mut seed = Zeroizing::new([0u8; SEED_BYTES]);
-    seed.copy_from_slice(xi);
-    Ok(mldsa::keygen_internal(ps.params(), &seed))
+    let (mut pk, mut sk) = (vec![0u8; ps.public_key_len()], vec![0u8; ps.secret_key_len()]);
+    keygen_into(ps, xi, &mut pk, &mut sk)?;
+    Ok((pk, sk))
 }
 
 /// `keygen_internal` writing the key pair into `pk` and `sk`, which must have

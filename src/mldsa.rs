@@ -72,15 +72,8 @@ fn power2round_t(p: &Params, rho: &[u8], s1_hat: &[NttPoly], s2: &[Poly], t1: &m
     }
 }
 
-/// ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6). Returns (pk, sk).
-pub fn keygen_internal(p: &Params, xi: &[u8; SEED_BYTES]) -> (Vec<u8>, Vec<u8>) {
-    let (mut pk, mut sk) = (vec![0u8; p.public_key_len()], vec![0u8; p.secret_key_len()]);
-    keygen_into(p, xi, &mut pk, &mut sk);
-    (pk, sk)
-}
-
-/// `keygen_internal` writing pk and sk straight into `pk` and `sk`, which must
-/// have exactly their lengths (the caller checks).
+/// ML-DSA.KeyGen_internal (FIPS 204 Algorithm 6), encoding pk and sk straight
+/// into `pk` and `sk`, which must have exactly their lengths (the caller checks).
 pub fn keygen_into(p: &Params, xi: &[u8; SEED_BYTES], pk: &mut [u8], sk: &mut [u8]) {
     // Step 1: (ρ, ρ′, K) ← H(ξ ‖ k ‖ ℓ, 128).
     let mut seeds = Zeroizing::new([0u8; 128]);
