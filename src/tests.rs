@@ -88,14 +88,24 @@ fn argument_errors() {
     let ps = ParamSet::MlDsa44;
     let (pk, sk) = keygen_internal(ps, &[1; 32]).unwrap();
     assert_eq!(keygen_internal(ps, &[1; 31]), Err(Error::Length { what: "seed", expected: 32, got: 31 }));
-    // keygen_into writes the same pair into the caller's buffers, whatever they held, and checks their lengths.
-    let (mut pk2, mut sk2) = (vec![0xa5; pk.len()], vec![0x5a; sk.len()]);
-    keygen_into(ps, &[1; 32], &mut pk2, &mut sk2).unwrap();
-    assert!(pk2 == pk && sk2 == sk);
+    // keygen_into writes the same pair into the caller's buffers, whatever they held (every set: η = 2 and 4).
+    for q in SETS {
+        let (pk, sk) = keygen_internal(q, &[1; 32]).unwrap();
+        let (mut pk2, mut sk2) = (vec![0xa5; pk.len()], vec![0x5a; sk.len()]);
+        keygen_into(q, &[1; 32], &mut pk2, &mut sk2).unwrap();
+        assert!(pk2 == pk && sk2 == sk, "{}", q.name());
+    }
+    // It checks the seed, then publicKey, then secretKey, before writing anything.
+    let (mut pk2, mut sk2) = (vec![0; pk.len()], vec![0; sk.len()]);
     let (mut short, mut long) = (vec![0; pk.len() - 1], vec![0; sk.len() + 1]);
-    assert_eq!(keygen_into(ps, &[1; 32], &mut short, &mut sk2), Err(Error::Length { what: "publicKey", expected: pk.len(), got: pk.len() - 1 }));
+    let seed_error = Err(Error::Length { what: "seed", expected: 32, got: 33 });
+    let pk_error = Err(Error::Length { what: "publicKey", expected: pk.len(), got: pk.len() - 1 });
+    assert_eq!(keygen_into(ps, &[1; 33], &mut short, &mut long), seed_error);
+    assert_eq!(keygen_into(ps, &[1; 33], &mut pk2, &mut sk2), seed_error);
+    assert_eq!(keygen_into(ps, &[1; 32], &mut short, &mut long), pk_error);
+    assert_eq!(keygen_into(ps, &[1; 32], &mut short, &mut sk2), pk_error);
     assert_eq!(keygen_into(ps, &[1; 32], &mut pk2, &mut long), Err(Error::Length { what: "secretKey", expected: sk.len(), got: sk.len() + 1 }));
-    assert_eq!(keygen_into(ps, &[1; 33], &mut pk2, &mut sk2), Err(Error::Length { what: "seed", expected: 32, got: 33 }));
+    assert!(pk2.iter().chain(&sk2).chain(&short).chain(&long).all(|&b| b == 0));
     assert!(matches!(sign(ps, &sk[1..], b"", b"", None), Err(Error::Length { what: "secretKey", .. })));
     assert_eq!(sign(ps, &sk, b"", &[0; 256], None), Err(Error::ContextTooLong { got: 256 }));
     assert!(sign(ps, &sk, b"", &[0; 255], None).is_ok());

@@ -38,7 +38,10 @@ fn andn(a: W, b: W) -> W {
 /// lane. That is an `i8x16.swizzle` by a mask read opaquely: LLVM would turn
 /// a swizzle by a constant into an `i8x16.shuffle`, whose mask V8 rebuilds
 /// from immediates at every use; V8 emits the swizzle as `vpaddusb` (its
-/// out-of-range clamp) and `vpshufb`, two operations instead of three.
+/// out-of-range clamp) and `vpshufb`, two operations and a mask load instead
+/// of three operations. The masks are read in the round, one v128 load each,
+/// not once per permutation as `simd128::opaque` asks of loop constants:
+/// `theta_rho_pi!` calls `rotl(x, n)` by name, so it cannot be handed them.
 #[inline(always)]
 fn rotl(x: W, n: u32) -> W {
     match n {

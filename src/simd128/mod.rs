@@ -28,7 +28,9 @@ mod twiddles;
 ///   `DecomposeConsts`, `ParseConsts`, or locals): as a literal, V8 rebuilds
 ///   it before every use inside the loop; as a value it stays in a register
 ///   or is reloaded from one stack slot. A constant that is a splat is read
-///   as the scalar and splatted: `i32x4_splat(opaque(&x))`.
+///   as the scalar and splatted: `i32x4_splat(opaque(&x))`. (One exception:
+///   the two byte masks of the two-lane Keccak's rotations, read in each
+///   round; see `keccak::rotl`.)
 #[inline(always)]
 pub(crate) fn opaque<T: Copy>(v: &T) -> T {
     // SAFETY: a reference is valid and aligned for reads.
