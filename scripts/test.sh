@@ -7,7 +7,7 @@
 #   2. cargo test --release --target wasm32-unknown-unknown  the same crate as wasm, in Node
 #   3. npm run build                                         the npm package in pkg/
 #      (then node --test unpack/*.test.mjs: the built decoder module against LZMA-JS)
-#   4. npm pack pkg/ and install the tarball into an empty consumer folder (offline)
+#   4. npm pack pkg/ and install the tarball into an empty consumer folder (npm cache first)
 #   5. node --test pkg-tests/*.test.mjs                      the installed package, as a user gets it
 # Logs of each step go to target/test-logs/. A summary is printed at the end (also on failure).
 set -euo pipefail
@@ -212,8 +212,11 @@ pack_and_install() {
   tar -tzvf "$CONSUMER/$tarball" || return 1
   printf '{\n  "name": "mldsa-simd-consumer",\n  "version": "0.0.0",\n  "private": true\n}\n' > "$CONSUMER/package.json" || return 1
   # The package's one dependency (piscina, for mldsa-simd/worker) is a root devDependency
-  # too, so `npm ci` has put it in the npm cache: the install needs no registry.
-  (cd "$CONSUMER" && npm install --offline --no-audit --no-fund "./$tarball") || return 1
+  # too, so `npm ci` has put its tarball in the npm cache; but resolving its version range
+  # needs the registry's package document, which `npm ci` (installing from the lockfile)
+  # does not cache. --prefer-offline takes what the cache has and asks the registry for
+  # the rest (on a fresh machine, --offline failed with ENOTCACHED).
+  (cd "$CONSUMER" && npm install --prefer-offline --no-audit --no-fund "./$tarball") || return 1
   [ -f "$CONSUMER/node_modules/mldsa-simd/package.json" ] || { echo "mldsa-simd not installed in $CONSUMER" >&2; return 1; }
   echo "installed: mldsa-simd $(node -p "require('$CONSUMER/node_modules/mldsa-simd/package.json').version") in $CONSUMER"
 }

@@ -1,7 +1,9 @@
 // The verify-service example (examples/verify-service) installed as a user would
 // install a copy of it: the directory copied, its mldsa-simd dependency pointed at
-// the packed tarball under test, `npm install --offline` (piscina and autocannon
-// come from the npm cache: they are devDependencies of the repository).
+// the packed tarball under test, `npm install --prefer-offline` (piscina and
+// autocannon come from the npm cache where it has them, as devDependencies of
+// the repository; the registry gives what `npm ci` did not cache, such as the
+// package documents that resolving a version range needs).
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -20,7 +22,7 @@ export function packedTarball(dir) {
   return tgz.length ? path.join(dir, tgz[0]) : undefined;
 }
 
-/** Copies the example into `parent/verify-service` and installs it offline with the package `tarball`; returns that directory. */
+/** Copies the example into `parent/verify-service` and installs it (cache first) with the package `tarball`; returns that directory. */
 export function installService(parent, tarball) {
   if (!tarball || !fs.existsSync(tarball)) throw new Error(`no mldsa-simd tarball${tarball ? ` at ${tarball}` : ''} to install the verify-service example with`);
   const dir = path.join(parent, 'verify-service');
@@ -28,7 +30,7 @@ export function installService(parent, tarball) {
   const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
   pj.dependencies['mldsa-simd'] = `file:${tarball}`;
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(pj, null, 2) + '\n');
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
   return dir;
 }
 
