@@ -13,7 +13,7 @@
 //! shipped .wasm is the code of the kernels themselves.
 //!
 //! The contracts (input and output bounds, what may leak) are stated once, on
-//! the facades that call these: `ntt.rs`, `poly.rs`, `encode.rs`, `sample.rs`
+//! the facades that call these: `ntt.rs`, `challenge.rs`, `poly.rs`, `encode.rs`, `sample.rs`
 //! and `keccak.rs`.
 
 use crate::portable;
@@ -30,6 +30,9 @@ pub(crate) trait Backend {
     fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly);
     fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]);
     fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly);
+
+    // ---- challenge.rs: products by SampleInBall's c as sums of runs ----
+    fn sub_challenge_t1(w: &mut Poly, offsets: &[u16], t1: &Poly);
 
     // ---- poly.rs: the coefficient-wise operations of FIPS 204 §7.4 ----
     /// S = 1: a + b; S = −1: a − b; S = 0: a alone.
@@ -91,6 +94,10 @@ macro_rules! forward {
         #[inline(always)]
         fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly) {
             $m::ntt::dot_sub_inv_ntt(c, a, b, x, y)
+        }
+        #[inline(always)]
+        fn sub_challenge_t1(w: &mut Poly, offsets: &[u16], t1: &Poly) {
+            $m::challenge::sub_challenge_t1(w, offsets, t1)
         }
         #[inline(always)]
         fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool {

@@ -43,6 +43,7 @@ pub mod ct;
 mod ct;
 mod api;
 mod backend;
+mod challenge;
 mod der;
 mod encode;
 mod field;

@@ -6,6 +6,7 @@
 //! Secret intermediates are held in `Zeroizing` or `SecretVec` and wiped
 //! when dropped.
 
+use crate::challenge::{sub_challenge_t1, Challenge};
 use crate::ct;
 use crate::encode::{pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime, sk_decode, sk_encode, w1_encode, SkParts};
 use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt_all_in_place, ntt_in_place, pointwise_inv_ntt};
@@ -350,6 +351,21 @@ enum Matrix<'a> {
     FromSeed(Box<MatrixRows<'a>>),
 }
 
+/// How verification takes t1: as NTT(t1·2^d), for a key expanded once, or
+/// decoded (t1 < 2^10), for one verification. One product c·t1 per row costs
+/// less than the NTTs of t1 and c (`challenge.rs`); an expanded key has
+/// NTT(t1·2^d) already, and then NTT(c) once and a product per row cost less.
+enum T1<'a> {
+    Ntt(&'a [NttPoly]),
+    Plain(&'a [Poly]),
+}
+
+/// c and t1 in the forms of `T1`'s product.
+enum Product<'a> {
+    Ntt(NttPoly, &'a [NttPoly]),
+    Runs(Challenge, &'a [Poly]),
+}
+
 /// NTT(t1·2^d) for every row (FIPS 204 Algorithm 8, step 9's right-hand factor).
 fn t1_hat(p: &Params, pk: &[u8], t1_hat: &mut [NttPoly]) {
     ntt_all_in_place(t1_hat, |t1| {
@@ -376,9 +392,9 @@ pub fn verify_m_prime(p: &Params, pk: &[u8], m_prime: &[&[u8]], sig: &[u8]) -> b
 }
 
 fn verify_mu_rows(p: &Params, pk: &[u8], rows: MatrixRows, mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
-    let mut t1 = vec![NttPoly::zero(); p.k];
-    t1_hat(p, pk, &mut t1);
-    verify_core(p, Matrix::FromSeed(Box::new(rows)), &t1, mu, sig)
+    let mut t1 = vec![Poly::zero(); p.k];
+    pk_decode(p, pk, &mut t1);
+    verify_core(p, Matrix::FromSeed(Box::new(rows)), T1::Plain(&t1), mu, sig)
 }
 
 /// A public key expanded for verifying: Â and NTT(t1·2^d) (FIPS 204 Algorithm 8
@@ -413,12 +429,12 @@ impl ExpandedPublicKey {
     /// Verify_internal given μ; `sig` must have its exact length.
     pub fn verify_mu(&self, mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
         let (a_hat, t1_hat) = self.polys.split_at(self.p.k * self.p.l);
-        verify_core(self.p, Matrix::Cached(a_hat), t1_hat, mu, sig)
+        verify_core(self.p, Matrix::Cached(a_hat), T1::Ntt(t1_hat), mu, sig)
     }
 }
 
 /// FIPS 204 Algorithm 8 from step 2, given Â (or ρ), NTT(t1·2^d) and μ.
-fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[NttPoly], mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
+fn verify_core(p: &Params, mut a: Matrix, t1: T1, mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
     let (k, l) = (p.k, p.l);
     let (mut z_hat, mut hint) = (vec![NttPoly::zero(); l], vec![Poly::zero(); k]);
     // z is decoded where NTT(z) goes. Step 13's norm check comes first: it is
@@ -429,8 +445,19 @@ fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[NttPoly], mu: &[u8; MU_BYTES
     }) else {
         return false;
     };
-    let mut c_hat = NttPoly::zero();
-    ntt_in_place(&mut c_hat, |c| sample_in_ball_vartime(c_tilde, p.tau, c));
+    // Steps 7–8: c ← SampleInBall(c̃), in the form t1's calls for.
+    let c = match t1 {
+        T1::Ntt(t1_hat) => {
+            let mut c_hat = NttPoly::zero();
+            ntt_in_place(&mut c_hat, |c| sample_in_ball_vartime(c_tilde, p.tau, c));
+            Product::Ntt(c_hat, t1_hat)
+        }
+        T1::Plain(t1) => {
+            let mut c = Poly::zero();
+            sample_in_ball_vartime(c_tilde, p.tau, &mut c);
+            Product::Runs(Challenge::of_vartime(&c), t1)
+        }
+    };
     let mut w1 = vec![Poly::zero(); k];
     let mut a_row = vec![NttPoly::zero(); if matches!(a, Matrix::FromSeed(_)) { l } else { 0 }];
     let mut w = Poly::zero();
@@ -444,7 +471,14 @@ fn verify_core(p: &Params, mut a: Matrix, t1_hat: &[NttPoly], mu: &[u8; MU_BYTES
         };
         // Step 9: w′ ← NTT^−1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)); the sum is
         // < ℓ·9q² + 81q² (Â < q, the NTT outputs < 9q), reduced once: < q.
-        dot_sub_inv_ntt(&mut w, a_row, &z_hat, &c_hat, &t1_hat[i]); // < q
+        // Or NTT^−1(Â ∘ NTT(z)) (< q) − 2^d·(c·t1), reduced: < q.
+        match &c {
+            Product::Ntt(c_hat, t1_hat) => dot_sub_inv_ntt(&mut w, a_row, &z_hat, c_hat, &t1_hat[i]),
+            Product::Runs(c, t1) => {
+                dot_inv_ntt(&mut w, a_row, &z_hat);
+                sub_challenge_t1(&mut w, c, &t1[i]);
+            }
+        }
         // Step 10: w1′ ← UseHint(h, w′).
         use_hints(&mut w1[i], &hint[i], &w, p.gamma2);
     }

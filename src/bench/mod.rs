@@ -6,9 +6,10 @@
 //!  cargo test --release --target wasm32-unknown-unknown --lib -- bench_ --nocapture`
 //!
 //! (the flags replace those of .cargo/config.toml, hence the first two; one
-//! benchmark alone: `-- bench_keccak`, `bench_keccak_x3`, `bench_pack`,
+//! benchmark alone: `-- bench_challenge`, `bench_keccak`, `bench_keccak_x3`, `bench_pack`,
 //! `bench_parsers` or `bench_sha`). Their findings are in PERF.md.
 
+mod challenge;
 mod keccak;
 mod pack;
 mod sample;

@@ -2,6 +2,7 @@
 //! everywhere, and what the simd128 backend is tested against. One file per
 //! facade, each with the functions `backend::Backend` lists for it.
 
+pub(crate) mod challenge;
 pub(crate) mod encode;
 pub(crate) mod keccak;
 pub(crate) mod ntt;

@@ -7,6 +7,7 @@ use crate::params::N;
 use crate::ring::Poly;
 use core::arch::wasm32::*;
 
+pub(crate) mod challenge;
 pub(crate) mod encode;
 pub(crate) mod keccak;
 pub(crate) mod ntt;
