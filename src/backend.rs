@@ -33,11 +33,11 @@ pub(crate) trait Backend {
 
     // ---- challenge.rs: products by SampleInBall's c as sums of runs ----
     fn sub_challenge_t1(w: &mut Poly, offsets: &[u16], t1: &Poly);
+    fn challenge_times_pair(cs1: &mut Poly, cs2: &mut Poly, offsets: &[u16], s: &Poly, eta: i32);
 
     // ---- poly.rs: the coefficient-wise operations of FIPS 204 §7.4 ----
     /// S = 1: a + b; S = −1: a − b; S = 0: a alone.
     fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool;
-    fn split_pair(v: &mut Poly, lo: &mut Poly);
     fn exceeds(a: &Poly, bound: i32) -> bool;
     fn power2round_all(a: &Poly, b: &Poly, t1: &mut Poly, t0: &mut Poly);
     fn decompose_all(a: &Poly, w1: &mut Poly, w0: &mut Poly, gamma2: i32);
@@ -100,12 +100,12 @@ macro_rules! forward {
             $m::challenge::sub_challenge_t1(w, offsets, t1)
         }
         #[inline(always)]
-        fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool {
-            $m::poly::center_exceeds::<S>(a, b, bound)
+        fn challenge_times_pair(cs1: &mut Poly, cs2: &mut Poly, offsets: &[u16], s: &Poly, eta: i32) {
+            $m::challenge::challenge_times_pair(cs1, cs2, offsets, s, eta)
         }
         #[inline(always)]
-        fn split_pair(v: &mut Poly, lo: &mut Poly) {
-            $m::poly::split_pair(v, lo)
+        fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool {
+            $m::poly::center_exceeds::<S>(a, b, bound)
         }
         #[inline(always)]
         fn exceeds(a: &Poly, bound: i32) -> bool {

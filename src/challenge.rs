@@ -6,11 +6,13 @@
 //! negated. With ext = (−t ‖ t), (X^j·t)_i = ext[256 − j + i] for every i, so
 //! each term of c is one run of 256 consecutive entries of ext (or of −ext for
 //! a −1): `Challenge` holds the start of each run, and the kernels only add
-//! runs. For verification's c·t1 (t1 < 2^10 from the public key) that is τ
-//! vector additions per vector of the product, cheaper than the NTT of t1 and
-//! of c that Algorithm 8 step 9 otherwise needs (PERF.md).
+//! runs. For verification's c·t1 (t1 < 2^10 from the public key) and
+//! signing's c·s1, c·s2 (|s| ≤ η) that is τ vector additions per vector of
+//! the product, cheaper than the NTTs of t1 (or s) and of c (PERF.md).
 //!
-//! Only for public c and t: the offsets are read as memory indices.
+//! c must be public (it is: c̃ is declassified before SampleInBall, and is part
+//! of the signature): its offsets are read as memory indices. What is summed
+//! may be secret; nothing branches on it or indexes by it.
 
 use crate::backend::{Active, Backend};
 use crate::params::N;
@@ -56,10 +58,18 @@ pub fn sub_challenge_t1(w: &mut Poly, c: &Challenge, t1: &Poly) {
     Active::sub_challenge_t1(w, c.offsets(), t1)
 }
 
+/// c·s1 and c·s2, exactly, for s = s1 + 2^PAIR_SHIFT·s2 with |s1_i|, |s2_i| ≤ η
+/// (a row of signing's expanded key): both at most τ·η = β in size (FIPS 204
+/// Algorithm 7 steps 18–19's c·s1[i] and c·s2[i], outside the NTT domain).
+/// Constant time in s: which entries are read depends on c alone.
+pub fn challenge_times_pair(cs1: &mut Poly, cs2: &mut Poly, c: &Challenge, s: &Poly, eta: i32) {
+    Active::challenge_times_pair(cs1, cs2, c.offsets(), s, eta)
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::params::{D, Q};
+    use crate::params::{D, PAIR_SHIFT, Q};
     use crate::test_rng::Rng;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -88,6 +98,47 @@ pub(crate) mod tests {
             }
         }
         core::array::from_fn(|i| (w.0[i] as i64 - (r[i] << D)).rem_euclid(Q as i64))
+    }
+
+    /// c·x in Z[X]/(X^256 + 1), exactly.
+    fn exact(c: &Poly, x: &Poly) -> Poly {
+        let mut r = [0i32; N];
+        for i in 0..N {
+            for j in 0..N {
+                let p = c.0[i] * x.0[j];
+                if i + j < N { r[i + j] += p } else { r[i + j - N] -= p }
+            }
+        }
+        Poly(r)
+    }
+
+    /// Signing's products come out exact, also when a coefficient of one is
+    /// ±β = ±τ·η, the largest there is, for each set's (τ, η).
+    #[test]
+    fn pair_products_are_exact_up_to_beta() {
+        let mut rng = Rng(2024);
+        for (tau, eta) in [(39, 2), (49, 4), (60, 2)] {
+            for round in 0..8 {
+                // Rounds 0 and 1: c = ±1 at 0..τ, s1 = ±η and s2 = ∓η everywhere,
+                // so the products reach +β and −β; then random c and s.
+                let c = challenge(&mut rng, tau, round < 2);
+                let (s1, s2) = match round {
+                    0 => (Poly([eta; N]), Poly([-eta; N])),
+                    1 => (Poly([-eta; N]), Poly([eta; N])),
+                    _ => (rng.poly(eta), rng.poly(eta)),
+                };
+                let (want1, want2) = (exact(&c, &s1), exact(&c, &s2));
+                if round < 2 {
+                    let beta = tau as i32 * eta;
+                    assert_eq!(want1.0.iter().map(|x| x.abs()).max(), Some(beta));
+                    assert_eq!(want2.0.iter().map(|x| x.abs()).max(), Some(beta));
+                }
+                let s = Poly(core::array::from_fn(|i| s1.0[i] + (s2.0[i] << PAIR_SHIFT)));
+                let (mut cs1, mut cs2) = (rng.poly(9), rng.poly(9));
+                challenge_times_pair(&mut cs1, &mut cs2, &Challenge::of_vartime(&c), &s, eta);
+                assert_eq!((cs1, cs2), (want1, want2), "τ {tau}, η {eta}, round {round}");
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! Secret intermediates are held in `Zeroizing` or `SecretVec` and wiped
 //! when dropped.
 
-use crate::challenge::{sub_challenge_t1, Challenge};
+use crate::challenge::{challenge_times_pair, sub_challenge_t1, Challenge};
 use crate::ct;
 use crate::encode::{pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime, sk_decode, sk_encode, w1_encode, SkParts};
 use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt_all_in_place, ntt_in_place, pointwise_inv_ntt};
@@ -161,10 +161,11 @@ fn wipe_storage(polys: &mut SecretVec<NttPoly>) -> Vec<NttPoly> {
 }
 
 /// A secret key decoded and expanded for signing: FIPS 204 Algorithm 7 steps
-/// 1–5 (ŝ1, ŝ2, t̂0 and Â), done once so that repeated signing skips them.
-/// s1 and s2 are kept packed in pairs, NTT(s1[i] + 2^9·s2[i]), so that one
-/// inverse NTT per row gives both c·s1[i] and c·s2[i] (`Poly::split_pair`).
-/// The polynomials live in one heap block, `polys` = Â (k·ℓ) ‖ ŝ (k) ‖ t̂0 (k):
+/// 1–5 (s1, s2, t̂0 and Â), done once so that repeated signing skips them.
+/// s1 and s2 are kept in normal form, packed in pairs s1[i] + 2^9·s2[i]: the
+/// products c·s1 and c·s2 are sums of shifted copies of them (`challenge.rs`),
+/// cheaper than NTTs. The polynomials live in one heap block, `polys` = Â
+/// (k·ℓ) ‖ s (k) ‖ t̂0 (k):
 /// (k·ℓ + 2k) KiB, 72 KiB for ML-DSA-87. Everything in it is wiped when it
 /// is dropped or its storage is taken back (`into_storage`).
 pub struct ExpandedSecretKey {
@@ -172,10 +173,11 @@ pub struct ExpandedSecretKey {
     /// K ‖ tr, on the heap like the polynomials, so that moving the key moves
     /// no secret bytes (a move leaves the old bytes where they were).
     key_tr: Zeroizing<Vec<u8>>,
-    /// Â, then NTT(s1[i] + 2^9·s2[i]) for i < k, with s1[i] = 0 for i ≥ ℓ
-    /// (ℓ ≤ k in every set; before the NTT the coefficients are at most
-    /// η·(1 + 2^9) ≤ 2052 in size, `params.rs` checks both at compile time),
-    /// then NTT(t0).
+    /// Â, then s1[i] + 2^9·s2[i] for i < k, with s1[i] = 0 for i ≥ ℓ (ℓ ≤ k
+    /// in every set, `params.rs` checks it at compile time), then NTT(t0).
+    /// The s rows are normal-form polynomials in storage typed for T_q (one
+    /// block, reused by the prepared-key pool): they are written and read only
+    /// through `NttPoly::coefficients_of{,_mut}`, never as elements of T_q.
     polys: SecretVec<NttPoly>,
 }
 
@@ -187,9 +189,10 @@ impl ExpandedSecretKey {
         let mut store = key_storage(storage, k * l + 2 * k);
         let (a_hat, s_and_t0_hat) = store.split_at_mut(k * l);
         let mut s1 = polys(l);
-        // s2 and t0 are decoded where their NTT forms go, and transformed there.
-        let parts = ntt_all_in_place(s_and_t0_hat, |s_and_t0| {
-            let (s, t0) = s_and_t0.split_at_mut(k);
+        // s2 and t0 are decoded where they are kept, t0 transformed there.
+        let (s, t0_hat) = s_and_t0_hat.split_at_mut(k);
+        let s = NttPoly::coefficients_of_mut(s); // normal form (see `polys`)
+        let parts = ntt_all_in_place(t0_hat, |t0| {
             let parts = sk_decode(p, sk, &mut s1, s, t0)?;
             // s[i] ← s1[i] + 2^9·s2[i]; rows i ≥ ℓ have no s1 part.
             for (i, s) in s.iter_mut().enumerate() {
@@ -225,7 +228,8 @@ impl ExpandedSecretKey {
         let p = self.p;
         let (k, l) = (p.k, p.l);
         let (a_hat, rest) = self.polys.split_at(k * l);
-        let (s_hat, t0) = rest.split_at(k);
+        let (s, t0) = rest.split_at(k);
+        let s = NttPoly::coefficients_of(s); // normal form (see `polys`)
         // Step 7: ρ″ ← H(K ‖ rnd ‖ μ, 64).
         let mut rho_pp = Zeroizing::new([0u8; 64]);
         h(&[&self.key_tr[..32], rnd, mu], &mut rho_pp[..]);
@@ -280,12 +284,11 @@ impl ExpandedSecretKey {
             // s1, s2, t0 (Dilithium round-3 specification v3.1, §5.5).
             ct::declassify(c_tilde);
             ct::declassify(&c_block);
-            // Steps 16–17.
-            ntt_in_place(&mut c_hat, |c| sample_in_ball_from_vartime(c_tilde, &c_block, p.tau, c));
-            // Steps 18–21, a row at a time: NTT^−1(ĉ ∘ NTT(s1[i] + 2^9·s2[i]))
-            // is c·s1[i] + 2^9·c·s2[i] mod q, and as both products are at most
-            // β < 2^8 in size it splits into the two exactly: one inverse NTT
-            // for both.
+            // Steps 16–17: c, as the runs its products add (`challenge.rs`).
+            let mut c = Poly::zero();
+            sample_in_ball_from_vartime(c_tilde, &c_block, p.tau, &mut c);
+            let c_runs = Challenge::of_vartime(&c);
+            // Steps 18–21, a row at a time: c·s1[i] and c·s2[i], exactly.
             // Step 23 rejects when ‖z‖∞ ≥ γ1 − β or ‖r0‖∞ ≥ γ2 − β; each row is
             // checked as soon as it is known, r0 first because it rejects more
             // often (57–68% of the attempts depending on the set, z 34–46%), so a
@@ -300,9 +303,8 @@ impl ExpandedSecretKey {
             // uniform, the spec's assumption; and the attempt's y is discarded.
             // The ct0 and hint-count checks come after every row has passed.
             for i in 0..k {
-                pointwise_inv_ntt(tmp, &c_hat, &s_hat[i]); // < q
                 // Rows i ≥ ℓ have no s1 part: their cs1 is zero, and unused.
-                tmp.split_pair(cs1_then_hint); // tmp = cs2[i]; both |·| ≤ β
+                challenge_times_pair(cs1_then_hint, tmp, &c_runs, &s[i], p.eta); // tmp = cs2[i]; both |·| ≤ β
                 // r0 = w0 − cs2, |·| < γ2 + β, centred and checked in one pass.
                 // Declassified here and in the three checks below: the rejection
                 // decision of steps 23 and 28, which the number of attempts makes
@@ -317,6 +319,9 @@ impl ExpandedSecretKey {
                     continue 'attempt;
                 }
             }
+            // c·t0 in T_q (t0 is too large for the runs' i16 sums): NTT(c)
+            // once, for the attempt whose rows all passed.
+            ntt_in_place(&mut c_hat, |x| *x = c);
             let mut hints = 0;
             for i in 0..k {
                 // Steps 25–28: ct0; reject if ‖ct0‖∞ ≥ γ2; h ← MakeHint(−ct0, w − cs2 + ct0).

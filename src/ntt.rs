@@ -158,54 +158,6 @@ mod tests {
         }
     }
 
-    /// Signing's packed pairs (`Poly::split_pair`): NTT^−1(ĉ ∘ NTT(s1 + 2^9·s2))
-    /// splits into c·s1 and c·s2 exactly, also when a coefficient of a product
-    /// is ±β = ±τ·η, the largest there is.
-    #[test]
-    fn packed_pair_products_split_exactly_up_to_beta() {
-        use crate::poly::PAIR_SHIFT;
-        let exact = |c: &Poly, s: &Poly| {
-            let mut r = [0i32; N];
-            for i in 0..N {
-                for j in 0..N {
-                    let p = c.0[i] * s.0[j];
-                    if i + j < N { r[i + j] += p } else { r[i + j - N] -= p }
-                }
-            }
-            Poly(r)
-        };
-        let mut rng = Rng(2024);
-        for (tau, eta) in [(39, 2), (49, 4), (60, 2)] {
-            for round in 0..4 {
-                // Round 0: c = 1 at 0..τ, s1 = η and s2 = −η everywhere, so the
-                // products reach +β and −β; then random c and s.
-                let mut c = Poly::zero();
-                let (s1, s2) = if round == 0 {
-                    c.0[..tau].fill(1);
-                    (Poly([eta; N]), Poly([-eta; N]))
-                } else {
-                    for _ in 0..tau {
-                        c.0[rng.range(0, N as i32 - 1) as usize] = if rng.next() & 1 == 0 { 1 } else { -1 };
-                    }
-                    (rng.poly(eta), rng.poly(eta))
-                };
-                let (want1, want2) = (exact(&c, &s1), exact(&c, &s2));
-                if round == 0 {
-                    assert_eq!((want1.0.iter().max(), want2.0.iter().min()), (Some(&(tau as i32 * eta)), Some(&-(tau as i32 * eta))));
-                }
-                let mut packed = Poly::zero();
-                for i in 0..N {
-                    packed.0[i] = s1.0[i] + (s2.0[i] << PAIR_SHIFT);
-                }
-                let (c_hat, packed_hat) = (ntt(c), ntt(packed));
-                let (mut v, mut lo) = (Poly::zero(), Poly::zero());
-                pointwise_inv_ntt(&mut v, &c_hat, &packed_hat);
-                v.split_pair(&mut lo);
-                assert_eq!((lo, v), (want1, want2), "τ {tau}, η {eta}, round {round}");
-            }
-        }
-    }
-
     #[test]
     fn bounds_hold_on_extreme_inputs() {
         // Forward: |input| < q gives |output| < 9q (each of 8 layers adds < q).

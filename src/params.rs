@@ -8,11 +8,9 @@ pub const Q: i32 = 8_380_417;
 /// Number of dropped bits of t (Power2Round).
 pub const D: u32 = 13;
 
-/// The shift that packs two short products into one polynomial
-/// (`Poly::split_pair`): signing computes c·s1 + 2^9·c·s2 with one inverse
-/// NTT. Both products are at most β = τ·η ≤ 196 (ML-DSA-65: 49·4) < 2^8 in
-/// size, so the sum is at most 196·(1 + 2^9) = 100,548 < (q−1)/2, and the low
-/// 9 bits give the first. Checked for every set at compile time below.
+/// The shift that packs a row of s1 and of s2 into one polynomial of signing's
+/// expanded key, s1[i] + 2^9·s2[i]: |s1|, |s2| ≤ η ≤ 4 < 2^8, so the low 9
+/// bits give s1 back (`challenge::challenge_times_pair`).
 pub const PAIR_SHIFT: u32 = 9;
 
 /// Byte lengths shared by every set.
@@ -47,18 +45,18 @@ const P44: Params = Params { k: 4, l: 4, eta: 2, tau: 39, lambda: 128, gamma1: 1
 const P65: Params = Params { k: 6, l: 5, eta: 4, tau: 49, lambda: 192, gamma1: 1 << 19, gamma2: (Q - 1) / 32, omega: 55 };
 const P87: Params = Params { k: 8, l: 7, eta: 2, tau: 60, lambda: 256, gamma1: 1 << 19, gamma2: (Q - 1) / 32, omega: 75 };
 
-// What signing's packed pairs (`PAIR_SHIFT`) need of every set:
-// β = τ·η < 2^(PAIR_SHIFT−1), so c·s1 and c·s2 (each at most β) split apart
-// exactly; the packed s1 + 2^PAIR_SHIFT·s2 (at most η·(1 + 2^PAIR_SHIFT)) is
-// a valid NTT input (< q); and ℓ ≤ k, so every row of s1 has a row of s2.
+// What signing's packed pairs (`PAIR_SHIFT`) and the challenge's runs need of
+// every set: η < 2^(PAIR_SHIFT−1), so s1 comes back from the low bits of
+// s1 + 2^PAIR_SHIFT·s2; τ ≤ MAX_TAU, the room `challenge::Challenge` has; ℓ ≤ k,
+// so every row of s1 has a row of s2; and the expanded key fits its storage.
 const _: () = {
     let shift = PAIR_SHIFT;
     let sets = [P44, P65, P87];
     let mut i = 0;
     while i < sets.len() {
         let p = &sets[i];
-        assert!((p.tau as i32) * p.eta < 1 << (shift - 1));
-        assert!(p.eta * (1 + (1 << shift)) < Q);
+        assert!(p.eta < 1 << (shift - 1));
+        assert!(p.tau <= crate::challenge::MAX_TAU);
         assert!(p.l <= p.k);
         assert!(p.k * p.l + 2 * p.k <= MAX_EXPANDED_POLYS);
         i += 1;

@@ -31,14 +31,6 @@ impl Poly {
         Active::center_exceeds::<0>(self, &ZERO, bound)
     }
 
-    /// Splits a packed pair of short products: for self ≡ a + 2^PAIR_SHIFT·b
-    /// (mod q) with |self_i| < q and |a_i|, |b_i| < 2^(PAIR_SHIFT−1), so that
-    /// the exact value is below (q−1)/2 and is self mod± q: a goes to `lo`, b
-    /// to self. Branch-free.
-    pub fn split_pair(&mut self, lo: &mut Poly) {
-        Active::split_pair(self, lo)
-    }
-
     /// Multiplies by 2^d; for t1 (< 2^10) the result stays below q.
     pub fn shift_left_d(&mut self) {
         for c in self.0.iter_mut() {
@@ -123,32 +115,6 @@ mod tests {
             (1, true) => (r1 + 1).rem_euclid(m),
             (1, false) => (r1 - 1).rem_euclid(m),
             _ => r1,
-        }
-    }
-
-    /// The packed pairs the signer forms, a + 2^9·b with |a|, |b| < 2^8, in
-    /// each of the representatives an inverse NTT may return (|v| < q), and
-    /// the extreme pairs, come apart exactly.
-    #[test]
-    fn split_pair_recovers_both_products() {
-        let mut rng = crate::test_rng::Rng(77);
-        let top = (1 << (PAIR_SHIFT - 1)) - 1;
-        for round in 0..200 {
-            let (a, b) = if round < 4 {
-                let (x, y) = [(top, top), (-top, -top), (top, -top), (-top, top)][round];
-                (Poly([x; N]), Poly([y; N]))
-            } else {
-                (rng.poly(top), rng.poly(top))
-            };
-            // x itself, or x − q for x > 0 and x + q for x < 0: in (−q, q).
-            let mut v = Poly::zero();
-            for i in 0..N {
-                let x = a.0[i] + (b.0[i] << PAIR_SHIFT);
-                v.0[i] = if (i + round) % 2 == 0 { x } else { x - Q * x.signum() };
-            }
-            let mut lo = Poly::zero();
-            v.split_pair(&mut lo);
-            assert_eq!((lo, v), (a, b), "round {round}");
         }
     }
 

@@ -1,26 +1,46 @@
 //! The reference of `challenge.rs`: every run added one coefficient at a time
-//! in i32.
+//! in i32. The memory indices depend on c only, never on the values summed.
 
 use crate::field::reduce32;
-use crate::params::{D, N};
+use crate::params::{D, N, PAIR_SHIFT};
 use crate::ring::Poly;
 
-pub fn sub_challenge_t1(w: &mut Poly, offsets: &[u16], t1: &Poly) {
-    // ext ‖ −ext with ext = (−t1 ‖ t1): 4N entries, each run N of them.
+/// c·x exactly (|x_i| < 2^15, τ ≤ 60), as the sum of the runs of
+/// ext ‖ −ext with ext = (−x ‖ x).
+fn runs(offsets: &[u16], x: &Poly) -> [i32; N] {
     let mut ext = [0i32; 4 * N];
     for i in 0..N {
-        let t = t1.0[i];
+        let t = x.0[i];
         (ext[i], ext[N + i], ext[2 * N + i], ext[3 * N + i]) = (-t, t, t, -t);
     }
-    let mut ct = [0i32; N];
+    let mut sum = [0i32; N];
     for &o in offsets {
         let run = &ext[o as usize..o as usize + N];
         for i in 0..N {
-            ct[i] += run[i];
+            sum[i] += run[i];
         }
     }
+    zeroize::Zeroize::zeroize(&mut ext[..]);
+    sum
+}
+
+pub fn sub_challenge_t1(w: &mut Poly, offsets: &[u16], t1: &Poly) {
+    let ct = runs(offsets, t1);
     for i in 0..N {
         // |ct_i| ≤ 60·1023, so |w_i − 2^13·ct_i| < q + 2^29 < 2^31 − 2^22.
         w.0[i] = reduce32(w.0[i] - (ct[i] << D));
     }
+}
+
+pub fn challenge_times_pair(cs1: &mut Poly, cs2: &mut Poly, offsets: &[u16], s: &Poly, _eta: i32) {
+    // s = s1 + 2^9·s2 with |s1|, |s2| < 2^8.
+    let half = 1 << (PAIR_SHIFT - 1);
+    let mut parts = [Poly::zero(); 2];
+    for i in 0..N {
+        let s1 = ((s.0[i] + half) & ((1 << PAIR_SHIFT) - 1)) - half;
+        (parts[0].0[i], parts[1].0[i]) = (s1, (s.0[i] - s1) >> PAIR_SHIFT);
+    }
+    cs1.0 = runs(offsets, &parts[0]);
+    cs2.0 = runs(offsets, &parts[1]);
+    zeroize::Zeroize::zeroize(&mut parts[..]);
 }

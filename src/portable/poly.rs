@@ -7,7 +7,7 @@
 //! apply (the simd128 code computes the same, lane by lane).
 
 use crate::field::{caddq, center, freeze};
-use crate::params::{D, N, PAIR_SHIFT, Q};
+use crate::params::{D, N, Q};
 use crate::ring::Poly;
 
 /// Power2Round (FIPS 204 Algorithm 35) for r ∈ [0, q): returns (r1, r0) with
@@ -78,15 +78,6 @@ pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool 
         over |= (bound - 1) - abs;
     }
     over < 0
-}
-
-pub fn split_pair(v: &mut Poly, lo: &mut Poly) {
-    for i in 0..N {
-        let c = center(caddq(v.0[i]));
-        let a = ((c + (1 << (PAIR_SHIFT - 1))) & ((1 << PAIR_SHIFT) - 1)) - (1 << (PAIR_SHIFT - 1));
-        lo.0[i] = a;
-        v.0[i] = (c - a) >> PAIR_SHIFT;
-    }
 }
 
 pub fn exceeds(a: &Poly, bound: i32) -> bool {

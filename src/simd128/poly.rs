@@ -6,7 +6,7 @@
 //! part of the signature).
 
 use super::{load, opaque, store};
-use crate::params::{D, N, PAIR_SHIFT, Q};
+use crate::params::{D, N, Q};
 use crate::ring::Poly;
 use core::arch::wasm32::*;
 
@@ -68,17 +68,6 @@ pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool 
         over = v128_or(over, i32x4_sub(b1, i32x4_abs(c)));
     }
     i32x4_bitmask(over) != 0
-}
-
-pub fn split_pair(v: &mut Poly, lo: &mut Poly) {
-    let k = ReduceConsts::load();
-    let (half, mask) = (i32x4_splat(opaque(&(1 << (PAIR_SHIFT - 1)))), i32x4_splat(opaque(&((1 << PAIR_SHIFT) - 1))));
-    for i in 0..N / 4 {
-        let c = center(caddq(load(v, i), k), k);
-        let a = i32x4_sub(v128_and(i32x4_add(c, half), mask), half);
-        store(lo, i, a);
-        store(v, i, i32x4_shr(i32x4_sub(c, a), PAIR_SHIFT));
-    }
 }
 
 pub fn exceeds(a: &Poly, bound: i32) -> bool {
@@ -268,18 +257,6 @@ mod tests {
                 assert_eq!(Simd128::center_exceeds::<1>(&mut s, &b, bound), want);
                 assert_eq!(Portable::center_exceeds::<1>(&mut p, &b, bound), want);
             }
-        }
-    }
-
-    #[test]
-    fn split_pair_matches_portable() {
-        // Packed pairs (poly.rs tests the exact split), and anything else in (−q, q).
-        for v in inputs(-(Q - 1), Q - 1, 21).into_iter().chain(inputs(-(1 << 17), 1 << 17, 22)) {
-            let (mut s, mut p) = (v, v);
-            let (mut s_lo, mut p_lo) = (Poly::zero(), Poly::zero());
-            Simd128::split_pair(&mut s, &mut s_lo);
-            Portable::split_pair(&mut p, &mut p_lo);
-            assert_eq!((s, s_lo), (p, p_lo));
         }
     }
 
