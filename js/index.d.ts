@@ -375,8 +375,8 @@ export interface MlDsa extends MlDsaSigner {
   prehash(hash: HashName | PrehashFunction): MlDsaSigner & { readonly info: { readonly type: 'hashml-dsa' } };
   /**
    * A secret key (its FIPS 204 encoding, or its 32-byte seed ξ, from which it
-   * is derived) prepared for repeated signing: decoded once, with Â, NTT(s1)
-   * and NTT(s2) (packed together, as NTT(s1 + 2^9·s2)) and NTT(t0) cached inside
+   * is derived) prepared for repeated signing: decoded once, with Â, s1 and
+   * s2 (packed together, as s1 + 2^9·s2) and NTT(t0) cached inside
    * wasm, in one slot of a pool of 192 slots of 72 KiB shared by all prepared
    * keys, so each `sign` skips that work. The object keeps a copy of the
    * secret key (or of the seed it was given): if the pool evicted its slot (the least recently used one goes

@@ -33,8 +33,9 @@ export const LAYERS = [
   ['params', 'field', 'ct', 'tables', 'ring'],
   // The kernels: the interface, its reference implementation and its simd128 one.
   ['backend', 'portable', 'simd128'],
-  // Primitives built on the kernels: Keccak and its XOFs, the NTT, polynomials, packing, sampling, pre-hashes.
-  ['keccak', 'xof', 'ntt', 'poly', 'encode', 'sample', 'prehash'],
+  // Primitives built on the kernels: Keccak and its XOFs, the NTT, the challenge's products, polynomials,
+  // packing, sampling, pre-hashes.
+  ['keccak', 'xof', 'ntt', 'challenge', 'poly', 'encode', 'sample', 'prehash'],
   // The algorithms of FIPS 204, and the DER/PEM codecs they do not need.
   ['mldsa', 'der', 'pem'],
   // The public API, then the key formats built on it, then the crate root (src/lib.rs:

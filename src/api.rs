@@ -130,8 +130,8 @@ impl KeyStorage {
     }
 }
 
-/// A secret key prepared for repeated signing: decoded once, with Â, NTT(s1),
-/// NTT(s2) and NTT(t0) cached (FIPS 204 Algorithm 7 steps 1–5), all on the
+/// A secret key prepared for repeated signing: decoded once, with Â, s1, s2
+/// and NTT(t0) cached (FIPS 204 Algorithm 7 steps 1–5), all on the
 /// heap (the polynomials in one block, K ‖ tr in another). Wiped on drop. The one-shot functions ([`sign`], …) build one of
 /// these and sign once.
 pub struct SigningKey {

@@ -15,11 +15,8 @@
 //! may be secret; nothing branches on it or indexes by it.
 
 use crate::backend::{Active, Backend};
-use crate::params::N;
+use crate::params::{MAX_TAU, N};
 use crate::ring::Poly;
-
-/// The largest τ of the parameter sets (ML-DSA-87).
-pub const MAX_TAU: usize = 60;
 
 /// Where the run of each term of c starts in ext ‖ −ext (2N entries each):
 /// 256 − j for +X^j, 2N + 256 − j for −X^j, so every offset is at most 3N

@@ -56,12 +56,16 @@ const _: () = {
     while i < sets.len() {
         let p = &sets[i];
         assert!(p.eta < 1 << (shift - 1));
-        assert!(p.tau <= crate::challenge::MAX_TAU);
+        assert!(p.tau <= MAX_TAU);
         assert!(p.l <= p.k);
         assert!(p.k * p.l + 2 * p.k <= MAX_EXPANDED_POLYS);
         i += 1;
     }
 };
+
+/// The largest τ of the parameter sets (ML-DSA-87): the room for c's terms
+/// in `challenge::Challenge`. Checked above.
+pub const MAX_TAU: usize = 60;
 
 /// The most polynomials an expanded key of any set holds: a secret key of
 /// ML-DSA-87, k·ℓ + 2k (a public key needs k·ℓ + k). Checked above.

@@ -6,8 +6,7 @@
 //! depend on c only, never on the values summed (signing's s1, s2 are secret).
 
 use super::{load, opaque, store};
-use crate::challenge::MAX_TAU;
-use crate::params::{D, N, Q};
+use crate::params::{D, MAX_TAU, N, Q};
 use crate::ring::Poly;
 use core::arch::wasm32::*;
 use zeroize::Zeroize;
