@@ -116,16 +116,19 @@ pub(crate) mod tests {
         let mut rng = Rng(2024);
         for (tau, eta) in [(39, 2), (49, 4), (60, 2)] {
             for round in 0..8 {
-                // Rounds 0 and 1: c = ±1 at 0..τ, s1 = ±η and s2 = ∓η everywhere,
-                // so the products reach +β and −β; then random c and s.
-                let c = challenge(&mut rng, tau, round < 2);
+                // Rounds 0–3: c = +1 at 0..τ, s1 = ±η and s2 = ±η everywhere, so
+                // the products reach +β and −β (and the packed sums their
+                // largest); then random c and s.
+                let c = challenge(&mut rng, tau, round < 4);
                 let (s1, s2) = match round {
                     0 => (Poly([eta; N]), Poly([-eta; N])),
                     1 => (Poly([-eta; N]), Poly([eta; N])),
+                    2 => (Poly([eta; N]), Poly([eta; N])),
+                    3 => (Poly([-eta; N]), Poly([-eta; N])),
                     _ => (rng.poly(eta), rng.poly(eta)),
                 };
                 let (want1, want2) = (exact(&c, &s1), exact(&c, &s2));
-                if round < 2 {
+                if round < 4 {
                     let beta = tau as i32 * eta;
                     assert_eq!(want1.0.iter().map(|x| x.abs()).max(), Some(beta));
                     assert_eq!(want2.0.iter().map(|x| x.abs()).max(), Some(beta));

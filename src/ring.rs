@@ -35,13 +35,17 @@ impl Poly {
 /// and by RejNTTPoly (ExpandA, `sample.rs`); read only by the products with the
 /// inverse NTT (`ntt::pointwise_inv_ntt`, `ntt::dot_inv_ntt`,
 /// `ntt::dot_sub_inv_ntt`), which return a [`Poly`]. So a product of
-/// normal-form polynomials, an NTT-form value given to the NTT's input or to
-/// a rounding, norm check, hint or encoding, and an expanded key that caches
-/// anything but NTT forms do not compile.
+/// normal-form polynomials, and an NTT-form value given to the NTT's input or
+/// to a rounding, norm check, hint or encoding, do not compile.
 ///
 /// `repr(transparent)` over [`Poly`]: the kernels (`portable/`, `simd128/`) and the
 /// RejNTTPoly parsers keep working on `Poly` memory, reached through the
-/// `coefficients*` functions below, which only those callers use.
+/// `coefficients*` functions below, which only those callers use, and one
+/// more: signing's expanded key (`mldsa::ExpandedSecretKey`) keeps its rows of
+/// s1 + 2^9·s2 in normal form inside its block of `NttPoly` storage (one block
+/// that the prepared-key pool reuses), written and read only as `Poly`
+/// through `coefficients_of{,_mut}`; there the types do not keep the forms
+/// apart, `mldsa.rs` does.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct NttPoly(Poly);
@@ -67,14 +71,16 @@ impl NttPoly {
         &mut self.0
     }
 
-    /// `coefficients` of every element, for the kernels' dot products.
+    /// `coefficients` of every element, for the kernels' dot products (and
+    /// signing's normal-form rows, see the type's doc).
     pub(crate) fn coefficients_of(a: &[NttPoly]) -> &[Poly] {
         // SAFETY: NttPoly is repr(transparent) over Poly: same size, alignment
         // and validity, so the slices have the same layout.
         unsafe { core::slice::from_raw_parts(a.as_ptr().cast::<Poly>(), a.len()) }
     }
 
-    /// `coefficients_mut` of every element, for `ntt::ntt_all_in_place`.
+    /// `coefficients_mut` of every element, for `ntt::ntt_all_in_place` (and
+    /// signing's normal-form rows, see the type's doc).
     pub(crate) fn coefficients_of_mut(a: &mut [NttPoly]) -> &mut [Poly] {
         // SAFETY: as in `coefficients_of`; the borrow of `a` is handed on whole.
         unsafe { core::slice::from_raw_parts_mut(a.as_mut_ptr().cast::<Poly>(), a.len()) }

@@ -22,12 +22,17 @@ impl Ext {
     #[inline(always)]
     fn new(x: impl Fn(usize) -> v128) -> Ext {
         let mut e = Ext([i16x8_splat(0); 4 * N / 8]);
+        e.fill(x);
+        e
+    }
+
+    #[inline(always)]
+    fn fill(&mut self, x: impl Fn(usize) -> v128) {
         for v in 0..N / 8 {
             let t = x(v);
             let neg = i16x8_neg(t);
-            (e.0[v], e.0[N / 8 + v], e.0[2 * N / 8 + v], e.0[3 * N / 8 + v]) = (neg, t, t, neg);
+            (self.0[v], self.0[N / 8 + v], self.0[2 * N / 8 + v], self.0[3 * N / 8 + v]) = (neg, t, t, neg);
         }
-        e
     }
 
     /// Wipes the entries (signing sums secrets).
@@ -113,11 +118,11 @@ pub fn challenge_times_pair(cs1: &mut Poly, cs2: &mut Poly, offsets: &[u16], s: 
             store(cs2, i, i32x4_shr(i32x4_sub(x, lo), 8));
         }
     } else {
-        // Entries at most η ≤ 4, τ ≤ 60 of them: no overflow.
+        // Entries at most η ≤ 4, τ ≤ 60 of them: no overflow. One buffer for
+        // both (a second would be 2 KiB more of stack).
         let mut ext = Ext::new(|v| i16x8_narrow_i32x4(s1(2 * v), s1(2 * v + 1)));
         ext.sum_runs(offsets, MAX_TAU, cs1);
-        ext.wipe();
-        let mut ext = Ext::new(|v| i16x8_narrow_i32x4(s2(2 * v), s2(2 * v + 1)));
+        ext.fill(|v| i16x8_narrow_i32x4(s2(2 * v), s2(2 * v + 1)));
         ext.sum_runs(offsets, MAX_TAU, cs2);
         ext.wipe();
     }
@@ -157,11 +162,15 @@ mod tests {
             let eta = [2, 4][(round / 5) % 2];
             let c = challenge(&mut rng, tau, round % 20 < 10);
             let c = if round % 3 == 0 { Poly(c.0.map(|x| -x)) } else { c };
-            // Extremes every few rounds: s1 = ±η and s2 = ∓η everywhere.
+            // Extremes every few rounds: s1 = ±η and s2 = ±η or ∓η everywhere
+            // (with an all-plus c of τ = 60, s1 = s2 = η is the largest i16
+            // sum of the η = 2 pair path, 60·514).
             let (s1, s2) = match round % 7 {
                 0 => (Poly([eta; N]), Poly([-eta; N])),
                 1 => (Poly([-eta; N]), Poly([eta; N])),
-                2 => (Poly::zero(), rng.poly(eta)),
+                2 => (Poly([eta; N]), Poly([eta; N])),
+                3 => (Poly([-eta; N]), Poly([-eta; N])),
+                4 => (Poly::zero(), rng.poly(eta)),
                 _ => (rng.poly(eta), rng.poly(eta)),
             };
             let s = Poly(core::array::from_fn(|i| s1.0[i] + (s2.0[i] << PAIR_SHIFT)));
