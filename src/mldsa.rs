@@ -320,7 +320,7 @@ impl ExpandedSecretKey {
                 }
             }
             // c·t0 in T_q (t0 is too large for the runs' i16 sums): NTT(c)
-            // once, for the attempt whose rows all passed.
+            // only for an attempt whose rows all passed (usually the last).
             ntt_in_place(&mut c_hat, |x| *x = c);
             let mut hints = 0;
             for i in 0..k {
