@@ -438,7 +438,8 @@ impl ExpandedPublicKey {
     }
 }
 
-/// FIPS 204 Algorithm 8 from step 2, given Â (or ρ), NTT(t1·2^d) and μ.
+/// FIPS 204 Algorithm 8 from step 2, given Â (or ρ), t1 (in either form of
+/// `T1`) and μ.
 fn verify_core(p: &Params, mut a: Matrix, t1: T1, mu: &[u8; MU_BYTES], sig: &[u8]) -> bool {
     let (k, l) = (p.k, p.l);
     let (mut z_hat, mut hint) = (vec![NttPoly::zero(); l], vec![Poly::zero(); k]);

@@ -74,14 +74,15 @@ impl Ext {
     }
 }
 
-/// Coefficients 8v..8v+7 of `a` as i16 (exact for |a_i| < 2^15).
+/// Coefficients 8v..8v+7 as i16 (exact below 2^15 in size), of the
+/// polynomial whose vector i (coefficients 4i..4i+3) `x(i)` gives.
 #[inline(always)]
-fn narrow(a: &Poly, v: usize) -> v128 {
-    i16x8_narrow_i32x4(load(a, 2 * v), load(a, 2 * v + 1))
+fn narrow(x: impl Fn(usize) -> v128, v: usize) -> v128 {
+    i16x8_narrow_i32x4(x(2 * v), x(2 * v + 1))
 }
 
 pub fn sub_challenge_t1(w: &mut Poly, offsets: &[u16], t1: &Poly) {
-    let ext = Ext::new(|v| narrow(t1, v)); // exact: t1 < 2^10
+    let ext = Ext::new(|v| narrow(|i| load(t1, i), v)); // t1 < 2^10
     let mut ct = Poly::zero();
     // 32 terms of at most 1023: 32736 < 2^15.
     ext.sum_runs(offsets, 32, &mut ct);
@@ -107,7 +108,7 @@ pub fn challenge_times_pair(cs1: &mut Poly, cs2: &mut Poly, offsets: &[u16], s: 
         // most η·257 ≤ 514, τ ≤ 60 of them: 30840 < 2^15) gives
         // c·s1 + 2^8·c·s2, which splits apart exactly.
         let pair = |i: usize| i32x4_add(s1(i), i32x4_shl(s2(i), 8));
-        let mut ext = Ext::new(|v| i16x8_narrow_i32x4(pair(2 * v), pair(2 * v + 1)));
+        let mut ext = Ext::new(|v| narrow(pair, v));
         ext.sum_runs(offsets, MAX_TAU, cs2);
         ext.wipe();
         let (mask8, half8) = (i32x4_splat(opaque(&255)), i32x4_splat(opaque(&128)));
@@ -120,9 +121,9 @@ pub fn challenge_times_pair(cs1: &mut Poly, cs2: &mut Poly, offsets: &[u16], s: 
     } else {
         // Entries at most η ≤ 4, τ ≤ 60 of them: no overflow. One buffer for
         // both (a second would be 2 KiB more of stack).
-        let mut ext = Ext::new(|v| i16x8_narrow_i32x4(s1(2 * v), s1(2 * v + 1)));
+        let mut ext = Ext::new(|v| narrow(s1, v));
         ext.sum_runs(offsets, MAX_TAU, cs1);
-        ext.fill(|v| i16x8_narrow_i32x4(s2(2 * v), s2(2 * v + 1)));
+        ext.fill(|v| narrow(s2, v));
         ext.sum_runs(offsets, MAX_TAU, cs2);
         ext.wipe();
     }
