@@ -77,7 +77,23 @@ run() {
   local t0=$SECONDS rc=0
   "$@" 2>&1 | tee "$log" || rc=$?
   SUMMARY+=("$(printf '%-28s %4ss' "$name" "$((SECONDS - t0))")$([ "$rc" = 0 ] || echo "   FAILED (exit $rc)")")
+  # A failure's reason goes into the summary too, which is what a CI page keeps
+  # of a long log: node's list of failing tests with their errors, else the log's end.
+  [ "$rc" = 0 ] || SUMMARY+=("$(failure_excerpt "$log")")
   return "$rc"
+}
+
+# The first lines of why a step failed, indented: node --test's "failing tests"
+# block (each failing test and its error), cargo's "failures:" block, or the last lines.
+failure_excerpt() {
+  local log="$1"
+  if grep -q '^✖ failing tests:' "$log"; then
+    sed -n '/^✖ failing tests:/,$p' "$log" | head -60
+  elif grep -q '^failures:' "$log"; then
+    sed -n '/^failures:/,$p' "$log" | head -60
+  else
+    tail -20 "$log"
+  fi | sed 's/^/    | /'
 }
 
 # Per test binary: "<binary>: N passed, N failed, N ignored" from cargo's output
