@@ -16,7 +16,11 @@
 // Memory: wasm linear memory (wasmMemoryBytes()) and process RSS are sampled
 // MLDSA_SOAK_SAMPLES times and printed as a table. After warm-up (the first
 // tenth of the run, at least 5000 operations) wasm memory must not grow at all,
-// and RSS by less than MLDSA_SOAK_RSS_MIB (64). Every 50th operation drops a prepared key without
+// and RSS by less than MLDSA_SOAK_RSS_MIB (64). Wasm memory is a high-water mark, so
+// before the run the test reaches on purpose what the run's busiest moment could
+// need (see `highWater`): else a rare operation, such as a hostile view whose real
+// bytes are half of a 70001-byte message, can raise it for the first time late in
+// the run without anything leaking. Every 50th operation drops a prepared key without
 // free(); at each sample the test runs a full GC (V8's gc, exposed through
 // v8.setFlagsFromString) and yields to the event loop so that the
 // FinalizationRegistry can reclaim them, so the number of dropped keys alive at
@@ -82,6 +86,63 @@ function makePool(P) {
   const rnd = rng.bytes(32);
   const rndSig = ref.sign(msgs[1], keys[2].secretKey, { extraEntropy: rnd });
   return { P, alg: lib[P.key], ref, keys, msgs, sigs, phSigs, mu, muSig, rnd, rndSig };
+}
+
+// Messages up to 64 KiB are copied whole into wasm memory; longer ones are
+// hashed in 64 KiB pieces (README, "Messages of any size").
+const WHOLE = 1 << 16;
+const MAX_CONTEXT = 255;
+
+/**
+ * Raises wasm memory to the run's high-water mark, and checks every answer on the
+ * way (null when all are right, else what went wrong):
+ * - as many prepared keys alive at once as the run can hold: the long-lived ones
+ *   (made already), one made and freed, one being made, and the dropped keys of
+ *   three sampling intervals (their finalizers run at each sample; two late rounds
+ *   are allowed for). The pool caps its slots, so more keys cost time, not memory;
+ * - per set, each path that copies a message into wasm memory, with the longest
+ *   such message and context: one-shot and prepared, pure and pre-hash.
+ */
+function highWater(pools, ctl, dropsPerInterval) {
+  const held = [];
+  try {
+    for (let i = 0; i < 2 + 3 * dropsPerInterval; i++) {
+      const p = pools[i % pools.length];
+      const k = i % p.keys.length;
+      const signer = i % 2 === 0;
+      const key = signer ? p.alg.signer(p.keys[k].secretKey) : p.alg.verifier(p.keys[k].publicKey);
+      held.push(key);
+      const sig = p.sigs.get(`${k}/1/0`);
+      if (signer ? !equalBytes(key.sign(p.msgs[1], { extraEntropy: false }), sig) : key.verify(sig, p.msgs[1]) !== true)
+        return `high water: prepared key #${i} of ${p.P.name} gave a wrong answer`;
+    }
+  } finally {
+    for (const key of held) key.free();
+  }
+  const msg = rng.bytes(WHOLE);
+  const context = ctxOf(MAX_CONTEXT);
+  for (const p of pools) {
+    const { alg, ref, keys } = p;
+    const [key] = keys;
+    const want = ref.sign(msg, key.secretKey, { context, extraEntropy: false });
+    const signer = ctl.signers.get(p.P.name)[0];
+    const verifier = ctl.verifiers.get(p.P.name)[0];
+    const checks = [
+      ['sign', equalBytes(alg.sign(msg, key.secretKey, { context, extraEntropy: false }), want)],
+      ['verify', alg.verify(want, msg, key.publicKey, { context }) === true],
+      ['signer.sign', equalBytes(signer.sign(msg, { context, extraEntropy: false }), want)],
+      ['verifier.verify', verifier.verify(want, msg, { context }) === true],
+    ];
+    for (const [h, fn] of [['sha256', 'sha256'], ['sha3_512', sha3_512]]) {
+      const ph = alg.prehash(fn);
+      const s = ph.sign(msg, key.secretKey, { context, extraEntropy: false });
+      checks.push([`prehash(${h}).sign`, equalBytes(s, adapter[p.P.key].prehash(fn).sign(msg, key.secretKey, { context, extraEntropy: false }))]);
+      checks.push([`prehash(${h}).verify`, ph.verify(s, msg, key.publicKey, { context }) === true]);
+    }
+    const bad = checks.find(([, ok]) => !ok);
+    if (bad) return `high water: ${p.P.name} ${bad[0]} of a ${WHOLE}-byte message gave a wrong answer`;
+  }
+  return null;
 }
 
 const sizeOf = (x) => (x === undefined ? 0 : x.length);
@@ -257,6 +318,8 @@ test(`soak: ${OPS} mixed operations in one instance; every answer right; wasm me
     const now = performance.now();
     samples.push({ done, seconds: (now - tStart) / 1000, wasm: lib.wasmMemoryBytes(), rss: process.memoryUsage().rss, heap: process.memoryUsage().heapUsed });
   };
+  const peak = attempt(() => highWater(pools, ctl, Math.ceil(every / DROP_EVERY)));
+  assert.ok(peak.ok && peak.value === null, peak.ok ? peak.value : `high water: threw ${describeError(peak.error)}`);
   const tStart = performance.now();
   await sample(0);
   for (let i = 0; i < OPS; i++) {
@@ -312,7 +375,8 @@ test(`soak: ${OPS} mixed operations in one instance; every answer right; wasm me
   assert.equal(wrong, 0, `${wrong} wrong answers; first ones:\n  ${problems.join('\n  ')}`);
   const warm = samples.find((s) => s.done >= WARM_UP) || samples[samples.length - 1];
   const last = samples[samples.length - 1];
-  assert.equal(last.wasm, warm.wasm, `wasm memory grew after warm-up (${warm.done} ops): ${warm.wasm} → ${last.wasm} bytes`);
+  const grew = samples.find((s) => s.done > warm.done && s.wasm !== warm.wasm);
+  assert.equal(last.wasm, warm.wasm, `wasm memory grew after warm-up (${warm.done} ops): ${warm.wasm} → ${last.wasm} bytes, first seen after ${grew?.done} ops`);
   const rssPeak = Math.max(...samples.filter((s) => s.done >= warm.done).map((s) => s.rss));
   assert.ok(rssPeak - warm.rss < RSS_LIMIT, `RSS grew by ${fmtMiB(rssPeak - warm.rss)} MiB after warm-up (limit ${fmtMiB(RSS_LIMIT)} MiB)`);
   t.diagnostic(`soak: after warm-up (${warm.done} ops) wasm memory ${warm.wasm} → ${last.wasm} bytes, RSS ${fmtMiB(warm.rss)} → peak ${fmtMiB(rssPeak)} MiB`);
