@@ -350,8 +350,12 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
       await waitState('#sign-status', ['done', 'error']);
       const shown = await value('#signature');
       await pg.click('button[data-copy="signature"]');
-      await pg.waitForFunction(() => document.querySelector('button[data-copy="signature"]').textContent !== 'Copy', null, { timeout: 5000 });
-      assert.equal(await text('button[data-copy="signature"]'), 'Copied');
+      // The label goes back to "Copy" after 1.5 s: read it in the same step that sees it change.
+      const label = await pg.waitForFunction(() => {
+        const t = document.querySelector('button[data-copy="signature"]').textContent;
+        return t !== 'Copy' && t;
+      }, null, { timeout: 5000 });
+      assert.equal(await label.jsonValue(), 'Copied');
       assert.equal(await pg.evaluate(() => navigator.clipboard.readText()), shown);
     });
 
