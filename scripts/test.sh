@@ -27,6 +27,7 @@ CONSUMER="$ROOT/pkg-tests/.consumer"
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
 SUMMARY=()
+FAILURES=()
 T_START=$SECONDS
 CURRENT=""
 
@@ -40,6 +41,7 @@ summary() {
     echo "ALL SUITES PASSED in $((SECONDS - T_START))s"
   else
     echo "FAILED during: ${CURRENT:-?} (exit $rc) after $((SECONDS - T_START))s; log: $LOGS"
+    for line in "${FAILURES[@]}"; do echo "$line"; done
   fi
   echo "=============================================="
   # One closing line over every suite that ran (cargo native + wasm, node --test).
@@ -77,23 +79,25 @@ run() {
   local t0=$SECONDS rc=0
   "$@" 2>&1 | tee "$log" || rc=$?
   SUMMARY+=("$(printf '%-28s %4ss' "$name" "$((SECONDS - t0))")$([ "$rc" = 0 ] || echo "   FAILED (exit $rc)")")
-  # A failure's reason goes into the summary too, which is what a CI page keeps
-  # of a long log: node's list of failing tests with their errors, else the log's end.
-  [ "$rc" = 0 ] || SUMMARY+=("$(failure_excerpt "$log")")
+  # A failure's reason goes under the summary's last lines too, which are what a CI
+  # page keeps of a long log.
+  [ "$rc" = 0 ] || FAILURES+=("$name:" "$(failure_excerpt "$log")")
   return "$rc"
 }
 
-# The first lines of why a step failed, indented: node --test's "failing tests"
-# block (each failing test and its error), cargo's "failures:" block, or the last lines.
+# The first 40 lines of why a step failed, indented: node --test's "failing tests" block
+# (each failing test and its error), else cargo's "failures:" block, else the log's last
+# 20 lines. awk reads the whole log (a `head` would stop a writer with SIGPIPE).
 failure_excerpt() {
-  local log="$1"
-  if grep -q '^✖ failing tests:' "$log"; then
-    sed -n '/^✖ failing tests:/,$p' "$log" | head -60
-  elif grep -q '^failures:' "$log"; then
-    sed -n '/^failures:/,$p' "$log" | head -60
-  else
-    tail -20 "$log"
-  fi | sed 's/^/    | /'
+  awk -v max=40 '
+    { last[NR % 20] = $0 }
+    !node && /^✖ failing tests:/ { node = 1; n = 0 }
+    !node && !cargo && /^failures:/ { cargo = 1 }
+    (node || cargo) && n < max { out[n++] = $0 }
+    END {
+      if (n) for (i = 0; i < n; i++) print "    | " out[i]
+      else for (i = NR - 19; i <= NR; i++) if (i > 0) print "    | " last[i % 20]
+    }' "$1"
 }
 
 # Per test binary: "<binary>: N passed, N failed, N ignored" from cargo's output
