@@ -73,6 +73,7 @@ for (const [name, fn] of Object.entries({
   verify_internal: glue.verify_internal,
   verify_mu: glue.verify_mu,
   memory_bytes: glue.memory_bytes,
+  memory_in_use: glue.memory_in_use,
   prepare_signer: glue.prepare_signer,
   prepare_verifier: glue.prepare_verifier,
   prepared_live: glue.prepared_live,

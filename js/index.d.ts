@@ -505,3 +505,10 @@ export declare const ml_dsa65: MlDsa;
 export declare const ml_dsa87: MlDsa;
 /** Bytes of WebAssembly linear memory the package's instance holds now (diagnostics; wasm memory never shrinks). */
 export declare function wasmMemoryBytes(): number;
+/**
+ * Bytes of that memory in use now: static data, the stack, and the blocks the
+ * instance's allocator has handed out (diagnostics). Unlike `wasmMemoryBytes()`
+ * it falls when blocks are freed; between calls it changes only with the
+ * prepared keys' pool (one slot for each key that was alive at one time).
+ */
+export declare function wasmMemoryInUse(): number;

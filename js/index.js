@@ -530,3 +530,4 @@ export const ml_dsa87 = /* @__PURE__ */ makeMlDsa(87);
 
 /** Bytes of WebAssembly linear memory the shared instance holds (diagnostics; it never shrinks). */
 export const wasmMemoryBytes = () => wasm.memory_bytes();
+export const wasmMemoryInUse = () => wasm.memory_in_use();

@@ -37,6 +37,19 @@ unsafe fn set_next(b: usize, next: usize) {
 }
 
 impl WipingAllocator {
+    /// The total size of the free blocks.
+    fn free_bytes(&self) -> usize {
+        let (mut free, mut cur) = (0, self.free.get());
+        while cur != 0 {
+            // SAFETY: the free list holds only headers of free blocks.
+            unsafe {
+                free += size_of_block(cur);
+                cur = next_of(cur);
+            }
+        }
+        free
+    }
+
     /// Puts block b on the free list at its address, merged with the free
     /// blocks right before and after it.
     unsafe fn insert(&self, b: usize) {
@@ -60,6 +73,14 @@ impl WipingAllocator {
             set_next(prev, b);
         }
     }
+}
+
+/// Bytes of linear memory not on the global allocator's free list: static
+/// data, the stack and the heap blocks in use (with their headers). Unlike
+/// the memory's size, a high-water mark, it falls again when blocks are
+/// freed, so a leak shows in it at once.
+pub(crate) fn bytes_in_use() -> usize {
+    core::arch::wasm32::memory_size(0) * PAGE - ALLOCATOR.free_bytes()
 }
 
 // Out of line: inlined, they would be copied into every allocation site.
@@ -193,5 +214,29 @@ mod tests {
         assert!(!p.is_null());
         assert_eq!(core::arch::wasm32::memory_size(0) - pages_before, grown, "the coalesced free list was not reused");
         unsafe { a.dealloc(p, big) };
+    }
+
+    /// What `bytes_in_use` reads: every block handed out is missing from
+    /// `free_bytes`, its header and rounding included, and returns when freed.
+    /// (Nothing else allocates between the readings, so the memory's growth
+    /// is this instance's.)
+    #[test]
+    fn blocks_in_use_are_what_the_free_list_lacks() {
+        let a = WipingAllocator { free: Cell::new(0) };
+        let in_use = || core::arch::wasm32::memory_size(0) * 65536 - a.free_bytes();
+        let before = in_use();
+        let layouts = [(1, 1), (100, 8), (70_000, 16), (48, 16)].map(|(size, align)| Layout::from_size_align(size, align).unwrap());
+        let mut blocks = [core::ptr::null_mut(); 4];
+        let mut want = 0;
+        for (p, layout) in blocks.iter_mut().zip(&layouts) {
+            *p = unsafe { a.alloc(*layout) };
+            assert!(!p.is_null());
+            want += (layout.size() + 2 * HEADER - 1) & !(HEADER - 1);
+            assert_eq!(in_use() - before, want, "after allocating {} bytes", layout.size());
+        }
+        for (p, layout) in blocks.iter().zip(&layouts).rev() {
+            unsafe { a.dealloc(*p, *layout) };
+        }
+        assert_eq!(in_use(), before);
     }
 }

@@ -65,6 +65,12 @@ pub fn memory_bytes() -> usize {
     core::arch::wasm32::memory_size(0) * 65536
 }
 
+/// Bytes of that memory in use now: all but the allocator's free blocks.
+#[wasm_bindgen]
+pub fn memory_in_use() -> usize {
+    super::allocator::bytes_in_use()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
