@@ -506,9 +506,11 @@ export declare const ml_dsa87: MlDsa;
 /** Bytes of WebAssembly linear memory the package's instance holds now (diagnostics; wasm memory never shrinks). */
 export declare function wasmMemoryBytes(): number;
 /**
- * Bytes of that memory in use now: static data, the stack, and the blocks the
- * instance's allocator has handed out (diagnostics). Unlike `wasmMemoryBytes()`
- * it falls when blocks are freed; between calls it changes only with the
- * prepared keys' pool (one slot for each key that was alive at one time).
+ * Bytes of the instance's WebAssembly linear memory not on its allocator's free
+ * list (diagnostics): the initial memory (static data, the stack) and the heap
+ * blocks in use, with their headers. Unlike `wasmMemoryBytes()` it falls when
+ * blocks are freed. Between calls it holds a 72 KiB pool slot for each prepared
+ * key ever alive at once (up to 192), 112 bytes for each prepared signer alive
+ * now, and a little one-time bookkeeping; anything more is a leak.
  */
 export declare function wasmMemoryInUse(): number;

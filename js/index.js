@@ -530,4 +530,5 @@ export const ml_dsa87 = /* @__PURE__ */ makeMlDsa(87);
 
 /** Bytes of WebAssembly linear memory the shared instance holds (diagnostics; it never shrinks). */
 export const wasmMemoryBytes = () => wasm.memory_bytes();
+/** Bytes of that memory not on its allocator's free list (diagnostics; see index.d.ts). */
 export const wasmMemoryInUse = () => wasm.memory_in_use();

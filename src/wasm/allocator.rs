@@ -217,9 +217,9 @@ mod tests {
     }
 
     /// What `bytes_in_use` reads: every block handed out is missing from
-    /// `free_bytes`, its header and rounding included, and returns when freed.
-    /// (Nothing else allocates between the readings, so the memory's growth
-    /// is this instance's.)
+    /// `free_bytes`, its header and rounding included, and returns when freed,
+    /// also while the free list holds several blocks. (Nothing else allocates
+    /// between the readings, so the memory's growth is this instance's.)
     #[test]
     fn blocks_in_use_are_what_the_free_list_lacks() {
         let a = WipingAllocator { free: Cell::new(0) };
@@ -234,8 +234,13 @@ mod tests {
             want += (layout.size() + 2 * HEADER - 1) & !(HEADER - 1);
             assert_eq!(in_use() - before, want, "after allocating {} bytes", layout.size());
         }
-        for (p, layout) in blocks.iter().zip(&layouts).rev() {
-            unsafe { a.dealloc(*p, *layout) };
+        // Freeing the first and third leaves three free blocks (the live
+        // second and fourth keep them apart), then one as the rest go.
+        let need = |i: usize| (layouts[i].size() + 2 * HEADER - 1) & !(HEADER - 1);
+        for i in [0, 2, 1, 3] {
+            unsafe { a.dealloc(blocks[i], layouts[i]) };
+            want -= need(i);
+            assert_eq!(in_use() - before, want, "after freeing block {i}");
         }
         assert_eq!(in_use(), before);
     }
