@@ -400,7 +400,8 @@ test(`soak: ${OPS} mixed operations in one instance; every answer right; wasm me
   const last = samples[samples.length - 1];
   const grew = samples.find((s) => s.done > warm.done && s.wasm !== warm.wasm);
   assert.equal(last.wasm, warm.wasm, `wasm memory grew after warm-up (${warm.done} ops): ${warm.wasm} → ${last.wasm} bytes, first seen after ${grew?.done} ops`);
-  // Between calls only the prepared keys' slots stay allocated, and highWater made them all.
+  // Between calls the heap holds the prepared keys' slots, which highWater made
+  // all, and K ‖ tr of each live signer: the long-lived ones (the dropped ones are collected).
   const changed = samples.find((s) => s.done > warm.done && s.inUse !== warm.inUse);
   const uncollected = changed && changed.alive ? ` (${changed.alive} dropped keys not yet collected)` : '';
   assert.equal(changed, undefined, `wasm memory in use changed after warm-up (${warm.done} ops): ${warm.inUse} → ${changed?.inUse} bytes after ${changed?.done} ops${uncollected}`);

@@ -226,17 +226,18 @@ mod tests {
         let in_use = || core::arch::wasm32::memory_size(0) * 65536 - a.free_bytes();
         let before = in_use();
         let layouts = [(1, 1), (100, 8), (70_000, 16), (48, 16)].map(|(size, align)| Layout::from_size_align(size, align).unwrap());
+        // A block: the payload rounded up to 16, and its header.
+        let need = |i: usize| (layouts[i].size() + 2 * HEADER - 1) & !(HEADER - 1);
         let mut blocks = [core::ptr::null_mut(); 4];
         let mut want = 0;
-        for (p, layout) in blocks.iter_mut().zip(&layouts) {
-            *p = unsafe { a.alloc(*layout) };
-            assert!(!p.is_null());
-            want += (layout.size() + 2 * HEADER - 1) & !(HEADER - 1);
-            assert_eq!(in_use() - before, want, "after allocating {} bytes", layout.size());
+        for i in 0..4 {
+            blocks[i] = unsafe { a.alloc(layouts[i]) };
+            assert!(!blocks[i].is_null());
+            want += need(i);
+            assert_eq!(in_use() - before, want, "after allocating {} bytes", layouts[i].size());
         }
         // Freeing the first and third leaves three free blocks (the live
         // second and fourth keep them apart), then one as the rest go.
-        let need = |i: usize| (layouts[i].size() + 2 * HEADER - 1) & !(HEADER - 1);
         for i in [0, 2, 1, 3] {
             unsafe { a.dealloc(blocks[i], layouts[i]) };
             want -= need(i);
