@@ -25,6 +25,11 @@ const taLength = intrinsic('length');
 const u8Fill = U8.prototype.fill;
 const u8Set = U8.prototype.set;
 const isArray = Array.isArray;
+// A finalization registry's methods see the values held for dropped objects
+// (key bytes to wipe): captured, so that a replaced prototype method cannot.
+const FR = globalThis.FinalizationRegistry;
+const frRegister = FR?.prototype.register;
+const frUnregister = FR?.prototype.unregister;
 
 const MAX_CONTEXT = 255;
 const EMPTY = new U8(0);
@@ -50,6 +55,7 @@ const bufferKinds = [
 ].flatMap(([name, C]) => (C ? [[name, Object.getOwnPropertyDescriptor(C.prototype, 'byteLength').get]] : []));
 function describe(value) {
   if (value === null) return 'null';
+  if (typeof value === 'string') return describeString(value);
   if (typeof value !== 'object') return typeof value;
   const tag = apply(taTag, value, []);
   if (tag !== undefined) return tag;
@@ -65,13 +71,24 @@ function describe(value) {
   return 'object';
 }
 
+/**
+ * A string argument described without its contents (error messages never
+ * echo an argument: a key or secret passed in the wrong place would end up in
+ * logs).
+ */
+function describeString(value) {
+  return `a string of ${value.length} characters`;
+}
+
 /** The real bytes of a Uint8Array, as a plain fixed-length view; TypeError for anything else. */
 function readBytes(value, name) {
   if (apply(taTag, value, []) !== 'Uint8Array') throw new TypeError(`${name}: expected Uint8Array, got ${describe(value)}`);
   try {
     return new U8(apply(taBuffer, value, []), apply(taOffset, value, []), apply(taLength, value, []));
-  } catch {
-    // Only a detached buffer refuses a view of its (zero) length.
+  } catch (e) {
+    // Only a detached buffer refuses a view of its (zero) length; a
+    // RangeError is the caller's stack running out, and says so itself.
+    if (e instanceof RangeError) throw e;
     throw new TypeError(`${name}: its ArrayBuffer is detached`);
   }
 }
@@ -110,7 +127,7 @@ function readOptions(options, allowed) {
     const value = options[key];
     if (value === undefined) continue;
     if (!allowed.includes(key))
-      throw new TypeError(`options: unknown option "${key}"; expected one of: ${allowed.join(', ')}`);
+      throw new TypeError(`options: an unknown option name (${key.length} characters); expected only: ${allowed.join(', ')}`);
     out[key] = value;
   }
   return out;
@@ -140,7 +157,7 @@ function readFlag(value, name) {
 }
 
 export {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray,
+  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister,
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
-  describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
+  describe, describeString, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
 };

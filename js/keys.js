@@ -5,7 +5,7 @@
  * arguments, checks the parameter set, and assembles JWK objects.
  * @module
  */
-import { apply, U8, u8Fill, wasm, PARAMS, SEED_BYTES, EMPTY, describe, readBytes, readLength, readOptions } from './boundary.js';
+import { apply, U8, isArray, u8Fill, wasm, PARAMS, SEED_BYTES, EMPTY, describe, readBytes, readLength, readOptions } from './boundary.js';
 
 const NAMES = { 44: 'ML-DSA-44', 65: 'ML-DSA-65', 87: 'ML-DSA-87' };
 const PUBLIC_FORMATS = Object.freeze(['raw', 'spki', 'pem', 'jwk']);
@@ -15,19 +15,45 @@ const EXPORT_KEYS = Object.freeze(['form']);
 const PUBLIC_LABEL = 'PUBLIC KEY';
 const PRIVATE_LABEL = 'PRIVATE KEY';
 const encoder = new TextEncoder();
+const encode = TextEncoder.prototype.encode;
 const hasOwn = Object.prototype.hasOwnProperty;
 const wipe = (bytes) => apply(u8Fill, bytes, [0]);
 
+// Key inputs are bounded before anything is copied into wasm memory (a key
+// input of any size would otherwise grow it for the life of the process): no
+// SPKI or PKCS#8 of any set is longer than the longest the Rust crate writes
+// (build/tables.js: PARAMS[set].spki, .pkcs8Max, the "both" form), and no PEM
+// longer than that DER in base64 lines of 64 characters with CRLF, its armour
+// and room for text around it. The bounds are those of the largest set with
+// room to spare, so that a key of another set, or one a few bytes off, is
+// still refused for what it is by the DER reader.
+const SLACK = 256;
+const largest = (field) => Math.max(...Object.values(PARAMS).map((p) => p[field])) + SLACK;
+const spkiMax = largest('spki');
+const pkcs8Max = largest('pkcs8Max');
+const pemMax = Math.ceil(pkcs8Max / 3) * 4 + Math.ceil(pkcs8Max / 48) * 2 + 4 * SLACK;
+
 function readFormat(format, allowed, what) {
   if (typeof format !== 'string' || !allowed.includes(format))
-    throw new TypeError(`format: expected one of ${allowed.map((f) => `"${f}"`).join(', ')} for ${what}, got ${typeof format === 'string' ? `"${format}"` : describe(format)}`);
+    throw new TypeError(`format: expected one of ${allowed.map((f) => `"${f}"`).join(', ')} for ${what}, got ${describe(format)}`);
   return format;
 }
 
-/** The bytes of a string of ASCII text (PEM, base64url); non-ASCII text is refused by the decoders. */
-function readText(value, name) {
+/**
+ * The bytes of a string of ASCII text (PEM, base64url) of at most `max`
+ * characters; non-ASCII text is refused by the decoders.
+ */
+function readText(value, name, max) {
   if (typeof value !== 'string') throw new TypeError(`${name}: expected a string, got ${describe(value)}`);
-  return encoder.encode(value);
+  if (value.length > max) throw new RangeError(`${name}: expected at most ${max} characters, got ${value.length}`);
+  return apply(encode, encoder, [value]);
+}
+
+/** DER bytes of at most `max` bytes. */
+function readDer(value, name, max) {
+  const bytes = readBytes(value, name);
+  if (bytes.length > max) throw new RangeError(`${name}: expected at most ${max} bytes, got ${bytes.length}`);
+  return bytes;
 }
 
 /**
@@ -36,11 +62,11 @@ function readText(value, name) {
  * members (kid, use, key_ops, ext, …) are allowed and ignored.
  */
 function readJwk(jwk, name, wantPriv) {
-  if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk))
+  if (jwk === null || typeof jwk !== 'object' || isArray(jwk))
     throw new TypeError(`${name}: expected a JWK object, got ${describe(jwk)}`);
   const member = (key) => (apply(hasOwn, jwk, [key]) ? jwk[key] : undefined);
   const out = { kty: member('kty'), alg: member('alg'), pub: member('pub'), priv: member('priv') };
-  if (out.kty !== 'AKP') throw new Error(`${name}: expected kty "AKP" (RFC 9964), got ${JSON.stringify(out.kty)}`);
+  if (out.kty !== 'AKP') throw new Error(`${name}: expected kty "AKP" (RFC 9964), got ${describe(out.kty)}`);
   if (typeof out.alg !== 'string') throw new Error(`${name}: expected alg to be "ML-DSA-44", "ML-DSA-65" or "ML-DSA-87"`);
   if (typeof out.pub !== 'string') throw new Error(`${name}: the "pub" member is missing or not a string`);
   if (wantPriv && typeof out.priv !== 'string') throw new Error(`${name}: the "priv" member is missing or not a string`);
@@ -60,30 +86,33 @@ export function keyFormats(ps) {
   };
   const jwkAlg = (alg, what) => {
     const found = Object.keys(NAMES).find((k) => NAMES[k] === alg);
-    if (found === undefined) throw new Error(`${what}: alg ${JSON.stringify(alg)} is not ML-DSA-44, ML-DSA-65 or ML-DSA-87`);
+    if (found === undefined) throw new Error(`${what}: expected alg "ML-DSA-44", "ML-DSA-65" or "ML-DSA-87", got ${describe(alg)}`);
     sameSet(Number(found), what);
   };
   // The DER inside PEM armour; the decoder's message names the label it wanted.
   const pemDecode = (text, label) => {
-    const bytes = readText(text, 'pem');
+    const bytes = readText(text, 'pem', pemMax);
     try {
       return wasm.pem_decode(bytes, label);
     } catch (e) {
       throw new Error(e.message.replace('<label>', label), { cause: e });
+    } finally {
+      wipe(bytes);
     }
   };
+  // base64url without padding (RFC 7515): `length` bytes are exactly this many characters.
   const base64url = (text, what, length) => {
-    let bytes;
+    const chars = Math.ceil((length * 4) / 3);
+    if (typeof text === 'string' && text.length !== chars)
+      throw new Error(`${what}: expected ${chars} base64url characters (${length} bytes), got ${text.length} characters`);
+    const ascii = readText(text, what, chars);
     try {
-      bytes = wasm.base64url_decode(readText(text, what));
+      return wasm.base64url_decode(ascii);
     } catch (e) {
       throw new Error(`${what}: ${e.message}`, { cause: e });
+    } finally {
+      wipe(ascii);
     }
-    if (bytes.length !== length) {
-      wipe(bytes);
-      throw new Error(`${what}: expected ${length} bytes, got ${bytes.length}`);
-    }
-    return bytes;
   };
 
   // Runs an export that writes a checked private key of this set into three
@@ -114,7 +143,7 @@ export function keyFormats(ps) {
       jwkAlg(jwk.alg, 'jwk');
       return base64url(jwk.pub, 'jwk.pub', pkLen);
     }
-    const der = f === 'pem' ? pemDecode(data, PUBLIC_LABEL) : readBytes(data, 'spki');
+    const der = f === 'pem' ? pemDecode(data, PUBLIC_LABEL) : readDer(data, 'spki', spkiMax);
     const publicKey = new U8(pkLen);
     sameSet(wasm.spki_decode(ps, der, publicKey), f);
     return publicKey;
@@ -156,7 +185,7 @@ export function keyFormats(ps) {
     let der;
     if (f === 'pem') der = pemDecode(data, PRIVATE_LABEL);
     try {
-      return privateKey((outSeed, outPk, outSk) => wasm.pkcs8_decode(ps, der ?? readBytes(data, 'pkcs8'), outSeed, outPk, outSk));
+      return privateKey((outSeed, outPk, outSk) => wasm.pkcs8_decode(ps, der ?? readDer(data, 'pkcs8', pkcs8Max), outSeed, outPk, outSk));
     } finally {
       if (der) wipe(der);
     }
@@ -169,7 +198,7 @@ export function keyFormats(ps) {
     if ((f !== 'pkcs8' && f !== 'pem') && options.form !== undefined)
       throw new TypeError(`options: "form" applies to the pkcs8 and pem formats, not to ${f}`);
     const form = FORMS.indexOf(formName);
-    if (form < 0) throw new TypeError(`form: expected one of ${FORMS.map((x) => `"${x}"`).join(', ')}, got ${typeof formName === 'string' ? `"${formName}"` : describe(formName)}`);
+    if (form < 0) throw new TypeError(`form: expected one of ${FORMS.map((x) => `"${x}"`).join(', ')}, got ${describe(formName)}`);
     const { seed, sk } = readSecret(key);
     const noSeed = (what) => new Error(`${what}: needs the ${SEED_BYTES}-byte seed, and a ${skLen}-byte expanded secret key does not contain it`);
     switch (f) {

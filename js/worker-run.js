@@ -129,7 +129,7 @@ function compute(api, set, task, args) {
       if (op === 'prepare') return true;
       if (op === 'sign' && key.kind === 'signer') return object.sign(args[0], args[1]);
       if (op === 'verify' && key.kind === 'verifier') return object.verify(args[0], args[1], args[2]);
-      throw new TypeError(`op: "${String(op)}" is not an operation of a prepared ${key.kind}`);
+      throw new TypeError(`op: not an operation of a prepared ${key.kind === 'signer' ? 'signer' : 'verifier'} (expected ${key.kind === 'signer' ? '"sign"' : '"verify"'})`);
     } finally {
       if (temporary) object.free();
     }
@@ -144,7 +144,7 @@ function compute(api, set, task, args) {
     case 'verify':
       return api.verify(args[0], args[1], args[2], args[3]);
     default:
-      throw new TypeError(`op: unknown operation "${String(op)}"`);
+      throw new TypeError('op: expected "keygen", "getPublicKey", "sign" or "verify"');
   }
 }
 
@@ -183,7 +183,7 @@ export function runTask(task) {
     return { value, transfer: [] };
   }
   const api = SETS[task.set];
-  if (!api) throw new RangeError(`set: expected 44, 65 or 87, got ${String(task.set)}`);
+  if (!api) throw new RangeError('set: expected 44, 65 or 87');
   const args = Array.isArray(task.args) ? task.args : [];
   try {
     const value = compute(api, task.set, task, args);

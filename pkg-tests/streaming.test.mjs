@@ -242,7 +242,7 @@ test('wrong sources and chunks: TypeError naming source; the source is cancelled
   const counting = () => (async function* () { pulled++; yield Uint8Array.of(1); })(); // runs on the first next()
   await assert.rejects(alg.signStream(counting(), secretKey.subarray(1)), (e) => e instanceof RangeError && /^secretKey: expected 2560 bytes \(or a 32-byte seed\)/.test(e.message));
   await assert.rejects(alg.signStream(counting(), secretKey, { extraEntropy: new Uint8Array(31) }), (e) => e instanceof RangeError && /^extraEntropy/.test(e.message));
-  await assert.rejects(alg.signStream(counting(), secretKey, { ctx: Uint8Array.of(1) }), (e) => e instanceof TypeError && /unknown option "ctx"/.test(e.message));
+  await assert.rejects(alg.signStream(counting(), secretKey, { ctx: Uint8Array.of(1) }), (e) => e instanceof TypeError && /unknown option name \(3 characters\)/.test(e.message));
   await assert.rejects(alg.verifyStream(sig, counting(), publicKey.subarray(1)), (e) => e instanceof RangeError && /^publicKey: expected 1312 bytes/.test(e.message));
   await assert.rejects(alg.verifyStream('sig', counting(), publicKey), (e) => e instanceof TypeError && /^signature: expected Uint8Array/.test(e.message));
   await assert.rejects(alg.verifyStream(sig, counting(), publicKey, { context: new Uint8Array(256) }), (e) => e instanceof RangeError && /^context/.test(e.message));
@@ -259,13 +259,13 @@ test('incremental objects: argument errors, verify false for any wrong length, u
     assert.throws(() => api.createSign([...secretKey]), (e) => e instanceof TypeError && /^secretKey: expected Uint8Array, got Array/.test(e.message));
     assert.throws(() => api.createVerify(publicKey.subarray(1)), (e) => e instanceof RangeError && /^publicKey: expected 2592 bytes/.test(e.message));
     assert.throws(() => api.createSign(secretKey, { context: new Uint8Array(256) }), (e) => e instanceof RangeError && /^context/.test(e.message));
-    assert.throws(() => api.createVerify(publicKey, { ctx: new Uint8Array(1) }), (e) => e instanceof TypeError && /unknown option "ctx"/.test(e.message));
-    assert.throws(() => api.createSign(secretKey, { extraEntropy: false }), (e) => e instanceof TypeError && /unknown option "extraEntropy"/.test(e.message));
+    assert.throws(() => api.createVerify(publicKey, { ctx: new Uint8Array(1) }), (e) => e instanceof TypeError && /unknown option name \(3 characters\)/.test(e.message));
+    assert.throws(() => api.createSign(secretKey, { extraEntropy: false }), (e) => e instanceof TypeError && /unknown option name \(12 characters\)/.test(e.message));
     // A wrong chunk throws and leaves the object usable.
     const s = api.createSign(secretKey);
-    assert.throws(() => s.update('abc'), (e) => e instanceof TypeError && /^chunk: expected Uint8Array, got string/.test(e.message));
+    assert.throws(() => s.update('abc'), (e) => e instanceof TypeError && /^chunk: expected Uint8Array, got a string of 3 characters$/.test(e.message));
     assert.throws(() => s.update(new Uint16Array(2)), (e) => e instanceof TypeError && /^chunk: expected Uint8Array, got Uint16Array/.test(e.message));
-    assert.throws(() => s.sign({ context: msg }), (e) => e instanceof TypeError && /unknown option "context"/.test(e.message));
+    assert.throws(() => s.sign({ context: msg }), (e) => e instanceof TypeError && /unknown option name \(7 characters\)/.test(e.message));
     assert.throws(() => s.sign({ extraEntropy: new Uint8Array(33) }), (e) => e instanceof RangeError && /^extraEntropy: expected 32 bytes/.test(e.message));
     const one = s.update(msg).sign();
     assert.equal(api.verify(one, msg, publicKey), true);
@@ -325,7 +325,7 @@ test('prehash(fn): streams through fn.create(); without it a TypeError; a failin
     create: () => ({ update: () => { throw new RangeError('no more'); }, digest: () => new Uint8Array(32) }),
   });
   const s = alg.prehash(failing).createSign(secretKey);
-  assert.throws(() => s.update(msg), (e) => e instanceof RangeError && /^hash: the pre-hash function threw: no more/.test(e.message) && e.cause?.message === 'no more');
+  assert.throws(() => s.update(msg), (e) => e instanceof RangeError && /^hash: the pre-hash function threw \(its error is the cause\)$/.test(e.message) && e.cause?.message === 'no more');
   assert.throws(() => s.sign(), (e) => e.constructor === Error && /finished object \(an update failed\)/.test(e.message));
   // A digest of the wrong length.
   const short = Object.assign((m) => sha3_256(m), { oid: sha3_256.oid, outputLen: 32, create: () => ({ update() {}, digest: () => new Uint8Array(31) }) });
