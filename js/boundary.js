@@ -8,7 +8,7 @@
 import * as glue from '../build/wasm/mldsa_simd.js';
 import { compiled } from './wasm-module.js';
 import {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray,
+  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister,
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
 } from './args.js';
@@ -33,29 +33,53 @@ const getBuiltinModule = processObject?.getBuiltinModule;
 const getPrototypeOf = Object.getPrototypeOf;
 
 // ---------------------------------------------------------------- the instance
-// The module is compiled once (./wasm-module.js); its instance is replaced if it ever traps (a
-// trap can stop Rust code half-way, with the heap or a RefCell in any state),
-// so that the next call runs on a fresh instance. `generation` counts the
-// instances: prepared keys belong to the one they were made in.
+// The module is compiled once (./wasm-module.js). A call that fails inside the
+// instance — a trap, a JS stack overflow (RangeError) in wasm or in the glue
+// around it, any exception thrown through it — can stop Rust code half-way,
+// with the heap, a RefCell or the shadow stack in any state and secrets in
+// memory that no destructor reached. Such an instance never serves another
+// call: `broken` is set before every call and cleared only when the call
+// returned (or Rust returned an error of its own), which needs no stack, so a
+// failure at any depth, even in the recovery below, leaves it set. After a
+// failure the instance's memory is wiped and the instance replaced at once
+// where the stack allows, else at the start of the next call. `generation`
+// counts the instances: prepared keys made in one are made again in the next.
 glue.initSync({ module: compiled });
 let generation = 0;
+let broken = false;
 
 function replaceInstance() {
+  glue.reinstantiate(compiled); // wipes the old instance's memory first (scripts/build.mjs)
   generation++;
-  glue.reinstantiate(compiled);
+  broken = false;
+}
+
+/** The generation of the instance that the next call runs in (replacing a broken one first). */
+function liveGeneration() {
+  if (broken) replaceInstance();
+  return generation;
 }
 
 /**
- * A failed call into wasm: a trap (WebAssembly.RuntimeError), or a stack
- * overflow (RangeError) that may have stopped Rust code half-way, replaces the
- * instance; errors that Rust returned (plain Error) pass unchanged.
+ * What a failed call throws. Rust's own errors (which the glue throws after
+ * the call returned, and marks: scripts/glue.mjs) leave the instance as it
+ * was; anything else wipes and replaces it. Every step may itself run out of
+ * stack: then `broken` stays set and the next call replaces the instance.
  */
 function afterFailure(e) {
-  if (!(e instanceof RuntimeError || e instanceof RangeError)) return e;
-  replaceInstance();
+  if (e === glue.rustError) {
+    broken = false;
+    return e;
+  }
+  try {
+    glue.wipeMemory();
+    replaceInstance();
+  } catch {
+    return e;
+  }
   return new Error(
     'mldsa-simd: the WebAssembly instance failed during this call and has been replaced; ' +
-      'the call had no result, and prepared keys made before must be made again',
+      'the call had no result (prepared keys are made again at their next use)',
     { cause: e },
   );
 }
@@ -100,15 +124,21 @@ for (const [name, fn] of Object.entries({
   base64url_decode: glue.base64url_decode,
   base64url_encode: glue.base64url_encode,
 })) {
+  // (Rest parameters and Reflect.apply: no array iterator, which a script
+  // could have replaced, sees the arguments.)
   wasm[name] = (...args) => {
+    if (broken) replaceInstance();
+    broken = true;
+    let result;
     try {
-      return fn(...args);
+      result = apply(fn, undefined, args);
     } catch (e) {
       throw afterFailure(e);
     }
+    broken = false;
+    return result;
   };
 }
-
 
 /**
  * Calls `each(view)` with each chunk of `source`, read into a plain view, one
@@ -281,8 +311,8 @@ function nativeShake256(head, parts) {
 }
 
 export {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray,
-  wasm, generation, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
+  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister,
+  wasm, liveGeneration, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 };

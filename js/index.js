@@ -11,8 +11,8 @@
  * @module
  */
 import {
-  apply, U8, taTag, u8Fill, u8Set,
-  wasm, generation, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK,
+  apply, U8, taTag, u8Fill, u8Set, FR, frRegister, frUnregister,
+  wasm, liveGeneration, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 } from './boundary.js';
@@ -39,7 +39,7 @@ function resolveHash(hash) {
   if (typeof hash === 'string') {
     const entry = prehashBy(0, hash);
     if (!entry)
-      throw new RangeError(`hash: unknown hash name "${hash}"; expected one of: ${PREHASHES.map((e) => e[0]).join(', ')}`);
+      throw new RangeError(`hash: an unknown hash name (${hash.length} characters); expected one of: ${PREHASHES.map((e) => e[0]).join(', ')}`);
     const oid = U8.of(...NIST_HASH_OID_PREFIX, entry[1]);
     const digest = (msg) => streamed(wasm.stream_prehash(oid), [msg]);
     const start = () => {
@@ -58,20 +58,21 @@ function resolveHash(hash) {
   const oid = new U8(readBytes(oidValue, 'hash.oid')); // a copy: read once, kept
   if (oid.length !== 11 || NIST_HASH_OID_PREFIX.some((b, i) => oid[i] !== b)) throw new TypeError(badOid);
   if (!Number.isSafeInteger(outputLen))
-    throw new TypeError(`hash: expected .outputLen to be an integer, got ${String(outputLen)}`);
+    throw new TypeError(`hash: expected .outputLen to be an integer, got ${describe(outputLen)}`);
   const wantLen = prehashBy(1, oid[10])?.[2];
   if (wantLen === undefined)
-    throw new RangeError(`hash: OID 2.16.840.1.101.3.4.2.${oid[10]} is not a FIPS 204 pre-hash function`);
+    throw new RangeError('hash: its .oid is a NIST hash OID, but not one of the pre-hash functions FIPS 204 admits');
   if (outputLen !== wantLen)
-    throw new RangeError(`hash: the function with OID 2.16.840.1.101.3.4.2.${oid[10]} must output ${wantLen} bytes for HashML-DSA, got outputLen ${outputLen}`);
+    throw new RangeError(`hash: a function with this .oid must output ${wantLen} bytes for HashML-DSA, got .outputLen ${outputLen}`);
   const calling = (f) => {
     try {
       return f();
     } catch (e) {
       // The caller's function failed (for example on a buffer it detached
-      // itself): say so, with its error as the cause.
+      // itself): say so, with its error as the cause (not in the message,
+      // which could then carry bytes of an argument).
       const Kind = e instanceof RangeError ? RangeError : TypeError;
-      throw new Kind(`hash: the pre-hash function threw: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new Kind('hash: the pre-hash function threw (its error is the cause)', { cause: e });
     }
   };
   const output = (out) => {
@@ -201,7 +202,7 @@ function makeMlDsa(ps) {
         throw e;
       }
       const close = () => {
-        wipeDropped?.unregister(object);
+        unregister(wipeDropped, object);
         apply(u8Fill, sk, [0]);
       };
       const readSign = (opts) => {
@@ -217,7 +218,7 @@ function makeMlDsa(ps) {
         }
       };
       const object = incremental('createSign', msg.update, 'sign', readSign, finishSign, close);
-      wipeDropped?.register(object, sk, object);
+      register(wipeDropped, object, sk);
       return { object, close };
     };
     const createSign = (secretKey, opts) => openSign(secretKey, opts).object;
@@ -365,39 +366,36 @@ function makeMlDsa(ps) {
       throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${bytes.length}`);
     const fromSeed = bytes.length === SEED_BYTES;
     const own = new U8(bytes);
-    const key = prepared('signer', own, true, (b) =>
-      fromSeed ? wasm.prepare_signer_seed(ps, b) : wasm.prepare_signer(ps, b),
-    );
     // tr for the platform's hash: in a secret key, not in a seed (then wasm hashes).
     const tr = fromSeed ? null : trOfSecret(own);
-    return key.wrap({
+    const make = fromSeed ? (b) => wasm.prepare_signer_seed(ps, b) : (b) => wasm.prepare_signer(ps, b);
+    return prepared('signer', own, true, make, (handle) => ({
       sign(msg, opts) {
         const a = signArgs(msg, opts);
-        const h = key.handle();
+        const h = handle();
         return withRnd(a.options, a.rnd, (rnd) => {
           if (a.msg.length <= CHUNK) return wasm.signer_sign(h, a.msg, a.ctx, rnd);
           const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.signer_stream_mu(h));
           return wasm.signer_sign_mu(h, mu, rnd);
         });
       },
-    });
+    }));
   };
 
   const verifier = (publicKey) => {
     const own = new U8(readLength(publicKey, pkLen, 'publicKey'));
-    const key = prepared('verifier', own, false, (pk) => wasm.prepare_verifier(ps, pk));
     let tr; // H(pk, 64) by the platform's hash, at the first long message (null: wasm hashes)
-    return key.wrap({
+    return prepared('verifier', own, false, (pk) => wasm.prepare_verifier(ps, pk), (handle) => ({
       verify(sig, msg, opts) {
         const a = verifyArgs(sig, msg, opts);
-        const h = key.handle();
+        const h = handle();
         if (a.sig.length !== sigLen) return false;
         if (a.msg.length <= CHUNK) return wasm.verifier_verify(h, a.msg, a.sig, a.ctx);
         if (tr === undefined) tr = trOfPublic(own);
         const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.verifier_stream_mu(h));
         return wasm.verifier_verify_mu(h, mu, a.sig);
       },
-    });
+    }));
   };
 
   return Object.freeze({
@@ -418,57 +416,64 @@ function makeMlDsa(ps) {
 // What a prepared key's finalizer needs: its handle in the instance of its
 // generation, and its key bytes, wiped when it is dropped (secret keys).
 // Frees the wasm slot of keys dropped without free(); the pool's bound holds
-// either way.
+// either way. (A handle is only ever given to the instance it was made in.)
 const finalizer =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((state) => {
+  typeof FR === 'function'
+    ? new FR((state) => {
+        if (state.generation !== -1 && state.generation === liveGeneration()) wasm.prepared_free(state.handle);
         if (state.secret) apply(u8Fill, state.bytes, [0]);
-        if (state.generation === generation) wasm.prepared_free(state.handle);
       })
     : undefined;
 const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
 
 /**
  * A prepared key: `bytes` (the package's own copy of the key), expanded into
- * the pool by `make(bytes)`, which returns a handle. `handle()` gives a live
- * handle, expanding the key again if the pool evicted it, or throws after
- * free() or after the instance was replaced; `wrap(methods)` adds free() and
- * [Symbol.dispose] and registers the object with the finalizer.
+ * the pool by `make(bytes)`, which returns a handle; `methods(handle)` gives
+ * its methods, where `handle()` is a live handle in the current instance,
+ * the key expanded again if the pool evicted it or the instance was replaced
+ * after a failure (or an Error after free()). The object, with free() and
+ * [Symbol.dispose], is made and registered with the finalizer before the key
+ * is expanded, and nothing but assignments follows the expansion: a failure
+ * at any point (a caller deep in recursion runs out of stack anywhere) leaves
+ * no expanded key in the pool that no object or finalizer will free.
  */
-function prepared(what, bytes, secret, make) {
-  let first;
+function prepared(what, bytes, secret, make, methods) {
+  const state = { __proto__: null, bytes, secret, generation: -1, handle: undefined, freed: false };
+  const handle = () => {
+    if (state.freed) throw new Error(`${what}: used after free()`);
+    const now = liveGeneration();
+    if (state.generation !== now || !wasm.prepared_live(state.handle)) {
+      state.generation = -1;
+      state.handle = make(bytes);
+      state.generation = now;
+    }
+    return state.handle;
+  };
+  const object = Object.freeze({
+    ...methods(handle),
+    free() {
+      if (state.freed) return;
+      // Freed in wasm first (a failure there replaces the instance), and only
+      // then marked freed: a free() that fails part-way can be called again.
+      if (state.generation !== -1 && state.generation === liveGeneration()) wasm.prepared_free(state.handle);
+      state.freed = true;
+      unregister(finalizer, object);
+      if (secret) apply(u8Fill, bytes, [0]);
+    },
+    [disposeSymbol]() {
+      object.free();
+    },
+  });
+  register(finalizer, object, state);
   try {
-    first = make(bytes);
+    handle();
   } catch (e) {
+    state.freed = true;
+    unregister(finalizer, object);
     if (secret) apply(u8Fill, bytes, [0]);
     throw e;
   }
-  const state = { bytes, secret, generation, handle: first, freed: false };
-  const handle = () => {
-    if (state.freed) throw new Error(`${what}: used after free()`);
-    if (state.generation !== generation)
-      throw new Error(`${what}: the WebAssembly instance was replaced after a failure; make the ${what} again`);
-    if (!wasm.prepared_live(state.handle)) state.handle = make(bytes);
-    return state.handle;
-  };
-  const wrap = (methods) => {
-    const object = Object.freeze({
-      ...methods,
-      free() {
-        if (state.freed) return;
-        state.freed = true;
-        finalizer?.unregister(object);
-        if (secret) apply(u8Fill, bytes, [0]);
-        if (state.generation === generation) wasm.prepared_free(state.handle);
-      },
-      [disposeSymbol]() {
-        object.free();
-      },
-    });
-    finalizer?.register(object, state, object);
-    return object;
-  };
-  return { handle, wrap };
+  return object;
 }
 
 /**
@@ -518,8 +523,15 @@ function incremental(what, update, name, read, finish, close) {
 }
 
 // Wipes the secret-key copy of a createSign() object dropped before sign().
-const wipeDropped =
-  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((bytes) => apply(u8Fill, bytes, [0])) : undefined;
+const wipeDropped = typeof FR === 'function' ? new FR((bytes) => apply(u8Fill, bytes, [0])) : undefined;
+
+// A registry's methods as they were at load (js/args.js); `target` is its own unregister token.
+function register(registry, target, held) {
+  if (registry) apply(frRegister, registry, [target, held, target]);
+}
+function unregister(registry, target) {
+  if (registry) apply(frUnregister, registry, [target]);
+}
 
 /** ML-DSA-44 (NIST security category 2). */
 export const ml_dsa44 = /* @__PURE__ */ makeMlDsa(44);

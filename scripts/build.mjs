@@ -142,25 +142,20 @@ for (const f of [wasmFile, glueFile, tablesFile]) if (!fs.existsSync(f)) fail(`m
   say(`wasm-tricks-check: passed (${kernels} product kernels, no i64x2.mul, no literal vector constants in their loops)`);
 }
 
-// The glue instantiates the module once (initSync returns early once `wasm` is
-// set); the package replaces an instance that trapped, so the glue gets one
-// more export that clears its state and instantiates again. Its variables are
-// those of the wasm-bindgen version pinned in Cargo.lock: check them first.
+// The glue as the package ships it (scripts/glue.mjs): no built-in a script
+// could replace after the import is called on secrets or on linear memory;
+// Rust's errors marked; wipeMemory() and reinstantiate() for a failed call.
+// wasm-pack writes the glue anew on every build; with --skip-wasm it is
+// hardened already (the marker).
 {
   const glue = fs.readFileSync(glueFile, 'utf8');
-  const marker = '// Added by scripts/build.mjs';
-  if (!glue.includes(marker)) {
-    for (const needed of ['let wasmModule, wasmInstance, wasm;', 'function initSync(module) {', 'cachedUint8ArrayMemory0 = null;']) {
-      if (!glue.includes(needed)) fail(`${rel(glueFile)} has no "${needed}": the wasm-bindgen glue changed; update reinstantiate in scripts/build.mjs`);
+  if (!glue.startsWith('// Added by scripts/build.mjs')) {
+    const { harden } = await import('./glue.mjs');
+    try {
+      fs.writeFileSync(glueFile, harden(glue));
+    } catch (e) {
+      fail(`${rel(glueFile)}: ${e.message}`);
     }
-    fs.writeFileSync(glueFile, glue + `
-${marker}: a fresh instance of the same module, after a trap.
-export function reinstantiate(module) {
-    wasm = undefined;
-    cachedUint8ArrayMemory0 = null;
-    return initSync({ module });
-}
-`);
   }
 }
 

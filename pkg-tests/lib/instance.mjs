@@ -29,6 +29,18 @@ export async function importWatched(tag) {
   return { lib, instances, memory: () => instances().at(-1).exports.memory };
 }
 
+/** Lets go of every recorded instance but the newest of the package (so that replaced ones can be collected). */
+export function forgetReplaced() {
+  const ours = made.filter((i) => typeof i.exports.prepare_signer === 'function');
+  const keep = new Set([ours.at(-1)]);
+  for (let i = made.length - 1; i >= 0; i--) if (ours.includes(made[i]) && !keep.has(made[i])) made.splice(i, 1);
+}
+
+/** Lets go of every recorded instance (for a test that imports many copies). */
+export function forgetAll() {
+  made.length = 0;
+}
+
 /** Every offset at which `needle` occurs in `haystack` (both Uint8Array). */
 export function occurrences(haystack, needle) {
   const hay = Buffer.from(haystack.buffer, haystack.byteOffset, haystack.byteLength);

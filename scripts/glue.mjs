@@ -1,0 +1,240 @@
+// The wasm-bindgen glue (build/wasm/mldsa_simd.js) as the package ships it:
+// scripts/build.mjs passes the generated text through `harden`, which
+//
+//   1. makes it call no built-in that a script could replace after the
+//      package loaded. The glue copies seeds and keys into linear memory and
+//      results out of it, and the memory holds every live prepared signer's
+//      expanded key: a replaced %TypedArray%.prototype.set, subarray, slice or
+//      length getter (or the Uint8Array constructor that subarray and slice
+//      look up), WebAssembly.Memory's buffer getter, TextDecoder's decode or
+//      Function.prototype.apply would be handed a secret or the memory itself.
+//      Each is captured when the glue loads and called through Reflect.apply;
+//      views of memory are made with `new Uint8Array(buffer, offset, length)`,
+//      copies with `new Uint8Array(view)`, which consult nothing replaceable.
+//   2. marks the errors that Rust returned (JsError), which the glue throws
+//      after the call into wasm has returned: js/boundary.js tells them apart
+//      from a failure inside the call (a trap, a stack overflow) by identity,
+//      with no call that could itself run out of stack.
+//   3. adds `wipeMemory` and `reinstantiate`: after a failed call the memory
+//      of the instance is wiped and a fresh instance of the same module made.
+//
+// Each rewrite names the exact text of the wasm-bindgen version pinned in
+// Cargo.lock and fails when it is not there; afterwards the code of the glue
+// that the package uses may hold no method call or accessor of those kinds
+// (the async loader, which bundlers drop, is left out of that check).
+
+const PRELUDE = `// Added by scripts/build.mjs (scripts/glue.mjs): built-ins captured at load.
+const __apply = Reflect.apply;
+const __U8 = Uint8Array;
+const __ta = Object.getPrototypeOf(__U8.prototype);
+const __getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+const __taLength = __getter(__ta, 'length');
+const __taBuffer = __getter(__ta, 'buffer');
+const __taOffset = __getter(__ta, 'byteOffset');
+const __taByteLength = __getter(__ta, 'byteLength');
+const __u8Set = __ta.set;
+const __u8Fill = __ta.fill;
+const __memoryBufferGet = __getter(WebAssembly.Memory.prototype, 'buffer');
+const __tableGet = WebAssembly.Table.prototype.get;
+const __tableSet = WebAssembly.Table.prototype.set;
+const __decode = TextDecoder.prototype.decode;
+const __encode = TextEncoder.prototype.encode;
+const __Error = Error;
+const __memoryBuffer = () => __apply(__memoryBufferGet, wasm.memory, []);
+/** The error a Rust export returned last (thrown by the glue after the call returned). */
+export let rustError;
+`;
+
+// [what, generated text, hardened text]
+const REWRITES = [
+  ['Rust errors are marked', `        __wbg_Error_208446807d0d1e30: function(arg0, arg1) {
+            const ret = Error(getStringFromWasm0(arg0, arg1));
+            return ret;
+        },`, `        __wbg_Error_208446807d0d1e30: function(arg0, arg1) {
+            const ret = __Error(getStringFromWasm0(arg0, arg1));
+            return ret;
+        },`],
+  ['copy into a caller array', `        __wbg___wbindgen_copy_to_typed_array_680b191e71920dc1: function(arg0, arg1, arg2) {
+            new Uint8Array(arg2.buffer, arg2.byteOffset, arg2.byteLength).set(getArrayU8FromWasm0(arg0, arg1));
+        },`, `        __wbg___wbindgen_copy_to_typed_array_680b191e71920dc1: function(arg0, arg1, arg2) {
+            const to = new __U8(__apply(__taBuffer, arg2, []), __apply(__taOffset, arg2, []), __apply(__taByteLength, arg2, []));
+            __apply(__u8Set, to, [getArrayU8FromWasm0(arg0, arg1)]);
+        },`],
+  ['randomness through a copy', `        __wbg_getRandomValues_5d8c030b527203a6: function() { return handleError(function (arg0, arg1) {
+            globalThis.crypto.getRandomValues(getArrayU8FromWasm0(arg0, arg1));
+        }, arguments); },`, `        __wbg_getRandomValues_5d8c030b527203a6: function() { return handleError(function (arg0, arg1) {
+            const out = new __U8(arg1);
+            globalThis.crypto.getRandomValues(out);
+            __apply(__u8Set, getUint8ArrayMemory0(), [out, arg0 >>> 0]);
+            __apply(__u8Fill, out, [0]);
+        }, arguments); },`],
+  ['externref table', `        __wbindgen_init_externref_table: function() {
+            const table = wasm.__wbindgen_externrefs;
+            table.set(0, undefined);
+            table.set(1024, undefined);
+            table.set(1025, null);
+            table.set(1026, true);
+            table.set(1027, false);
+        },`, `        __wbindgen_init_externref_table: function() {
+            const table = wasm.__wbindgen_externrefs;
+            __apply(__tableSet, table, [0, undefined]);
+            __apply(__tableSet, table, [1024, undefined]);
+            __apply(__tableSet, table, [1025, null]);
+            __apply(__tableSet, table, [1026, true]);
+            __apply(__tableSet, table, [1027, false]);
+        },`],
+  ['externref table add', `function addToExternrefTable0(obj) {
+    const idx = wasm.__externref_table_alloc();
+    wasm.__wbindgen_externrefs.set(idx, obj);
+    return idx;
+}`, `function addToExternrefTable0(obj) {
+    const idx = wasm.__externref_table_alloc();
+    __apply(__tableSet, wasm.__wbindgen_externrefs, [idx, obj]);
+    return idx;
+}`],
+  ['views of memory', `function getArrayU8FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
+}
+
+function getStringFromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
+}
+
+let cachedUint8ArrayMemory0 = null;
+function getUint8ArrayMemory0() {
+    if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
+        cachedUint8ArrayMemory0 = new Uint8Array(wasm.memory.buffer);
+    }
+    return cachedUint8ArrayMemory0;
+}
+
+function handleError(f, args) {
+    try {
+        return f.apply(this, args);
+    } catch (e) {`, `function getArrayU8FromWasm0(ptr, len) {
+    return new __U8(__memoryBuffer(), ptr >>> 0, len);
+}
+
+function copyArrayU8FromWasm0(ptr, len) {
+    return new __U8(getArrayU8FromWasm0(ptr, len));
+}
+
+function getStringFromWasm0(ptr, len) {
+    return decodeText(getArrayU8FromWasm0(ptr, len));
+}
+
+let cachedUint8ArrayMemory0 = null;
+function getUint8ArrayMemory0() {
+    if (cachedUint8ArrayMemory0 === null || __apply(__taByteLength, cachedUint8ArrayMemory0, []) === 0) {
+        cachedUint8ArrayMemory0 = new __U8(__memoryBuffer());
+    }
+    return cachedUint8ArrayMemory0;
+}
+
+function handleError(f, args) {
+    try {
+        return __apply(f, this, args);
+    } catch (e) {`],
+  ['bytes into memory', `function passArray8ToWasm0(arg, malloc) {
+    const ptr = malloc(arg.length * 1, 1) >>> 0;
+    getUint8ArrayMemory0().set(arg, ptr / 1);
+    WASM_VECTOR_LEN = arg.length;
+    return ptr;
+}`, `function passArray8ToWasm0(arg, malloc) {
+    const len = __apply(__taLength, arg, []);
+    const ptr = malloc(len, 1) >>> 0;
+    __apply(__u8Set, getUint8ArrayMemory0(), [arg, ptr]);
+    WASM_VECTOR_LEN = len;
+    return ptr;
+}`],
+  ['text into memory', /function passStringToWasm0\(arg, malloc, realloc\) \{\n[\s\S]*?\n    WASM_VECTOR_LEN = offset;\n    return ptr;\n\}/, `function passStringToWasm0(arg, malloc) {
+    const bytes = __apply(__encode, cachedTextEncoder, [arg]);
+    const len = __apply(__taLength, bytes, []);
+    const ptr = malloc(len, 1) >>> 0;
+    __apply(__u8Set, getUint8ArrayMemory0(), [bytes, ptr]);
+    WASM_VECTOR_LEN = len;
+    return ptr;
+}`],
+  ['errors marked as Rust\'s', `function takeFromExternrefTable0(idx) {
+    const value = wasm.__wbindgen_externrefs.get(idx);
+    wasm.__externref_table_dealloc(idx);
+    return value;
+}`, `function takeFromExternrefTable0(idx) {
+    const value = __apply(__tableGet, wasm.__wbindgen_externrefs, [idx]);
+    wasm.__externref_table_dealloc(idx);
+    rustError = value;
+    return value;
+}`],
+  ['text out of memory', `function decodeText(bytes) {
+    numBytesDecoded += bytes.length;
+    if (numBytesDecoded >= MAX_SAFARI_DECODE_BYTES) {
+        cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+        cachedTextDecoder.decode();
+        numBytesDecoded = bytes.length;
+    }
+    return cachedTextDecoder.decode(bytes);
+}`, `function decodeText(bytes) {
+    const len = __apply(__taLength, bytes, []);
+    numBytesDecoded += len;
+    if (numBytesDecoded >= MAX_SAFARI_DECODE_BYTES) {
+        cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+        __apply(__decode, cachedTextDecoder, []);
+        numBytesDecoded = len;
+    }
+    return __apply(__decode, cachedTextDecoder, [bytes]);
+}`],
+  ['the decoder primed', `let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+cachedTextDecoder.decode();`, `let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+__apply(__decode, cachedTextDecoder, []);`],
+  ['no encodeInto fallback', `if (!('encodeInto' in cachedTextEncoder)) {
+    cachedTextEncoder.encodeInto = function (arg, view) {
+        const buf = cachedTextEncoder.encode(arg);
+        view.set(buf);
+        return {
+            read: arg.length,
+            written: buf.length
+        };
+    };
+}
+`, ''],
+];
+
+const EPILOGUE = `
+// Added by scripts/build.mjs (scripts/glue.mjs): after a failed call, the
+// instance's memory is wiped, then a fresh instance of the same module made.
+export function wipeMemory() {
+    if (wasm !== undefined) __apply(__u8Fill, new __U8(__memoryBuffer()), [0]);
+}
+export function reinstantiate(module) {
+    wipeMemory();
+    wasm = undefined;
+    cachedUint8ArrayMemory0 = null;
+    return initSync({ module });
+}
+`;
+
+/** The hardened glue, or throws naming what of the generated glue it did not find. */
+export function harden(glue) {
+  let out = glue;
+  for (const [what, from, to] of REWRITES) {
+    const found = typeof from === 'string' ? out.includes(from) : from.test(out);
+    if (!found) throw new Error(`the generated glue changed (${what}: its text is not there); update scripts/glue.mjs`);
+    out = out.replace(from, to);
+  }
+  out = out.replaceAll('getArrayU8FromWasm0(ret[0], ret[1]).slice()', 'copyArrayU8FromWasm0(ret[0], ret[1])');
+  // Calls of passStringToWasm0 lose their third argument (the realloc path is gone).
+  out = out.replaceAll(/passStringToWasm0\(([^,()]+), wasm\.__wbindgen_malloc, wasm\.__wbindgen_realloc\)/g, 'passStringToWasm0($1, wasm.__wbindgen_malloc)');
+  for (const needed of ['let wasmModule, wasmInstance, wasm;', 'function initSync(module) {']) {
+    if (!out.includes(needed)) throw new Error(`the generated glue has no "${needed}"; update scripts/glue.mjs`);
+  }
+  out = PRELUDE + out + EPILOGUE;
+  // What is left of the glue that the package runs: no call of a replaceable
+  // method or accessor on a view, a buffer, the memory or a table.
+  const used = out.slice(0, out.indexOf('async function __wbg_load(')) + out.slice(out.indexOf('function initSync(module) {'), out.indexOf('let __wbg_init_promise;')) + EPILOGUE;
+  const code = used.replace(/^\s*(\/\/|\/?\*).*$/gm, '');
+  const bad = code.match(/\.(set|subarray|slice|fill|apply|call|decode|encode|encodeInto|get)\(|\.(buffer|byteLength|byteOffset|length)\b/g);
+  if (bad) throw new Error(`the hardened glue still calls ${[...new Set(bad)].join(', ')} on a value a script could have replaced the method of; update scripts/glue.mjs`);
+  return out;
+}
