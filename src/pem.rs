@@ -180,6 +180,15 @@ fn encode_into(bytes: &[u8], url: bool, pad: bool, out: &mut Vec<u8>) {
     }
 }
 
+/// The encoders' output as a String, without the UTF-8 validation of
+/// `String::from_utf8`, which branches on every (secret) character.
+fn utf8(bytes: Vec<u8>) -> String {
+    debug_assert!(core::str::from_utf8(&bytes).is_ok());
+    // SAFETY: the encoders write base64 characters from `character`, `=`
+    // and LF (ASCII), and the armour lines around a label that is a &str.
+    unsafe { String::from_utf8_unchecked(bytes) }
+}
+
 /// Room for the base64 of `n` bytes (4·⌈n/3⌉ ≤ 2n + 4), without a division:
 /// a division by 3 would be the only one in the .wasm reachable from the
 /// key-format exports (scripts/wasm-div-scan.mjs), and an over-allocation
@@ -192,7 +201,7 @@ fn encoded_capacity(n: usize) -> usize {
 pub fn base64url_encode(bytes: &[u8]) -> String {
     let mut out = Vec::with_capacity(encoded_capacity(bytes.len()));
     encode_into(bytes, true, false, &mut out);
-    String::from_utf8(out).unwrap_or_default()
+    utf8(out)
 }
 
 /// Strict padded base64 (RFC 4648 §4) with no whitespace.
@@ -309,7 +318,7 @@ pub fn pem_encode(der: &[u8], label: &str) -> Zeroizing<String> {
     out.extend_from_slice(b"-----END ");
     out.extend_from_slice(label.as_bytes());
     out.extend_from_slice(b"-----\n");
-    Zeroizing::new(String::from_utf8(out).unwrap_or_default())
+    Zeroizing::new(utf8(out))
 }
 
 fn armour_len(word: &[u8], label: &[u8]) -> usize {
