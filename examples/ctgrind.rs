@@ -15,8 +15,17 @@
 //! and that each of the four rejection conditions of Algorithm 7 ran at least
 //! once. `--canary-branch` / `--canary-index` branch or index on a secret on
 //! purpose: ct.sh expects memcheck to report those, proving the marks work.
+//!
+//! Then the private-key formats (`key_formats`): for each set, PKCS#8 DER in
+//! the three forms of RFC 9881 with the seed, K and s1 ‖ s2 ‖ t0 marked, its
+//! PEM in each layout the decoder accepts with every base64 character that
+//! carries a secret bit marked, and a JWK's `priv` (the seed in base64url),
+//! each decoded and encoded again.
 
-use mldsa_simd::{ct, keygen_internal, public_key, sign, verify, ParamSet, SigningKey};
+use mldsa_simd::{
+    base64url_decode, base64url_encode, ct, keygen_internal, pem_decode, pem_encode, public_key, sign, verify,
+    ParamSet, PrivateKey, PrivateKeyForm, SigningKey,
+};
 use std::hint::black_box;
 use std::process::exit;
 
@@ -79,6 +88,193 @@ fn extreme_t0_keys(sk: &[u8]) -> [Vec<u8>; 2] {
     }
     every[start..].copy_from_slice(&out);
     [first, every]
+}
+
+/// Marks secret the bytes of `v` where `which` is true, one run at a time.
+fn mark(v: &mut [u8], which: &[bool]) {
+    let mut i = 0;
+    while i < v.len() {
+        let j = (i..v.len()).find(|&j| which[j] != which[i]).unwrap_or(v.len());
+        if which[i] {
+            ct::secret(&mut v[i..j]);
+        }
+        i = j;
+    }
+}
+
+/// Fails unless every byte of `v` marked in `secret` holds a secret bit and
+/// every byte marked in `public` holds none (bytes in neither are not checked).
+fn check_marks(what: &str, v: &[u8], secret: &[bool], public: &[bool]) {
+    for (i, b) in bits(v).iter().enumerate() {
+        if (secret[i] && *b == 0) || (public[i] && *b != 0) {
+            let want = if secret[i] { "secret" } else { "public" };
+            fail(&format!("{what}: byte {i} of {} is not {want}", v.len()));
+        }
+    }
+}
+
+/// A public copy of `v`, for the harness's own comparisons.
+fn public_copy(v: &[u8]) -> Vec<u8> {
+    let copy = v.to_vec();
+    ct::declassify(&copy[..]);
+    copy
+}
+
+/// Which bytes of the PKCS#8 DER of a key in `form` are secret: the seed,
+/// and K and s1 ‖ s2 ‖ t0 of the expanded key. The tags and lengths (fixed
+/// per set and form), the OID, ρ and tr are public. The expanded key is the
+/// DER's last bytes; in `both` the seed comes before the expanded key's
+/// 4-byte OCTET STRING header.
+fn pkcs8_secret(form: PrivateKeyForm, der: &[u8], seed: &[u8], sk: &[u8]) -> Vec<bool> {
+    let n = der.len();
+    let at = n - sk.len();
+    let (where_seed, where_sk) = match form {
+        PrivateKeyForm::Seed => (Some(n - 32), None),
+        PrivateKeyForm::ExpandedKey => (None, Some(at)),
+        PrivateKeyForm::Both => (Some(at - 4 - 32), Some(at)),
+    };
+    let mut secret = vec![false; n];
+    if let Some(s) = where_seed {
+        if der[s..s + 32] != *seed {
+            fail("the harness's layout of PKCS#8 does not find the seed");
+        }
+        secret[s..s + 32].fill(true);
+    }
+    if let Some(s) = where_sk {
+        if der[s..] != *sk {
+            fail("the harness's layout of PKCS#8 does not find the expanded key");
+        }
+        secret[s + 32..s + 64].fill(true);
+        secret[s + 128..].fill(true);
+    }
+    secret
+}
+
+/// For each base64 character of `bytes` (unpadded), whether it carries a
+/// bit of a secret byte: character j holds bits 6j to 6j + 5.
+fn base64_secret(secret: &[bool]) -> Vec<bool> {
+    let n = secret.len();
+    (0..(8 * n).div_ceil(6)).map(|j| (6 * j / 8..=((6 * j + 5) / 8).min(n - 1)).any(|b| secret[b])).collect()
+}
+
+/// The bytes that must decode public: those of the groups of 4 characters
+/// (3 bytes) without a secret character. Within a group memcheck may see a
+/// secret spread to every byte (the compiler joins the four 6-bit values in
+/// vector registers, with operations that memcheck approximates), so the
+/// bytes that share a group with a secret are not checked.
+fn public_groups(secret: &[bool], chars: &[bool]) -> Vec<bool> {
+    let group = |b: usize| &chars[4 * (b / 3)..(4 * (b / 3) + 4).min(chars.len())];
+    (0..secret.len()).map(|b| !group(b).contains(&true)).collect()
+}
+
+/// PEM of `b64` (padded base64, no line breaks) with `eol(i)` after base64
+/// line i and `last` after the END line, and the place of each character.
+fn armour(b64: &[u8], eol: fn(usize) -> &'static str, last: &str) -> (Vec<u8>, Vec<usize>) {
+    let mut text = b"-----BEGIN PRIVATE KEY-----\n".to_vec();
+    let mut at = Vec::with_capacity(b64.len());
+    for (i, line) in b64.chunks(64).enumerate() {
+        at.extend(text.len()..text.len() + line.len());
+        text.extend_from_slice(line);
+        text.extend_from_slice(eol(i).as_bytes());
+    }
+    text.extend_from_slice(b"-----END PRIVATE KEY-----");
+    text.extend_from_slice(last.as_bytes());
+    (text, at)
+}
+
+/// The layouts of a PEM body that `pem_decode` accepts: LF or CR LF after
+/// each line (mixed too), and nothing, LF or CR LF after the END line. The
+/// first is `pem_encode`'s.
+const LAYOUTS: [(&str, fn(usize) -> &'static str, &str); 4] = [
+    ("LF", |_| "\n", "\n"),
+    ("CR LF", |_| "\r\n", "\r\n"),
+    ("LF, no final line break", |_| "\n", ""),
+    ("CR LF and LF mixed", |i| ["\n", "\r\n"][i % 2], "\r\n"),
+];
+
+/// The private-key formats, decoded with their secret bytes marked, for
+/// each set and form: PKCS#8 DER through `PrivateKey::from_pkcs8` (what the
+/// pkcs8_decode export runs), its PEM in every layout through `pem_decode`,
+/// and a JWK's `priv` (the seed, base64url) through `base64url_decode`; then
+/// encoded back (`to_pkcs8`, `pem_encode`, `base64url_encode`) from the
+/// decoded key, whose secrets stay marked. The DER that `pem_decode` gives
+/// is checked, not parsed again: JavaScript hands it to pkcs8_decode as new
+/// bytes, which is the DER run above with its exact marks.
+fn key_formats() {
+    let forms = [PrivateKeyForm::Seed, PrivateKeyForm::ExpandedKey, PrivateKeyForm::Both];
+    for ps in [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87] {
+        let seed = [0xc3 ^ ps.oid_arc(); 32];
+        let key = PrivateKey::from_seed(ps, &seed).unwrap_or_else(|_| fail("PrivateKey::from_seed"));
+        let sk = key.secret_key.to_vec();
+        for form in forms {
+            let what = format!("{} {form:?}", ps.name());
+            let der = key.to_pkcs8(form).unwrap_or_else(|_| fail("to_pkcs8")).to_vec();
+            let secret = pkcs8_secret(form, &der, &seed, &sk);
+            let public: Vec<bool> = secret.iter().map(|s| !s).collect();
+
+            // PKCS#8 DER.
+            let mut marked = der.clone();
+            mark(&mut marked, &secret);
+            let back = PrivateKey::from_pkcs8(&marked).unwrap_or_else(|e| fail(&format!("{what}: from_pkcs8: {e:?}")));
+            if !all_public(&back.public_key) || back.public_key != key.public_key {
+                fail(&format!("{what}: from_pkcs8's public key is not public, or not the key's"));
+            }
+            let s = &back.secret_key[..];
+            if !all_public(&s[..32]) || !all_public(&s[64..128]) || !all_secret(&s[32..64]) || !all_secret(&s[128..]) {
+                fail(&format!("{what}: from_pkcs8's K, s1, s2, t0 are not all secret, or ρ, tr not public"));
+            }
+            if back.seed.as_ref().is_some_and(|xi| !all_secret(&xi[..])) || public_copy(s) != sk {
+                fail(&format!("{what}: from_pkcs8's seed is not secret, or its key not the key"));
+            }
+            let again = back.to_pkcs8(form).unwrap_or_else(|_| fail("to_pkcs8"));
+            check_marks(&format!("{what}: to_pkcs8"), &again, &secret, &public);
+
+            // Its PEM, in each layout.
+            let chars = base64_secret(&secret);
+            let decoded_public = public_groups(&secret, &chars);
+            let canonical = pem_encode(&again, "PRIVATE KEY");
+            let lines = public_copy(canonical.as_bytes());
+            let b64: Vec<u8> =
+                lines.split(|&c| c == b'\n').filter(|l| !l.starts_with(b"-")).flatten().copied().collect();
+            for (name, eol, last) in LAYOUTS {
+                let (mut text, at) = armour(&b64, eol, last);
+                let mut in_text = vec![false; text.len()];
+                for (j, &i) in at.iter().enumerate() {
+                    in_text[i] = j < chars.len() && chars[j];
+                }
+                if name == "LF" {
+                    let out_public: Vec<bool> = in_text.iter().map(|s| !s).collect();
+                    check_marks(&format!("{what}: pem_encode"), canonical.as_bytes(), &in_text, &out_public);
+                    if public_copy(canonical.as_bytes()) != text {
+                        fail(&format!("{what}: the harness's PEM is not pem_encode's"));
+                    }
+                }
+                mark(&mut text, &in_text);
+                let out = pem_decode(&text, "PRIVATE KEY")
+                    .unwrap_or_else(|e| fail(&format!("{what}, {name}: pem_decode: {e:?}")));
+                if public_copy(&out) != der {
+                    fail(&format!("{what}, {name}: pem_decode gave other bytes"));
+                }
+                check_marks(&format!("{what}, {name}: pem_decode"), &out, &secret, &decoded_public);
+            }
+        }
+
+        // A JWK's priv: the seed in base64url, every character secret.
+        let mut xi = seed;
+        ct::secret(&mut xi);
+        let text = base64url_encode(&xi);
+        if !all_secret(text.as_bytes()) {
+            fail(&format!("{}: base64url_encode of a secret seed is not all secret", ps.name()));
+        }
+        let mut text = public_copy(text.as_bytes());
+        ct::secret(&mut text[..]);
+        let out = base64url_decode(&text).unwrap_or_else(|e| fail(&format!("{}: base64url_decode: {e:?}", ps.name())));
+        if !all_secret(&out) || public_copy(&out) != seed {
+            fail(&format!("{}: base64url_decode of the seed is not the secret seed", ps.name()));
+        }
+        let n = LAYOUTS.len();
+        println!("ctgrind: {}: PKCS#8 DER (3 forms), PEM ({n} layouts), JWK priv: decoded and encoded", ps.name());
+    }
 }
 
 fn canary(kind: &str) {
@@ -167,6 +363,7 @@ fn main() {
         }
         println!("ctgrind: {}: {keys} key(s), keygen + public_key + signing checked", ps.name());
     }
+    key_formats();
     let r = ct::rejections();
     println!("ctgrind: {signatures} signatures; rejections by z {}, r0 {}, ct0 {}, hint count {}", r[0], r[1], r[2], r[3]);
     for (i, name) in ["z", "r0", "ct0", "hint count"].iter().enumerate() {

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Constant-time check of KeyGen and Sign ("ctgrind"): builds examples/ctgrind.rs
-# natively (the portable code; simd128 is wasm-only) with --features ct-testing
-# and runs it under valgrind memcheck, where the secrets it marks (ξ; K, s1, s2,
-# t0 of the secret key; rnd) are undefined memory. Any branch or memory index
-# that depends on them, beyond the declassifications in the code (src/ct.rs;
-# README "Constant-time checks"), is a memcheck error and fails the run.
+# Constant-time check of KeyGen, Sign and the private-key formats ("ctgrind"):
+# builds examples/ctgrind.rs natively (the portable code; simd128 is wasm-only)
+# with --features ct-testing and runs it under valgrind memcheck, where the
+# secrets it marks (ξ; K, s1, s2, t0 of the secret key; rnd; the seed and K,
+# s1, s2, t0 inside PKCS#8 DER, the base64 characters that carry them in PEM,
+# a JWK's priv) are undefined memory. Any branch or memory index that depends
+# on them, beyond the declassifications in the code (src/ct.rs; README
+# "Constant-time checks"), is a memcheck error and fails the run.
 #
 #   bash scripts/ct.sh            ML-DSA-44/65/87, 2 keys and 12 messages each, plus
 #                                 104 signatures with extreme-t0 keys
@@ -12,6 +14,11 @@
 #                                 (what npm test runs)
 #   bash scripts/ct.sh --origins  also --track-origins=yes (slower; says where a
 #                                 reported secret came from)
+#
+# Both sizes then decode and encode again, for each set, PKCS#8 DER in the
+# seed, expandedKey and both forms (from_pkcs8, to_pkcs8), its PEM in 4 layouts
+# (LF, CR LF, no final line break, LF and CR LF mixed) and a JWK's priv
+# (base64url); that part takes well under a second under valgrind.
 #
 # First it runs two canaries that branch and index on a secret on purpose and
 # checks that memcheck reports each: without that, a build in which the marks

@@ -2,14 +2,18 @@
 //! (RFC 7468), both strict: canonical padding and trailing bits, PEM's
 //! labelled BEGIN/END lines and 64-character lines, nothing else.
 //!
-//! The text can hold a private key, so characters are mapped to values and
-//! back by arithmetic on masks, never by a table lookup or a branch on the
-//! character's value (the cache-timing attacks on PEM decoding read keys
-//! through such lookups). What is branched on is public: the lengths, where
-//! the line breaks are, whether a line starts with the dashes of an armour
-//! line (no base64 character is a dash), the armour lines themselves, and the
-//! final verdict "valid or not".
+//! The text can hold a private key, so the decoders are constant time in its
+//! base64 characters: characters are mapped to values and back by arithmetic
+//! on masks, never by a table lookup or a branch on the character's value
+//! (the cache-timing attacks on PEM decoding read keys through such
+//! lookups); validity and the canonical check gather in masks, and only the
+//! verdict is declassified. What is branched on is public: the lengths, the
+//! armour lines, the line breaks of PEM (read only where a well-formed text
+//! has one, see `pem_decode`), and whether the last two characters are `=`
+//! (the padding, which the data's length fixes). `scripts/ct.sh` checks this
+//! under valgrind with the characters of a private key marked secret.
 
+use crate::ct;
 use alloc::string::String;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
@@ -80,6 +84,17 @@ fn equal(c: i32, v: i32) -> i32 {
     in_range(c, v, v)
 }
 
+/// −1 when the byte c is v, else 0.
+#[inline(always)]
+fn is_byte(c: u8, v: u8) -> i32 {
+    equal(i32::from(c), i32::from(v))
+}
+
+/// −1 when `line` holds an LF, else 0.
+fn has_lf(line: &[u8]) -> i32 {
+    line.iter().fold(0, |m, &c| m | is_byte(c, b'\n'))
+}
+
 /// The 6-bit value of a base64 character and −1 if it is one, or 0 as the mask if not.
 #[inline(always)]
 fn value(c: u8, url: bool) -> (i32, i32) {
@@ -131,11 +146,12 @@ fn decode_unpadded(chars: &[u8], url: bool, out: &mut Vec<u8>) -> Result<(), Bas
             _ => 0,
         };
     }
-    // Declassified: the verdict only (and an invalid text is refused whole).
-    if valid != -1 {
+    // Declassified: the verdicts only; an error says that the text is not
+    // base64, or not canonical, and the text is refused whole.
+    if ct::declassified(valid) != -1 {
         return Err(Base64Error::BadCharacter);
     }
-    if canonical != 0 {
+    if ct::declassified(canonical) != 0 {
         return Err(Base64Error::NonCanonical);
     }
     Ok(())
@@ -164,6 +180,15 @@ fn encode_into(bytes: &[u8], url: bool, pad: bool, out: &mut Vec<u8>) {
     }
 }
 
+/// The encoders' output as a String, without the UTF-8 validation of
+/// `String::from_utf8`, which branches on every (secret) character.
+fn utf8(bytes: Vec<u8>) -> String {
+    debug_assert!(core::str::from_utf8(&bytes).is_ok());
+    // SAFETY: the encoders write base64 characters from `character`, `=`
+    // and LF (ASCII), and the armour lines around a label that is a &str.
+    unsafe { String::from_utf8_unchecked(bytes) }
+}
+
 /// Room for the base64 of `n` bytes (4·⌈n/3⌉ ≤ 2n + 4), without a division:
 /// a division by 3 would be the only one in the .wasm reachable from the
 /// key-format exports (scripts/wasm-div-scan.mjs), and an over-allocation
@@ -176,24 +201,30 @@ fn encoded_capacity(n: usize) -> usize {
 pub fn base64url_encode(bytes: &[u8]) -> String {
     let mut out = Vec::with_capacity(encoded_capacity(bytes.len()));
     encode_into(bytes, true, false, &mut out);
-    String::from_utf8(out).unwrap_or_default()
+    utf8(out)
 }
 
 /// Strict padded base64 (RFC 4648 §4) with no whitespace.
 pub fn base64_decode(text: &[u8]) -> Result<Zeroizing<Vec<u8>>, Base64Error> {
-    if text.len() % 4 != 0 {
+    let n = text.len();
+    if n % 4 != 0 {
         return Err(Base64Error::BadLength);
     }
-    let pad = text.iter().rev().take(2).take_while(|&&c| c == b'=').count();
-    let body = &text[..text.len() - pad];
-    if body.contains(&b'=') {
-        return Err(Base64Error::BadCharacter);
-    }
-    if body.len() % 4 == 1 {
-        return Err(Base64Error::BadLength);
-    }
-    let mut out = Zeroizing::new(Vec::with_capacity(text.len() / 4 * 3));
-    decode_unpadded(body, false, &mut out)?;
+    // Declassified: whether the last character, and then the one before it,
+    // is `=`. No base64 character is, so this is the padding, which the
+    // length of the data fixes (3·n/4 − pad bytes): public, as a key's DER
+    // has a length fixed by its set and form. A `=` anywhere else is outside
+    // the alphabet for `value`.
+    let is_pad = |i: usize| ct::declassified(is_byte(text[i], b'=')) != 0;
+    let pad = if n == 0 || !is_pad(n - 1) {
+        0
+    } else if !is_pad(n - 2) {
+        1
+    } else {
+        2
+    };
+    let mut out = Zeroizing::new(Vec::with_capacity(n / 4 * 3));
+    decode_unpadded(&text[..n - pad], false, &mut out)?;
     Ok(out)
 }
 
@@ -204,33 +235,72 @@ const LINE: usize = 64;
 /// `-----BEGIN <label>-----`, base64 in lines of 64 characters (the last
 /// 1–64), `-----END <label>-----`, lines ended by LF or CR LF, and at most
 /// one line break after the END line. No text before or after, no headers.
+///
+/// Constant time in the base64 characters: the layout is read only from
+/// bytes that a well-formed text has at places fixed by its length and its
+/// earlier line breaks, never by searching the characters. The BEGIN line
+/// is read from the start and the END line from the end. A line that starts
+/// at least 64 + 3 bytes before the END line has another line after it (its
+/// own break, a character and a break), so it is a full line and its break
+/// is the byte after its 64 characters. The last line is the r bytes before
+/// the END line: r − 1 characters and LF, or r − 2 and CR LF; the body is a
+/// multiple of 4 characters, so at most one of the two fits, and the byte
+/// before the LF is compared with CR only when the length says it must be
+/// one. No base64 character is a CR, an LF or a dash, so on a well-formed
+/// text no branch reads a character; a malformed one is refused at the
+/// first fault in its layout, or by masks gathered over the characters.
 pub fn pem_decode(text: &[u8], label: &str) -> Result<Zeroizing<Vec<u8>>, PemError> {
-    let mut lines = Lines(text);
-    let begin = lines.next().ok_or(PemError::BadBegin)?;
-    if !armour(begin.0, b"BEGIN ", label) || !begin.1 {
+    let label = label.as_bytes();
+    let begin = armour_len(b"BEGIN ", label);
+    if !armour_at(text, 0, b"BEGIN ", label) {
         return Err(PemError::BadBegin);
     }
-    let mut body = Zeroizing::new(Vec::with_capacity(text.len()));
-    let mut last_short = false;
-    loop {
-        let (line, ended) = lines.next().ok_or(PemError::BadEnd)?;
-        if line.starts_with(DASHES) {
-            if !armour(line, b"END ", label) || !lines.0.is_empty() {
-                return Err(PemError::BadEnd);
-            }
-            let _ = ended;
-            break;
-        }
-        if last_short || line.is_empty() || line.len() > LINE || !ended {
-            return Err(if ended { PemError::BadLine } else { PemError::BadEnd });
-        }
-        last_short = line.len() < LINE;
-        body.extend_from_slice(line);
-    }
-    if body.is_empty() {
+    let mut p = begin + line_break(text, begin).ok_or(PemError::BadBegin)?;
+    let t = text.len() - line_break_before(text, text.len());
+    let e = t
+        .checked_sub(armour_len(b"END ", label))
+        .filter(|&e| e >= p && armour_at(text, e, b"END ", label))
+        .ok_or(PemError::BadEnd)?;
+    if e == p {
         return Err(PemError::BadLine);
     }
-    base64_decode(&body).map_err(PemError::Base64)
+    if text[e - 1] != b'\n' {
+        return Err(PemError::BadEnd);
+    }
+    let mut body = Zeroizing::new(Vec::with_capacity(e - p));
+    // A line shorter than 64 characters puts its line break among the
+    // characters: an LF, or a CR just before the LF found after 64. Masks
+    // find both, and they are the line error that they are.
+    let mut short_line = 0;
+    while e - p >= LINE + 3 {
+        let eol = line_break(text, p + LINE).ok_or(PemError::BadLine)?;
+        let line = &text[p..p + LINE];
+        short_line |= has_lf(line) | if eol == 1 { is_byte(line[LINE - 1], b'\r') } else { 0 };
+        body.extend_from_slice(line);
+        p += LINE + eol;
+    }
+    let r = e - p;
+    let lf_fits = (body.len() + r - 1) % 4 == 0;
+    let crlf = !lf_fits && r >= 2 && text[e - 2] == b'\r';
+    let n = r - 1 - usize::from(crlf);
+    if n == 0 || n > LINE {
+        return Err(PemError::BadLine);
+    }
+    let line = &text[p..p + n];
+    short_line |= has_lf(line);
+    // Where LF fits, a CR before it leaves the body a character short of
+    // whole groups of 4: the length error.
+    let lone_cr = if crlf { 0 } else { is_byte(line[n - 1], b'\r') };
+    body.extend_from_slice(line);
+    let der = base64_decode(&body);
+    // Declassified: errors only (the text is refused whole).
+    if ct::declassified(short_line) != 0 {
+        return Err(PemError::BadLine);
+    }
+    if ct::declassified(lone_cr) != 0 {
+        return Err(PemError::Base64(Base64Error::BadLength));
+    }
+    der.map_err(PemError::Base64)
 }
 
 /// PEM armour around `der`: LF line ends, 64-character lines, a final LF.
@@ -248,39 +318,39 @@ pub fn pem_encode(der: &[u8], label: &str) -> Zeroizing<String> {
     out.extend_from_slice(b"-----END ");
     out.extend_from_slice(label.as_bytes());
     out.extend_from_slice(b"-----\n");
-    Zeroizing::new(String::from_utf8(out).unwrap_or_default())
+    Zeroizing::new(utf8(out))
 }
 
-fn armour(line: &[u8], word: &[u8], label: &str) -> bool {
-    let label = label.as_bytes();
-    line.len() == 2 * DASHES.len() + word.len() + label.len()
-        && line.starts_with(DASHES)
-        && line[5..].starts_with(word)
-        && line[5 + word.len()..].starts_with(label)
+fn armour_len(word: &[u8], label: &[u8]) -> usize {
+    2 * DASHES.len() + word.len() + label.len()
+}
+
+/// Whether `text` holds `-----<word><label>-----` at `at`.
+fn armour_at(text: &[u8], at: usize, word: &[u8], label: &[u8]) -> bool {
+    let Some(line) = text.get(at..at + armour_len(word, label)) else {
+        return false;
+    };
+    line.starts_with(DASHES)
+        && line[DASHES.len()..].starts_with(word)
+        && line[DASHES.len() + word.len()..].starts_with(label)
         && line.ends_with(DASHES)
 }
 
-/// Lines ended by LF or CR LF: (line, whether a line break ended it).
-struct Lines<'a>(&'a [u8]);
+/// The length of the line break at `at`: 1 for LF, 2 for CR LF.
+fn line_break(text: &[u8], at: usize) -> Option<usize> {
+    match text.get(at..)? {
+        [b'\n', ..] => Some(1),
+        [b'\r', b'\n', ..] => Some(2),
+        _ => None,
+    }
+}
 
-impl<'a> Iterator for Lines<'a> {
-    type Item = (&'a [u8], bool);
-    fn next(&mut self) -> Option<(&'a [u8], bool)> {
-        if self.0.is_empty() {
-            return None;
-        }
-        match self.0.iter().position(|&c| c == b'\n') {
-            Some(i) => {
-                let line = &self.0[..i];
-                self.0 = &self.0[i + 1..];
-                Some((line.strip_suffix(b"\r").unwrap_or(line), true))
-            }
-            None => {
-                let line = self.0;
-                self.0 = &[];
-                Some((line, false))
-            }
-        }
+/// The length of the line break that ends at `end`: 0, 1 for LF, 2 for CR LF.
+fn line_break_before(text: &[u8], end: usize) -> usize {
+    match &text[..end] {
+        [.., b'\r', b'\n'] => 2,
+        [.., b'\n'] => 1,
+        _ => 0,
     }
 }
 
@@ -289,11 +359,47 @@ mod tests {
     use super::*;
     use crate::test_rng::Rng;
 
+    const STD_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const URL_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+    /// The plain decoder, with a 256-entry table and a branch on every
+    /// character, that the constant-time one must agree with: the same
+    /// bytes, and the same error, checked in the same order (length,
+    /// padding, characters, canonical).
+    fn table_decode(text: &[u8], url: bool, padded: bool) -> Result<Vec<u8>, Base64Error> {
+        let mut table = [None; 256];
+        for (v, &c) in (if url { URL_ALPHABET } else { STD_ALPHABET }).iter().enumerate() {
+            table[usize::from(c)] = Some(v as u32);
+        }
+        let mut chars = text;
+        if padded {
+            if text.len() % 4 != 0 {
+                return Err(Base64Error::BadLength);
+            }
+            while chars.len() + 2 > text.len() && chars.last() == Some(&b'=') {
+                chars = &chars[..chars.len() - 1];
+            }
+        }
+        if chars.len() % 4 == 1 {
+            return Err(Base64Error::BadLength);
+        }
+        let mut out = Vec::new();
+        for group in chars.chunks(4) {
+            let mut acc = 0;
+            for (i, &c) in group.iter().enumerate() {
+                acc |= table[usize::from(c)].ok_or(Base64Error::BadCharacter)? << (18 - 6 * i);
+            }
+            out.extend_from_slice(&acc.to_be_bytes()[1..group.len()]);
+            if acc & (0xffffff >> (8 * (group.len() - 1))) != 0 {
+                return Err(Base64Error::NonCanonical);
+            }
+        }
+        Ok(out)
+    }
+
     #[test]
     fn every_character_maps_as_rfc_4648_says() {
-        let std_alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        let url_alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-        for (alphabet, url) in [(std_alphabet, false), (url_alphabet, true)] {
+        for (alphabet, url) in [(STD_ALPHABET, false), (URL_ALPHABET, true)] {
             for c in 0..=255u8 {
                 let (v, ok) = value(c, url);
                 match alphabet.iter().position(|&a| a == c) {
@@ -303,6 +409,66 @@ mod tests {
             }
             for v in 0..64u8 {
                 assert_eq!(character(v, url), alphabet[usize::from(v)]);
+            }
+        }
+    }
+
+    /// Every string of up to 4 characters from a set that holds each range's
+    /// ends and the bytes around them, padding, line breaks and the other
+    /// alphabet's two symbols; and every byte value in every place of a
+    /// group, after whole groups and before padding.
+    #[test]
+    fn decodes_as_a_table_does() {
+        let set = b"AZaz09+/-_=@[`{:\r\n\x00\x80\xff";
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for len in 0..=4 {
+            for i in 0..set.len().pow(len) {
+                let mut text = Vec::new();
+                let mut n = i;
+                for _ in 0..len {
+                    text.push(set[n % set.len()]);
+                    n /= set.len();
+                }
+                texts.push(text);
+            }
+        }
+        for base in [&b"QUJD"[..], b"QUJDRA==", b"QUJDREU=", b"QUJDREVG"] {
+            for at in 0..base.len() {
+                for c in 0..=255u8 {
+                    let mut t = base.to_vec();
+                    t[at] = c;
+                    texts.push(t);
+                }
+            }
+        }
+        for text in &texts {
+            let t = String::from_utf8_lossy(text);
+            assert_eq!(base64_decode(text).map(|b| b.to_vec()), table_decode(text, false, true), "{t:?}");
+            assert_eq!(base64url_decode(text).map(|b| b.to_vec()), table_decode(text, true, false), "{t:?}");
+        }
+    }
+
+    /// The last character of a text whose data ends in 1 or 2 bytes carries 4
+    /// or 2 bits beyond the data; each of its 64 values is refused exactly
+    /// when one of those bits is set.
+    #[test]
+    fn refuses_every_non_canonical_last_character() {
+        for (alphabet, url) in [(STD_ALPHABET, false), (URL_ALPHABET, true)] {
+            for (head, unused) in [(&b"QUJDR"[..], 15), (b"QUJDRE", 3)] {
+                for (v, &c) in alphabet.iter().enumerate() {
+                    let mut text = head.to_vec();
+                    text.push(c);
+                    let got = if url {
+                        base64url_decode(&text)
+                    } else {
+                        text.resize(8, b'=');
+                        base64_decode(&text)
+                    };
+                    match got {
+                        Ok(_) => assert_eq!(v & unused, 0, "{text:?}"),
+                        Err(e) => assert!(v & unused != 0 && e == Base64Error::NonCanonical, "{text:?}: {e:?}"),
+                    }
+                }
             }
         }
     }
@@ -323,6 +489,12 @@ mod tests {
                 assert_eq!(&pem_decode(pem.as_bytes(), "PUBLIC KEY").unwrap()[..], &data[..]);
                 let crlf = pem.replace('\n', "\r\n");
                 assert_eq!(&pem_decode(crlf.as_bytes(), "PUBLIC KEY").unwrap()[..], &data[..]);
+                // LF and CR LF mixed, line by line, and no line break after END.
+                let mixed: String =
+                    pem.split_inclusive('\n').enumerate().map(|(i, l)| l.replace('\n', ["\n", "\r\n"][i % 2])).collect();
+                for text in [&mixed[..], mixed.trim_end(), crlf.trim_end()] {
+                    assert_eq!(&pem_decode(text.as_bytes(), "PUBLIC KEY").unwrap()[..], &data[..], "{text:?}");
+                }
             }
         }
     }
@@ -369,6 +541,14 @@ mod tests {
             (g.replacen(&b64, &alloc::format!("{}\n{}", &b64[..32], &b64[32..]), 1), PemError::BadLine),
             (g.replacen("MDAw", "MD*w", 1), PemError::Base64(Base64Error::BadCharacter)),
             (String::from("-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n"), PemError::BadLine),
+            // A line of 63 characters, or of 63 and a CR, before a full one.
+            (g.replacen(&b64, &b64[1..], 1), PemError::BadLine),
+            (g.replacen(&b64, &alloc::format!("{}\r", &b64[1..]), 1), PemError::BadLine),
+            // A CR before the last LF where the length says LF alone: the line is a character short.
+            (g.replacen("==\n-----END", "=\r\n-----END", 1), PemError::Base64(Base64Error::BadLength)),
+            (g.replacen("\n-----END", "\n\n-----END", 1), PemError::BadLine),
+            (g.replacen("-----END", "----END", 1), PemError::BadEnd),
+            (g.replacen("\n-----END", "-----END", 1), PemError::BadEnd),
         ];
         // Without the final line break is allowed.
         assert_eq!(&pem_decode(g.trim_end().as_bytes(), "PRIVATE KEY").unwrap()[..], &der[..]);
@@ -377,3 +557,4 @@ mod tests {
         }
     }
 }
+
