@@ -1,7 +1,7 @@
 // examples/verify-service, installed against the packed package: the HTTP API
 // (JSON, binary framing, batches), its errors and limits, key loading from PEM and
 // JWKS and the refusal of keys that are not ML-DSA public keys, hostile requests,
-// a short autocannon run of both backends on Node 24, and graceful shutdown.
+// slow clients and the time limits that close their connections, a short autocannon run of both backends on Node 24, and graceful shutdown.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -409,6 +409,103 @@ test('408 for a body that does not arrive; 400/431 for broken HTTP; the service 
   assert.equal(health.json.status, 'ok');
 });
 
+test('slow clients lose their connections within the limits (headers, malformed requests, bodies, unread answers, idle keep-alive) while others are answered', { skip: skip || (!fs.existsSync('/proc/self/net/tcp') && 'needs /proc to see which connections the server holds') }, async (t) => {
+  // Short limits, in ms. The send timeout is the shortest: a client whose answers back up may also
+  // have the start of a request in the paused parser, which the headers timeout would close.
+  const [HEADERS, BODY, SEND, KEEP_ALIVE] = [3000, 2000, 1000, 1000];
+  const CHECK = HEADERS / 10; // the service has node:http check the headers and request limits this often
+  const SLACK = 1000;
+  const s = await startServer(dir, ['--keys', demo.keysDir, '--threads', '1', '--headers-timeout', String(HEADERS), '--body-timeout', String(BODY), '--send-timeout', String(SEND), '--keep-alive-timeout', String(KEEP_ALIVE)]);
+  const port = Number(new URL(s.url).port);
+  // A 404 echoes 200 bytes of the path: about 450 bytes of answer to 230 of request, so 20 000 of
+  // them are twice what the socket buffers of both ends hold (4 MiB and 128 KiB by default on Linux).
+  const pipelined = `GET /${'x'.repeat(199)} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(20_000);
+  // Each client connects, calls `start`, never reads; `tick` (every 100 ms) trickles bytes. The
+  // service has to close its connection `limit` ms after it connected, or, for `stalls`, after the
+  // server's send queue to it stopped growing (the answer that cannot leave).
+  const kinds = [
+    { name: 'sends nothing', count: 3, limit: HEADERS + CHECK, start() {}, answer: /^HTTP\/1\.1 408 / },
+    { name: 'trickles its headers', count: 4, limit: HEADERS + CHECK, start: (c) => c.write('POST /verify HTTP/1.1\r\nHost: x\r\n'), tick: (c) => c.write('X-Slow: 1\r\n') },
+    { name: 'sends a malformed request', count: 4, limit: 0, start: (c) => c.write('GARBAGE\r\n\r\n'), answer: /^HTTP\/1\.1 400 / },
+    { name: 'trickles its body', count: 3, limit: BODY, start: (c) => c.write('POST /verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n'), tick: (c) => c.write(' ') },
+    // node:http closes an idle connection 1 s after the keep-alive timeout.
+    { name: 'sends one request, keeps the connection', count: 3, limit: KEEP_ALIVE + 1000, start: (c) => c.write('GET /keys HTTP/1.1\r\nHost: x\r\n\r\n'), answer: /^HTTP\/1\.1 200 [\s\S]*"kid":"alice"/ },
+    { name: 'sends 20 000 requests, reads no answer', count: 3, limit: SEND, stalls: true, start: (c) => c.write(pipelined), answer: /^HTTP\/1\.1 404 / },
+  ];
+  const clients = [];
+  let stop = false;
+  try {
+    for (const kind of kinds)
+      for (let i = 0; i < kind.count; i++) {
+        const c = { kind, name: `${kind.name} #${i + 1}`, sock: net.connect(port, '127.0.0.1'), maxQueue: 0 };
+        c.sock.pause();
+        c.sock.on('error', () => {}); // a trickle after the server has closed gets a reset
+        c.sock.on('connect', () => {
+          c.port = c.sock.localPort;
+          c.from = performance.now();
+          kind.start(c.sock);
+        });
+        clients.push(c);
+      }
+    assert.equal(clients.length, 20);
+    // Honest requests, one every 100 ms, for as long as the slow clients are watched.
+    const honest = [];
+    const honestLoop = (async () => {
+      while (!stop) {
+        const r = await request(s.url, json(demo.item('alice', `honest ${honest.length}`)));
+        assert.deepEqual(r.json, { valid: true }, `honest request ${honest.length}: ${r.status} ${r.text}`);
+        honest.push(performance.now());
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    honestLoop.catch(() => {}); // awaited below
+    // Every 50 ms, which connections the server holds, until all are closed (at most 15 s).
+    const deadline = performance.now() + 15_000;
+    for (let round = 0; clients.some((c) => c.closedAfter === undefined) && performance.now() < deadline; round++) {
+      await new Promise((r) => setTimeout(r, 50));
+      const held = serverConnections(s.child.pid, port);
+      const now = performance.now();
+      for (const c of clients) {
+        if (c.port === undefined || c.closedAfter !== undefined) continue;
+        const queue = held.get(c.port);
+        if (queue === undefined) c.closedAfter = now - c.from;
+        else if (c.kind.stalls && queue !== c.queue) [c.queue, c.maxQueue, c.from] = [queue, Math.max(queue, c.maxQueue), now];
+        else if (c.kind.tick && round % 2) c.kind.tick(c.sock);
+      }
+    }
+    const lastClose = Math.max(...clients.map((c) => c.from + (c.closedAfter ?? Infinity)));
+    stop = true;
+    await honestLoop;
+    const times = kinds.map((k) => `${k.name}: ${clients.filter((c) => c.kind === k).map((c) => (c.closedAfter === undefined ? 'open' : (c.closedAfter / 1000).toFixed(2))).join(' ')}`);
+    t.diagnostic(`closed after (s): ${times.join('; ')}; ${honest.length} honest requests answered meanwhile`);
+    const late = clients.flatMap((c) => {
+      if (c.port === undefined) return [`${c.name}: not connected`];
+      if (c.closedAfter === undefined) return [`${c.name}: still open after ${((deadline - c.from) / 1000).toFixed(1)} s`];
+      if (c.kind.stalls && c.maxQueue < 1 << 20) return [`${c.name}: its answers did not back up (send queue at most ${c.maxQueue} bytes)`];
+      return c.closedAfter > c.kind.limit + SLACK ? [`${c.name}: closed after ${c.closedAfter.toFixed(0)} ms, limit ${c.kind.limit} ms`] : [];
+    });
+    assert.deepEqual(late, [], `each closed within its limit + ${SLACK} ms`);
+    assert.ok(honest.some((at) => at < lastClose), 'honest requests answered while slow clients were connected');
+    // The answers the service wrote before closing, to the clients that sent nothing after them.
+    for (const c of clients.filter((c) => c.kind.answer)) {
+      const answer = await new Promise((resolve) => {
+        let out = '';
+        c.sock.on('data', (d) => (out += d)).on('close', () => resolve(out)).on('end', () => resolve(out));
+        c.sock.resume();
+        setTimeout(() => resolve(out), 1000);
+      });
+      assert.match(answer, c.kind.answer, `${c.name}: ${answer.slice(0, 200)}`);
+    }
+    const health = await request(s.url, { method: 'GET', path: '/healthz' });
+    assert.equal(health.json.connections, 1, 'no connection left but this one');
+  } finally {
+    stop = true;
+    for (const c of clients) c.sock.destroy();
+    s.child.kill('SIGTERM');
+    await s.exited;
+  }
+});
+
 test('hostile requests: random bodies, types, paths and methods never get a 5xx', { skip }, async (t) => {
   const good = demo.item('bob', 'base');
   const mutateText = (t) => {
@@ -661,6 +758,32 @@ function rssMiB(pid) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The TCP connections to local `port` that process `pid` has not closed, from Linux /proc: those on
+ * one of its file descriptors, and those it has not accepted yet (on none, in state SYN_RECV or
+ * ESTABLISHED; once closed, one is in FIN_WAIT or gone). A map from the client's port to the bytes
+ * in the send queue of the server's end.
+ */
+function serverConnections(pid, port) {
+  // The table before the descriptors: a connection accepted in between shows as not accepted yet.
+  const table = fs.readFileSync(`/proc/${pid}/net/tcp`, 'utf8');
+  const inodes = new Set();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]);
+    } catch {} // closed meanwhile
+  }
+  const held = new Map();
+  // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode
+  for (const line of table.split('\n').slice(1)) {
+    const [, local, remote, state, queues, , , , , inode] = line.trim().split(/\s+/);
+    if (inode === undefined || parseInt(local.split(':')[1], 16) !== port) continue;
+    if (inodes.has(inode) || (inode === '0' && (state === '01' || state === '03'))) held.set(parseInt(remote.split(':')[1], 16), parseInt(queues.split(':')[0], 16));
+  }
+  return held;
 }
 
 async function waitForAsync(predicate) {

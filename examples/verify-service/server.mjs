@@ -18,8 +18,11 @@ const USAGE = `usage: node server.mjs (--keys DIR | --jwks FILE)... [options]
   --max-pending N       verifications in flight over all requests before 503, default ${DEFAULTS.maxPending}
   --max-reading N       request bodies being received at once before 503, default ${DEFAULTS.maxReading}
   --max-connections N   open connections; more are closed at once, default ${DEFAULTS.maxConnections}
-  --body-timeout MS     default ${DEFAULTS.bodyTimeout}
-  --verify-timeout MS   default ${DEFAULTS.verifyTimeout}
+  --headers-timeout MS  request line and headers, default ${DEFAULTS.headersTimeout}
+  --body-timeout MS     body, from the end of its headers, default ${DEFAULTS.bodyTimeout}
+  --verify-timeout MS   verifications of one request, default ${DEFAULTS.verifyTimeout}
+  --send-timeout MS     an answer the client does not take: connection closed, default ${DEFAULTS.sendTimeout}
+  --keep-alive-timeout MS  idle connection between requests, default ${DEFAULTS.keepAliveTimeout}
   --shutdown-grace MS   default ${DEFAULTS.shutdownGrace}`;
 
 const OPTIONS = {
@@ -34,8 +37,11 @@ const OPTIONS = {
   'max-pending': { type: 'string' },
   'max-reading': { type: 'string' },
   'max-connections': { type: 'string' },
+  'headers-timeout': { type: 'string' },
   'body-timeout': { type: 'string' },
   'verify-timeout': { type: 'string' },
+  'send-timeout': { type: 'string' },
+  'keep-alive-timeout': { type: 'string' },
   'shutdown-grace': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -75,8 +81,11 @@ const limits = {
   maxPending: integer(values, 'max-pending', 1),
   maxReading: integer(values, 'max-reading', 1),
   maxConnections: integer(values, 'max-connections', 1),
+  headersTimeout: integer(values, 'headers-timeout', 1),
   bodyTimeout: integer(values, 'body-timeout', 1),
   verifyTimeout: integer(values, 'verify-timeout', 1),
+  sendTimeout: integer(values, 'send-timeout', 1),
+  keepAliveTimeout: integer(values, 'keep-alive-timeout', 1),
   shutdownGrace: integer(values, 'shutdown-grace', 0),
 };
 for (const k of Object.keys(limits)) if (limits[k] === undefined) delete limits[k];

@@ -11,10 +11,11 @@ export const DEFAULTS = Object.freeze({
   maxPending: 4096, // items accepted and not yet answered, over all requests
   maxReading: 64, // request bodies being received at once (so at most maxReading × maxBody bytes held)
   maxConnections: 1024, // open TCP connections; more are closed at once (node:http's server.maxConnections)
+  headersTimeout: 10_000, // ms for the request line and headers, from connecting or the request's first byte (node:http)
   bodyTimeout: 10_000, // ms to receive a body once its headers are in
   verifyTimeout: 5_000, // ms for the verifications of one request
-  headersTimeout: 10_000, // ms (node:http)
-  keepAliveTimeout: 5_000, // ms (node:http)
+  sendTimeout: 10_000, // ms for an answer to leave: from res.end() until the socket's buffers have taken it
+  keepAliveTimeout: 5_000, // ms an idle connection is kept between requests (node:http closes it 1 s later)
   shutdownGrace: 10_000, // ms for in-flight requests after SIGTERM before connections are cut
 });
 
@@ -33,8 +34,13 @@ export function createService(backend, options = {}) {
 
   const server = http.createServer({
     headersTimeout: limits.headersTimeout,
-    requestTimeout: limits.bodyTimeout + limits.headersTimeout,
+    // Also bounds a body that is not read (a request refused before its body), which node:http discards.
+    requestTimeout: limits.headersTimeout + limits.bodyTimeout,
     keepAliveTimeout: limits.keepAliveTimeout,
+    // node:http enforces the two limits above only when it checks its connections, every 30 s
+    // unless told: a 10 s limit would be up to 40 s. Checked every tenth of headersTimeout (at most
+    // every second), each limit holds to within 10 % (at most 1 s).
+    connectionsCheckingInterval: Math.min(1000, Math.max(10, Math.round(limits.headersTimeout / 10))),
   });
   server.maxConnections = limits.maxConnections;
 
@@ -53,11 +59,16 @@ export function createService(backend, options = {}) {
     onRequest(req, res);
   });
   server.on('clientError', (err, socket) => {
-    // Unparsable HTTP (node:http's own parser): answer 400 (or 408/413 for its limits) and close.
-    if (!socket.writable || err.code === 'ECONNRESET') return socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const body = JSON.stringify({ error: `bad HTTP request (${err.code ?? 'parse error'})` });
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    // Unparsable HTTP (node:http's own parser), or headers / a whole request not in time: answer
+    // 400 (431, 408) unless another answer is being written on this socket, then destroy the socket,
+    // as node:http's own handler does. end() alone would leave it open until the client closes its
+    // side, which a client that does not read never does.
+    if (socket.writable && err.code !== 'ECONNRESET' && !socket._httpMessage?.headersSent) {
+      const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const body = JSON.stringify({ error: `bad HTTP request (${err.code ?? 'parse error'})` });
+      socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    }
+    socket.destroy();
   });
 
   async function handle(req, res) {
@@ -203,6 +214,10 @@ export function createService(backend, options = {}) {
       ...(draining || !res.shouldKeepAlive ? { connection: 'close' } : {}),
       ...headers,
     });
+    // A client that sends requests and does not read the answers fills the socket's buffers;
+    // node:http then stops reading from it and runs no timer, so nothing else would close it.
+    const timer = setTimeout(() => res.req.socket.destroy(), limits.sendTimeout);
+    res.once('finish', () => clearTimeout(timer)).once('close', () => clearTimeout(timer));
     res.end(body);
   }
 
