@@ -113,6 +113,14 @@ const wipe = (bytes) => bytes && apply(u8Fill, bytes, [0]);
 const domString = (value) => `${value}`;
 
 /**
+ * What a caller's value is, for an error message, without its contents: a
+ * string where a format or usage name belongs may be key material (a PEM or
+ * base64 text given in the wrong position).
+ */
+const describe = (value) => (typeof value === 'string' ? `a string of ${value.length} characters` : value === null ? 'null' : typeof value);
+const quoted = (names) => names.map((n) => `"${n}"`).join(', ');
+
+/**
  * AlgorithmIdentifier → { name, params } for ML-DSA names (matched without
  * regard to ASCII case), or undefined for any other algorithm.
  */
@@ -141,16 +149,16 @@ function readUsages(usages) {
   const out = [];
   for (const u of usages) {
     const s = domString(u);
-    if (!KEY_USAGES.includes(s)) throw new TypeError(`keyUsages: "${s}" is not a KeyUsage`);
+    if (!KEY_USAGES.includes(s)) throw new TypeError(`keyUsages: expected KeyUsage names (${quoted(KEY_USAGES)}), got ${describe(s)}`);
     if (!out.includes(s)) out.push(s);
   }
   return out;
 }
 
 function readFormat(format) {
-  const f = domString(format);
-  if (!KEY_FORMATS.includes(f)) throw new TypeError(`format: "${f}" is not a KeyFormat`);
-  return f;
+  const i = KEY_FORMATS.indexOf(domString(format));
+  if (i < 0) throw new TypeError(`format: expected a KeyFormat (${quoted(KEY_FORMATS)}), got ${describe(domString(format))}`);
+  return KEY_FORMATS[i];
 }
 
 /** The members of a JsonWebKey dictionary that ML-DSA reads, each read once and converted. */

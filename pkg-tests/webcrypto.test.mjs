@@ -183,3 +183,38 @@ test('install() leaves a platform with native ML-DSA alone unless forced (Node 2
     fs.rmSync(file, { force: true });
   }
 });
+
+test('error messages describe a wrong argument and never contain it (issue #23)', { skip }, async (t) => {
+  const { privateKey } = await subtle.generateKey('ML-DSA-44', true, ['sign', 'verify']);
+  const pkcs8 = await subtle.exportKey('pkcs8', privateKey);
+  const jwk = await subtle.exportKey('jwk', privateKey);
+  const b64 = Buffer.from(pkcs8).toString('base64');
+  const pem = `-----BEGIN PRIVATE KEY-----\n${b64}\n-----END PRIVATE KEY-----\n`;
+  const secret = `${jwk.priv}${jwk.priv}`; // key material where text is expected
+  const fragments = [b64.slice(8, 40), jwk.priv.slice(4, 36)];
+  const calls = {
+    'importKey: PEM in the format position': [() => subtle.importKey(pem, 'pkcs8', 'ML-DSA-44', false, ['sign']), /a string of \d+ characters/],
+    'importKey: base64 in the format position': [() => subtle.importKey(b64, pkcs8, 'ML-DSA-44', false, ['sign']), /a string of \d+ characters/],
+    'exportKey: PEM as the format': [() => subtle.exportKey(pem, privateKey), /a string of \d+ characters/],
+    'generateKey: key material as a usage': [() => subtle.generateKey('ML-DSA-44', false, ['sign', b64]), /a string of \d+ characters/],
+    'importKey: key material as a usage': [() => subtle.importKey('pkcs8', pkcs8, 'ML-DSA-44', false, [pem])],
+    'getPublicKey: key material as a usage': [() => subtle.getPublicKey(privateKey, [secret])],
+    'importKey: jwk kty': [() => subtle.importKey('jwk', { ...jwk, kty: secret }, 'ML-DSA-44', false, ['sign'])],
+    'importKey: jwk alg': [() => subtle.importKey('jwk', { ...jwk, alg: secret }, 'ML-DSA-44', false, ['sign'])],
+    'importKey: jwk use': [() => subtle.importKey('jwk', { ...jwk, use: secret }, 'ML-DSA-44', false, ['sign'])],
+    'importKey: jwk key_ops': [() => subtle.importKey('jwk', { ...jwk, key_ops: [secret] }, 'ML-DSA-44', false, ['sign'])],
+    'importKey: jwk pub': [() => subtle.importKey('jwk', { ...jwk, pub: secret }, 'ML-DSA-44', false, ['sign'])],
+    'importKey: jwk priv': [() => subtle.importKey('jwk', { ...jwk, priv: `${secret}!` }, 'ML-DSA-44', false, ['sign'])],
+    'sign: key material as the algorithm': [() => subtle.sign(b64, privateKey, new Uint8Array(1))],
+    'sign: key material as the algorithm name': [() => subtle.sign({ name: pem }, privateKey, new Uint8Array(1))],
+  };
+  const echoed = [];
+  for (const [what, [call, describes]] of Object.entries(calls)) {
+    const e = await call().then(() => assert.fail(`${what}: resolved`), (x) => x);
+    if (fragments.some((f) => String(e.message).includes(f))) echoed.push(what);
+    else if (describes) assert.match(e.message, describes, what);
+    for (let c = e.cause; c; c = c.cause)
+      if (fragments.some((f) => String(c.message).includes(f))) t.diagnostic(`${what}: the cause's message (main API) contains the argument`);
+  }
+  assert.deepEqual(echoed, [], 'calls whose error message contains the argument');
+});
