@@ -12,12 +12,22 @@
  */
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from './index.js';
 
-const { apply } = Reflect;
-const SETS = { 'ML-DSA-44': ml_dsa44, 'ML-DSA-65': ml_dsa65, 'ML-DSA-87': ml_dsa87 };
-const NAMES = Object.keys(SETS);
+// ---------------------------------------------------------------- intrinsics
+// Captured once, at load (as js/args.js does for the main API), so that a
+// script that replaces a built-in afterwards never gets a key's state or
+// bytes of key material: every built-in called on such a value is one of
+// these, called through `apply`; key states and the objects that carry key
+// material have no prototype, so that no read or write of a missing
+// property reaches Object.prototype; and no argument list is spread (which
+// would call the array iterator with the arguments).
+const { apply, construct, defineProperty, getPrototypeOf, setPrototypeOf } = Reflect;
+const { freeze, getOwnPropertyDescriptor } = Object;
+const ObjectPrototype = Object.prototype;
+const hasOwn = ObjectPrototype.hasOwnProperty;
 const U8 = Uint8Array;
-const typedArrayProto = Object.getPrototypeOf(U8.prototype);
-const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name)?.get;
+const PromiseCtor = Promise;
+const typedArrayProto = getPrototypeOf(U8.prototype);
+const getter = (proto, name) => getOwnPropertyDescriptor(proto, name)?.get;
 const taBuffer = getter(typedArrayProto, 'buffer');
 const taOffset = getter(typedArrayProto, 'byteOffset');
 const taByteLength = getter(typedArrayProto, 'byteLength');
@@ -29,16 +39,22 @@ const abByteLength = getter(ArrayBuffer.prototype, 'byteLength');
 const abResizable = getter(ArrayBuffer.prototype, 'resizable');
 const abDetached = getter(ArrayBuffer.prototype, 'detached');
 const sabByteLength = globalThis.SharedArrayBuffer ? getter(SharedArrayBuffer.prototype, 'byteLength') : undefined;
-const u8Fill = U8.prototype.fill;
-const u8Slice = U8.prototype.slice;
+const u8Fill = typedArrayProto.fill;
+const u8Set = typedArrayProto.set;
 const isView = ArrayBuffer.isView;
+const { get: mapGet, set: mapSet, has: mapHas } = WeakMap.prototype;
+const Registry = typeof FinalizationRegistry === 'function' ? FinalizationRegistry : undefined;
+const register = Registry?.prototype.register;
 const cryptoObject = globalThis.crypto;
 const getRandomValues = cryptoObject?.getRandomValues;
+
+const SETS = freeze({ __proto__: null, 'ML-DSA-44': ml_dsa44, 'ML-DSA-65': ml_dsa65, 'ML-DSA-87': ml_dsa87 });
+const NAMES = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 
 // The platform's, as they were at load (install() replaces the prototype's methods).
 const platformSubtle = globalThis.crypto?.subtle;
 const SubtleProto = globalThis.SubtleCrypto?.prototype;
-const PLATFORM = {};
+const PLATFORM = { __proto__: null };
 for (const name of ['encrypt', 'decrypt', 'sign', 'verify', 'digest', 'generateKey', 'deriveKey', 'deriveBits',
   'importKey', 'exportKey', 'wrapKey', 'unwrapKey', 'getPublicKey', 'encapsulateKey', 'encapsulateBits',
   'decapsulateKey', 'decapsulateBits']) {
@@ -104,7 +120,14 @@ function copyBufferSource(value, name) {
   } catch {
     return new U8(0); // detached (where ArrayBuffer.prototype.detached is missing): no bytes, as WebIDL copies it
   }
-  return apply(u8Slice, view, []);
+  return copy(view);
+}
+
+/** A new Uint8Array with the bytes of `view` (not slice(), which looks up a species constructor on the view). */
+function copy(view) {
+  const out = new U8(apply(taByteLength, view, []));
+  apply(u8Set, out, [view]);
+  return out;
 }
 
 const wipe = (bytes) => bytes && apply(u8Fill, bytes, [0]);
@@ -161,13 +184,28 @@ function readFormat(format) {
   return KEY_FORMATS[i];
 }
 
+/**
+ * A member of the caller's JsonWebKey, own or inherited as WebIDL reads it,
+ * except from Object.prototype: the JWK holds key material, and a getter put
+ * there would be called with the JWK as `this`.
+ */
+function jwkMember(jwk, name) {
+  for (let o = jwk; o !== null && o !== ObjectPrototype; o = getPrototypeOf(o)) {
+    const d = getOwnPropertyDescriptor(o, name);
+    if (d === undefined) continue;
+    if (apply(hasOwn, d, ['value'])) return d.value;
+    return d.get === undefined ? undefined : apply(d.get, jwk, []);
+  }
+  return undefined;
+}
+
 /** The members of a JsonWebKey dictionary that ML-DSA reads, each read once and converted. */
 function readJwk(value) {
   if (value === null || typeof value !== 'object') throw new TypeError('keyData: expected a JsonWebKey object for the jwk format');
-  const out = {};
+  const out = { __proto__: null };
   // WebIDL reads dictionary members in lexicographic order.
   for (const member of ['alg', 'ext', 'key_ops', 'kty', 'priv', 'pub', 'use']) {
-    const v = value[member];
+    const v = jwkMember(value, member);
     if (v === undefined) continue;
     if (member === 'ext') out.ext = Boolean(v);
     else if (member === 'key_ops') {
@@ -186,13 +224,12 @@ function readJwk(value) {
 const STATE = new WeakMap();
 const TOKEN = Symbol('mldsa-simd CryptoKey');
 // A dropped private key's seed is wiped, and its prepared signer freed.
-const registry =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((s) => {
-        wipe(s.seed);
-        s.prepared?.free();
-      })
-    : undefined;
+const registry = Registry
+  ? new Registry((s) => {
+      wipe(s.seed);
+      s.prepared?.free();
+    })
+  : undefined;
 
 /** A CryptoKey of this package: the shape of the platform's (and, where there is one, an instance of it). */
 class CryptoKey {
@@ -217,7 +254,7 @@ Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: 'CryptoK
 if (PlatformCryptoKey) Object.setPrototypeOf(CryptoKey.prototype, PlatformCryptoKey.prototype);
 
 function state(key) {
-  const s = STATE.get(key);
+  const s = apply(mapGet, STATE, [key]);
   if (!s) throw new TypeError('not a CryptoKey of mldsa-simd');
   return s;
 }
@@ -225,6 +262,7 @@ function state(key) {
 function makeKey(set, type, extractable, usages, material) {
   const key = new CryptoKey(TOKEN);
   const s = {
+    __proto__: null,
     set,
     type,
     extractable,
@@ -234,12 +272,12 @@ function makeKey(set, type, extractable, usages, material) {
     seed: material.seed,
     prepared: undefined,
   };
-  STATE.set(key, s);
-  if (type === 'private') registry?.register(key, s);
+  apply(mapSet, STATE, [key, s]);
+  if (registry && type === 'private') apply(register, registry, [key, s]);
   return key;
 }
 
-const isOurs = (key) => key !== null && typeof key === 'object' && STATE.has(key);
+const isOurs = (key) => key !== null && typeof key === 'object' && apply(mapHas, STATE, [key]);
 function isPlatformKey(key) {
   if (!platformKeyType || key === null || typeof key !== 'object') return false;
   try {
@@ -253,8 +291,12 @@ function checkKey(key, name) {
   if (!isOurs(key) && !isPlatformKey(key)) throw new TypeError(`${name}: expected a CryptoKey`);
 }
 
-const toArrayBuffer = (bytes) =>
-  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : apply(u8Slice, bytes, []).buffer;
+/** The bytes of a Uint8Array as an ArrayBuffer of their own. */
+function toArrayBuffer(bytes) {
+  const buffer = apply(taBuffer, bytes, []);
+  const whole = apply(taOffset, bytes, []) === 0 && apply(taByteLength, bytes, []) === apply(abByteLength, buffer, []);
+  return whole ? buffer : apply(taBuffer, copy(bytes), []);
+}
 
 // ---------------------------------------------------------------- the ML-DSA operations
 
@@ -326,7 +368,8 @@ function importKey(format, keyData, alg, extractable, usages) {
         if (usages.some((u) => !jwk.key_ops.includes(u))) throw fail('DataError', 'importKey: the JWK key_ops does not allow the usages asked for');
       }
       if (jwk.ext === false && extractable) throw fail('DataError', 'importKey: the JWK is not extractable (ext: false)');
-      const object = { kty: 'AKP', alg: alg.name, pub: jwk.pub, ...(priv ? { priv: jwk.priv } : {}) };
+      const object = { __proto__: null, kty: 'AKP', alg: alg.name, pub: jwk.pub };
+      if (priv) object.priv = jwk.priv;
       try {
         if (priv) {
           const key = ml.importSecretKey(object, 'jwk');
@@ -364,13 +407,13 @@ function exportKey(format, key) {
       return toArrayBuffer(ml.exportPublicKey(s.publicKey, 'spki'));
     case 'raw-public':
       want('public');
-      return toArrayBuffer(new U8(s.publicKey));
+      return toArrayBuffer(copy(s.publicKey));
     case 'pkcs8':
       want('private');
       return toArrayBuffer(ml.exportSecretKey(s.seed, 'pkcs8'));
     case 'raw-seed':
       want('private');
-      return toArrayBuffer(new U8(s.seed));
+      return toArrayBuffer(copy(s.seed));
     case 'jwk': {
       const jwk = s.type === 'private' ? ml.exportSecretKey(s.seed, 'jwk') : ml.exportPublicKey(s.publicKey, 'jwk');
       return { ...jwk, key_ops: [...s.usages], ext: s.extractable };
@@ -414,11 +457,11 @@ function getPublicKey(key, usages) {
 
 /** Runs `work` (argument conversion, then the operation) as the promise of a SubtleCrypto method. */
 function promise(work) {
-  return new Promise((resolve) => resolve(work()));
+  return new PromiseCtor((resolve) => resolve(work()));
 }
 function platform(name, self, args) {
   const fn = PLATFORM[name];
-  if (!fn || !platformSubtle) return Promise.reject(fail('NotSupportedError', `${name}: not supported here`));
+  if (!fn || !platformSubtle) return PromiseCtor.reject(fail('NotSupportedError', `${name}: not supported here`));
   return apply(fn, self ?? platformSubtle, args);
 }
 
@@ -429,20 +472,21 @@ function algorithmFor(algorithm, key, op) {
   return { alg, context: readContext(alg) };
 }
 
-// The methods, written once: `self` is the SubtleCrypto the call came to (for
-// install(), the platform's own object), which platform calls keep.
+// The methods, written once: `this` is the SubtleCrypto the call came to (the
+// platform's own object once installed, undefined from `subtle`), which
+// calls passed to the platform keep.
 const methods = {
-  generateKey(self, algorithm, extractable, keyUsages) {
+  generateKey(algorithm, extractable, keyUsages) {
     return promise(() => {
       const alg = mlDsaAlgorithm(algorithm);
-      if (!alg) return platform('generateKey', self, [algorithm, extractable, keyUsages]);
+      if (!alg) return platform('generateKey', this, [algorithm, extractable, keyUsages]);
       return generateKey(alg, Boolean(extractable), readUsages(keyUsages));
     });
   },
-  importKey(self, format, keyData, algorithm, extractable, keyUsages) {
+  importKey(format, keyData, algorithm, extractable, keyUsages) {
     return promise(() => {
       const alg = mlDsaAlgorithm(algorithm);
-      if (!alg) return platform('importKey', self, [format, keyData, algorithm, extractable, keyUsages]);
+      if (!alg) return platform('importKey', this, [format, keyData, algorithm, extractable, keyUsages]);
       const f = readFormat(format);
       const data = f === 'jwk' ? readJwk(keyData) : copyBufferSource(keyData, 'keyData');
       try {
@@ -452,36 +496,51 @@ const methods = {
       }
     });
   },
-  exportKey(self, format, key) {
+  exportKey(format, key) {
     return promise(() => {
       const f = readFormat(format);
       checkKey(key, 'key');
-      if (!isOurs(key)) return platform('exportKey', self, [format, key]);
+      if (!isOurs(key)) return platform('exportKey', this, [format, key]);
       return exportKey(f, key);
     });
   },
-  sign(self, algorithm, key, data) {
+  sign(algorithm, key, data) {
     return promise(() => {
-      if (!isOurs(key)) return platform('sign', self, [algorithm, key, data]);
+      if (!isOurs(key)) return platform('sign', this, [algorithm, key, data]);
       const { alg, context } = algorithmFor(algorithm, key, 'sign');
       return sign(alg, key, context, copyBufferSource(data, 'data'));
     });
   },
-  verify(self, algorithm, key, signature, data) {
+  verify(algorithm, key, signature, data) {
     return promise(() => {
-      if (!isOurs(key)) return platform('verify', self, [algorithm, key, signature, data]);
+      if (!isOurs(key)) return platform('verify', this, [algorithm, key, signature, data]);
       const { alg, context } = algorithmFor(algorithm, key, 'verify');
       return verify(alg, key, context, copyBufferSource(signature, 'signature'), copyBufferSource(data, 'data'));
     });
   },
-  getPublicKey(self, key, keyUsages) {
+  getPublicKey(key, keyUsages) {
     return promise(() => {
       checkKey(key, 'key');
-      if (!isOurs(key)) return platform('getPublicKey', self, [key, keyUsages]);
+      if (!isOurs(key)) return platform('getPublicKey', this, [key, keyUsages]);
       return getPublicKey(key, readUsages(keyUsages));
     });
   },
 };
+const ML_DSA_METHODS = ['generateKey', 'importKey', 'exportKey', 'sign', 'verify', 'getPublicKey'];
+
+const PASS_THROUGH = ['encrypt', 'decrypt', 'digest', 'deriveKey', 'deriveBits', 'wrapKey', 'unwrapKey',
+  'encapsulateKey', 'encapsulateBits', 'decapsulateKey', 'decapsulateBits'];
+for (const name of PASS_THROUGH) {
+  methods[name] = {
+    [name](...args) {
+      return promise(() => {
+        for (let i = 0; i < args.length; i++)
+          if (isOurs(args[i])) throw fail('NotSupportedError', `${name}: not available for ML-DSA keys of mldsa-simd`);
+        return platform(name, this, args);
+      });
+    },
+  }[name];
+}
 
 const ML_DSA_OPERATIONS = ['sign', 'verify', 'generateKey', 'importKey', 'exportKey', 'getPublicKey'];
 
@@ -502,16 +561,9 @@ function supports(operation, algorithm, lengthOrAdditional) {
   return ML_DSA_OPERATIONS.includes(domString(operation));
 }
 
-const PASS_THROUGH = ['encrypt', 'decrypt', 'digest', 'deriveKey', 'deriveBits', 'wrapKey', 'unwrapKey',
-  'encapsulateKey', 'encapsulateBits', 'decapsulateKey', 'decapsulateBits'];
-
 /** A SubtleCrypto with ML-DSA; everything else goes to the platform's crypto.subtle. */
-export const subtle = Object.freeze({
-  ...Object.fromEntries(Object.entries(methods).map(([name, m]) => [name, (...args) => m(undefined, ...args)])),
-  ...Object.fromEntries(PASS_THROUGH.map((name) => [name, (...args) => promise(() => {
-    for (const a of args) if (isOurs(a)) throw fail('NotSupportedError', `${name}: not available for ML-DSA keys of mldsa-simd`);
-    return platform(name, undefined, args);
-  })])),
+export const subtle = freeze({
+  ...Object.fromEntries(Object.keys(methods).map((name) => [name, (...args) => apply(methods[name], undefined, args)])),
   supports,
   [Symbol.toStringTag]: 'SubtleCrypto',
 });
@@ -530,19 +582,9 @@ export async function install({ force = false } = {}) {
   if (installed) return true;
   if (!SubtleProto || !platformSubtle) throw new Error('install: this platform has no crypto.subtle (WebCrypto needs a secure context in browsers)');
   if (!force && (await platformHasMlDsa())) return false;
-  for (const [name, m] of Object.entries(methods)) {
-    Object.defineProperty(SubtleProto, name, {
-      value: {
-        [name](...args) {
-          return m(this, ...args);
-        },
-      }[name],
-      writable: true,
-      configurable: true,
-      enumerable: true,
-    });
-  }
-  Object.defineProperty(globalThis.SubtleCrypto, 'supports', { value: supports, writable: true, configurable: true });
+  for (const name of ML_DSA_METHODS)
+    defineProperty(SubtleProto, name, { value: methods[name], writable: true, configurable: true, enumerable: true });
+  defineProperty(globalThis.SubtleCrypto, 'supports', { value: supports, writable: true, configurable: true });
   installed = true;
   return true;
 }
