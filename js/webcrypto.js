@@ -74,6 +74,27 @@ const DOMExceptionCtor =
     }
   };
 const fail = (name, message) => new DOMExceptionCtor(message, name);
+const RuntimeError = globalThis.WebAssembly?.RuntimeError;
+
+/** An OperationError for an error the operation did not expect (of the main API, or of the wasm instance). */
+function operationError(op, cause) {
+  const e = fail('OperationError', `${op}: the operation failed (see cause)`);
+  defineProperty(e, 'cause', { value: cause, writable: true, configurable: true });
+  return e;
+}
+
+/** Runs an ML-DSA operation (its arguments converted): what it throws is a DOMException. */
+function operation(op, run) {
+  try {
+    return run();
+  } catch (e) {
+    throw e instanceof DOMExceptionCtor ? e : operationError(op, e);
+  }
+}
+
+// The main API's error for a call during which the wasm instance failed (a
+// trap, or a stack overflow) and was replaced: not a fault of the data.
+const instanceFailed = (e) => (RuntimeError !== undefined && e?.cause instanceof RuntimeError) || e?.cause instanceof RangeError;
 
 const KEY_USAGES = ['encrypt', 'decrypt', 'sign', 'verify', 'deriveKey', 'deriveBits', 'wrapKey', 'unwrapKey',
   'encapsulateKey', 'encapsulateBits', 'decapsulateKey', 'decapsulateBits'];
@@ -323,7 +344,12 @@ function onlyUsage(usages, allowed, format) {
 
 function importKey(format, keyData, alg, extractable, usages) {
   const ml = SETS[alg.name];
-  const dataError = (e) => fail('DataError', `importKey: ${e instanceof Error ? e.message : e}`);
+  const dataError = (e) => {
+    if (instanceFailed(e)) return operationError('importKey', e);
+    const d = fail('DataError', `importKey: ${e instanceof Error ? e.message : 'the key data is not valid'}`);
+    defineProperty(d, 'cause', { value: e, writable: true, configurable: true });
+    return d;
+  };
   let type, material;
   switch (format) {
     case 'spki':
@@ -435,7 +461,21 @@ function checkUse(alg, key, usage) {
 function sign(alg, key, context, data) {
   const s = checkUse(alg, key, 'sign');
   if (context.length > 255) throw fail('OperationError', 'sign: the context is longer than 255 bytes');
-  s.prepared ??= SETS[s.set].signer(s.seed);
+  // A prepared signer lives in the wasm instance it was made in, which is
+  // replaced if it ever fails (a trap): one made before this call that fails
+  // is made again from the seed, and the signature computed once more.
+  if (s.prepared) {
+    try {
+      return toArrayBuffer(s.prepared.sign(data, { context }));
+    } catch {
+      const stale = s.prepared;
+      s.prepared = undefined;
+      try {
+        stale.free();
+      } catch {} // an instance that failed during free() was replaced: nothing left to free
+    }
+  }
+  s.prepared = SETS[s.set].signer(s.seed);
   return toArrayBuffer(s.prepared.sign(data, { context }));
 }
 
@@ -480,7 +520,8 @@ const methods = {
     return promise(() => {
       const alg = mlDsaAlgorithm(algorithm);
       if (!alg) return platform('generateKey', this, [algorithm, extractable, keyUsages]);
-      return generateKey(alg, Boolean(extractable), readUsages(keyUsages));
+      const usages = readUsages(keyUsages);
+      return operation('generateKey', () => generateKey(alg, Boolean(extractable), usages));
     });
   },
   importKey(format, keyData, algorithm, extractable, keyUsages) {
@@ -490,7 +531,8 @@ const methods = {
       const f = readFormat(format);
       const data = f === 'jwk' ? readJwk(keyData) : copyBufferSource(keyData, 'keyData');
       try {
-        return importKey(f, data, alg, Boolean(extractable), readUsages(keyUsages));
+        const usages = readUsages(keyUsages);
+        return operation('importKey', () => importKey(f, data, alg, Boolean(extractable), usages));
       } finally {
         if (f !== 'jwk') wipe(data);
       }
@@ -501,28 +543,32 @@ const methods = {
       const f = readFormat(format);
       checkKey(key, 'key');
       if (!isOurs(key)) return platform('exportKey', this, [format, key]);
-      return exportKey(f, key);
+      return operation('exportKey', () => exportKey(f, key));
     });
   },
   sign(algorithm, key, data) {
     return promise(() => {
       if (!isOurs(key)) return platform('sign', this, [algorithm, key, data]);
       const { alg, context } = algorithmFor(algorithm, key, 'sign');
-      return sign(alg, key, context, copyBufferSource(data, 'data'));
+      const bytes = copyBufferSource(data, 'data');
+      return operation('sign', () => sign(alg, key, context, bytes));
     });
   },
   verify(algorithm, key, signature, data) {
     return promise(() => {
       if (!isOurs(key)) return platform('verify', this, [algorithm, key, signature, data]);
       const { alg, context } = algorithmFor(algorithm, key, 'verify');
-      return verify(alg, key, context, copyBufferSource(signature, 'signature'), copyBufferSource(data, 'data'));
+      const sig = copyBufferSource(signature, 'signature');
+      const bytes = copyBufferSource(data, 'data');
+      return operation('verify', () => verify(alg, key, context, sig, bytes));
     });
   },
   getPublicKey(key, keyUsages) {
     return promise(() => {
       checkKey(key, 'key');
       if (!isOurs(key)) return platform('getPublicKey', this, [key, keyUsages]);
-      return getPublicKey(key, readUsages(keyUsages));
+      const usages = readUsages(keyUsages);
+      return operation('getPublicKey', () => getPublicKey(key, usages));
     });
   },
 };
@@ -580,7 +626,7 @@ let installed = false;
  */
 export async function install({ force = false } = {}) {
   if (installed) return true;
-  if (!SubtleProto || !platformSubtle) throw new Error('install: this platform has no crypto.subtle (WebCrypto needs a secure context in browsers)');
+  if (!SubtleProto || !platformSubtle) throw fail('NotSupportedError', 'install: this platform has no crypto.subtle (WebCrypto needs a secure context in browsers)');
   if (!force && (await platformHasMlDsa())) return false;
   for (const name of ML_DSA_METHODS)
     defineProperty(SubtleProto, name, { value: methods[name], writable: true, configurable: true, enumerable: true });

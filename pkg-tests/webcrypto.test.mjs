@@ -218,3 +218,63 @@ test('error messages describe a wrong argument and never contain it (issue #23)'
   }
   assert.deepEqual(echoed, [], 'calls whose error message contains the argument');
 });
+
+test('keys made before a wasm trap keep working; a failure inside an operation is an OperationError (issue #23)', { skip, timeout: 120_000 }, () => {
+  // A fresh Node records the package's instances (as lib/instance.mjs does)
+  // before it imports mldsa-simd/webcrypto, whose main entry is the same
+  // module as the user's `mldsa-simd`: the instance grown here is the one the
+  // webcrypto keys use. A real trap, as in trap.test.mjs: memory grown to the
+  // 4 GiB limit, then an ML-DSA-87 signature, which needs more heap.
+  const out = inFreshNode(`
+    const made = [];
+    WebAssembly.Instance = new Proxy(WebAssembly.Instance, {
+      construct(target, args, newTarget) { const i = Reflect.construct(target, args, newTarget); made.push(i); return i; },
+    });
+    const lib = await import('mldsa-simd');
+    const { subtle } = await import('mldsa-simd/webcrypto');
+    const instances = () => made.filter((i) => typeof i.exports.prepare_signer === 'function').length;
+    const grow = () => {
+      const memory = made.filter((i) => typeof i.exports.prepare_signer === 'function').at(-1).exports.memory;
+      memory.grow(65536 - memory.buffer.byteLength / 65536);
+    };
+    const outcome = (p) => p.then((v) => v, (e) => (e instanceof DOMException ? e.name : 'not a DOMException: ' + e));
+    const data = new TextEncoder().encode('before and after a trap');
+    const big = new Uint8Array(200_000).fill(7);
+    const roundTrip = async (name, privateKey, publicKey, message = data) =>
+      subtle.verify(name, publicKey, await subtle.sign(name, privateKey, message), message);
+    const a = await subtle.generateKey('ML-DSA-87', false, ['sign', 'verify']);
+    const b = await subtle.importKey('raw-seed', new Uint8Array(32).fill(5), 'ML-DSA-65', false, ['sign']);
+    const bPublic = await subtle.getPublicKey(b, ['verify']);
+    const before = [await roundTrip('ML-DSA-87', a.privateKey, a.publicKey), await roundTrip('ML-DSA-65', b, bPublic)];
+    const first = instances();
+
+    // A trap in the main API, then each key made before signs in the new instance.
+    const sk = lib.ml_dsa87.keygen(new Uint8Array(32)).secretKey;
+    grow();
+    let trap = 'no trap';
+    try { lib.ml_dsa87.sign(big, sk); } catch (e) { trap = e.cause?.constructor.name; }
+    const afterTrap = [await outcome(roundTrip('ML-DSA-87', a.privateKey, a.publicKey)), await outcome(roundTrip('ML-DSA-65', b, bPublic))];
+    const second = instances();
+
+    // A trap inside subtle.sign (a key never used, so its signer is made in
+    // this call): an OperationError, with the main API's error as its cause.
+    // (Each trap costs seconds: the failed instance's 4 GiB are wiped.)
+    const c = await subtle.generateKey('ML-DSA-87', false, ['sign', 'verify']);
+    grow();
+    let failed;
+    try { await subtle.sign('ML-DSA-87', c.privateKey, big); failed = 'signed'; } catch (e) {
+      failed = { name: e.name, isDOMException: e instanceof DOMException, cause: e.cause?.cause?.constructor.name };
+    }
+    const third = instances();
+    const afterAll = [await outcome(roundTrip('ML-DSA-87', c.privateKey, c.publicKey, big)), await outcome(roundTrip('ML-DSA-87', a.privateKey, a.publicKey))];
+    process.stdout.write(JSON.stringify({ before, trap, afterTrap, failed, afterAll, replaced: [second - first, third - second] }));`);
+  assert.deepEqual(out, {
+    before: [true, true],
+    trap: 'RuntimeError',
+    // Before: 'not a DOMException: Error: signer: the WebAssembly instance was replaced after a failure; make the signer again'.
+    afterTrap: [true, true],
+    failed: { name: 'OperationError', isDOMException: true, cause: 'RuntimeError' },
+    afterAll: [true, true],
+    replaced: [1, 1],
+  });
+});
