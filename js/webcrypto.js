@@ -270,9 +270,24 @@ class CryptoKey {
     return state(this).usages;
   }
 }
-Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: 'CryptoKey', configurable: true });
+defineProperty(CryptoKey, 'name', { value: 'CryptoKey', configurable: true }); // whatever a minifier calls the class
+defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: 'CryptoKey', configurable: true });
 // `key instanceof CryptoKey` (the platform's) holds for these keys too.
-if (PlatformCryptoKey) Object.setPrototypeOf(CryptoKey.prototype, PlatformCryptoKey.prototype);
+if (PlatformCryptoKey) setPrototypeOf(CryptoKey.prototype, PlatformCryptoKey.prototype);
+// Node's util.inspect prints a key as Node prints its own CryptoKey (whose
+// inspect hook, on the platform prototype above, reads the platform's
+// internal slots and throws on ours).
+defineProperty(CryptoKey.prototype, Symbol.for('nodejs.util.inspect.custom'), {
+  value: function inspect(depth, options, nodeInspect) {
+    const s = apply(mapGet, STATE, [this]);
+    if (s === undefined || typeof nodeInspect !== 'function') return this;
+    if (depth < 0) return 'CryptoKey {}';
+    const shown = { type: s.type, extractable: s.extractable, algorithm: s.algorithm, usages: s.usages };
+    return `CryptoKey ${nodeInspect(shown, { ...options, depth: options.depth == null ? null : options.depth - 1 })}`;
+  },
+  writable: true,
+  configurable: true,
+});
 
 function state(key) {
   const s = apply(mapGet, STATE, [key]);

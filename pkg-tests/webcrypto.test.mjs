@@ -11,6 +11,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { IMPL, repoRoot, consumerDir, importFromConsumer, node24 } from './lib/load.mjs';
+import { tool } from './lib/compat.mjs';
 import { run } from './lib/webcrypto-scenarios.mjs';
 
 const skip = IMPL === 'noble' ? 'mldsa-simd/webcrypto is not part of the noble API (MLDSA_IMPL=noble)' : false;
@@ -277,4 +278,37 @@ test('keys made before a wasm trap keep working; a failure inside an operation i
     afterAll: [true, true],
     replaced: [1, 1],
   });
+});
+
+test('util.inspect prints a key as Node prints its own CryptoKey, in Node 20, 22 and 24 (issue #23)', { skip, timeout: 60_000 }, () => {
+  const script = `
+    import util from 'node:util';
+    import { subtle } from 'mldsa-simd/webcrypto';
+    const inspect = (v, o) => { try { return util.inspect(v, o); } catch (e) { return 'threw ' + (e.code ?? e.name); } };
+    const shown = async (sub) => {
+      const { privateKey, publicKey } = await sub.generateKey('ML-DSA-44', false, ['sign', 'verify']);
+      return [inspect(privateKey), inspect(publicKey, { depth: 0 }), inspect({ nested: { key: privateKey } }, { depth: 1 }),
+        inspect([publicKey], { colors: true }), inspect(privateKey, { compact: false })];
+    };
+    const native = await crypto.subtle.generateKey('ML-DSA-44', false, ['sign']).then(() => shown(crypto.subtle), () => undefined);
+    process.stdout.write(JSON.stringify({ ours: await shown(subtle), native }));`;
+  const expected = [
+    "CryptoKey {\n  type: 'private',\n  extractable: false,\n  algorithm: { name: 'ML-DSA-44' },\n  usages: [ 'sign' ]\n}",
+    'CryptoKey [Object]',
+    '{ nested: { key: CryptoKey {} } }',
+    "[\n  CryptoKey {\n    type: \x1b[32m'public'\x1b[39m,\n    extractable: \x1b[33mtrue\x1b[39m,\n    algorithm: { name: \x1b[32m'ML-DSA-44'\x1b[39m },\n    usages: [ \x1b[32m'verify'\x1b[39m ]\n  }\n]",
+    "CryptoKey {\n  type: 'private',\n  extractable: false,\n  algorithm: {\n    name: 'ML-DSA-44'\n  },\n  usages: [\n    'sign'\n  ]\n}",
+  ];
+  const runs = { [process.versions.node]: inFreshNode(script) };
+  for (const bin of [tool('node22/bin/node'), node24()]) {
+    const r = spawnSync(bin, ['--no-warnings', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: consumerDir });
+    assert.equal(r.status, 0, r.stderr);
+    const { version } = JSON.parse(spawnSync(bin, ['-p', 'JSON.stringify({ version: process.versions.node })'], { encoding: 'utf8' }).stdout);
+    runs[version] = JSON.parse(r.stdout);
+  }
+  assert.deepEqual(Object.keys(runs).map((v) => v.split('.')[0]).sort(), ['20', '22', '24']);
+  for (const [version, { ours, native }] of Object.entries(runs)) {
+    assert.deepEqual(ours, expected, `Node ${version}`); // before, in Node 24: 'threw ERR_INVALID_THIS' (the platform's hook)
+    if (native) assert.deepEqual(native, expected, `Node ${version}'s own ML-DSA keys`);
+  }
 });
