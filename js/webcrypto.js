@@ -43,6 +43,7 @@ const u8Fill = typedArrayProto.fill;
 const u8Set = typedArrayProto.set;
 const isView = ArrayBuffer.isView;
 const { get: mapGet, set: mapSet, has: mapHas } = WeakMap.prototype;
+const WeakSetCtor = WeakSet;
 const Registry = typeof FinalizationRegistry === 'function' ? FinalizationRegistry : undefined;
 const register = Registry?.prototype.register;
 const cryptoObject = globalThis.crypto;
@@ -243,7 +244,6 @@ function readJwk(value) {
 // Each key's state, out of reach of JavaScript: { set, type, extractable,
 // algorithm, usages, publicKey, seed (private keys), prepared (lazily) }.
 const STATE = new WeakMap();
-const TOKEN = Symbol('mldsa-simd CryptoKey');
 // A dropped private key's seed is wiped, and its prepared signer freed.
 const registry = Registry
   ? new Registry((s) => {
@@ -252,10 +252,18 @@ const registry = Registry
     })
   : undefined;
 
-/** A CryptoKey of this package: the shape of the platform's (and, where there is one, an instance of it). */
+/**
+ * A CryptoKey of this package: the shape of the platform's (and, where there
+ * is one, an instance of it). Each key is made by the WeakSet constructor
+ * with this class's prototype: an object with an internal slot, which the
+ * structured clone algorithm (structuredClone, postMessage) refuses with a
+ * DataCloneError where it would copy a plain object as {}. (A platform
+ * CryptoKey can be cloned; no ordinary object can be cloned into one.) The
+ * slot is never used.
+ */
 class CryptoKey {
-  constructor(token) {
-    if (token !== TOKEN) throw new TypeError('Illegal constructor');
+  constructor() {
+    throw new TypeError('Illegal constructor');
   }
   get type() {
     return state(this).type;
@@ -296,7 +304,7 @@ function state(key) {
 }
 
 function makeKey(set, type, extractable, usages, material) {
-  const key = new CryptoKey(TOKEN);
+  const key = construct(WeakSetCtor, [], CryptoKey);
   const s = {
     __proto__: null,
     set,

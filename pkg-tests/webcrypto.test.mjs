@@ -312,3 +312,28 @@ test('util.inspect prints a key as Node prints its own CryptoKey, in Node 20, 22
     if (native) assert.deepEqual(native, expected, `Node ${version}'s own ML-DSA keys`);
   }
 });
+
+test('structuredClone and postMessage refuse a key with a DataCloneError, never copy it as {} (issue #23)', { skip, timeout: 60_000 }, () => {
+  const script = `
+    import { subtle } from 'mldsa-simd/webcrypto';
+    const { privateKey, publicKey } = await subtle.generateKey('ML-DSA-65', false, ['sign', 'verify']);
+    const attempt = (f) => { try { return 'copied as ' + JSON.stringify(f()); } catch (e) { return (e instanceof DOMException ? '' : 'not a DOMException: ') + e.name; } };
+    const port = new MessageChannel().port1;
+    process.stdout.write(JSON.stringify({
+      clone: [privateKey, publicKey].map((k) => attempt(() => structuredClone(k))),
+      nested: attempt(() => structuredClone({ keys: [publicKey] })),
+      postMessage: attempt(() => (port.postMessage(privateKey), 'sent')),
+      shape: [Object.keys(privateKey), Reflect.ownKeys(publicKey), JSON.stringify(privateKey), Object.prototype.toString.call(privateKey)],
+    }));
+    port.close();`;
+  const expected = {
+    clone: ['DataCloneError', 'DataCloneError'], // before: 'copied as {}'
+    nested: 'DataCloneError', // before: 'copied as {"keys":[{}]}'
+    postMessage: 'DataCloneError', // before: sent (and received as {})
+    shape: [[], [], '{}', '[object CryptoKey]'],
+  };
+  assert.deepEqual(inFreshNode(script), expected, `Node ${process.versions.node}`);
+  const r = spawnSync(node24(), ['--no-warnings', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: consumerDir });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), expected, 'Node 24');
+});
