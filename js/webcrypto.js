@@ -103,24 +103,13 @@ const KEY_FORMATS = ['raw', 'spki', 'pkcs8', 'jwk', 'raw-public', 'raw-private',
 
 // ---------------------------------------------------------------- arguments (WebIDL conversions)
 
-/** A copy of the bytes of a BufferSource (ArrayBuffer or any view), read at call time. */
-function copyBufferSource(value, name) {
-  let buffer, offset, length;
-  if (isView(value)) {
-    if (apply(taTag, value, []) !== undefined) {
-      buffer = apply(taBuffer, value, []);
-      offset = apply(taOffset, value, []);
-      length = apply(taByteLength, value, []);
-    } else {
-      buffer = apply(dvBuffer, value, []);
-      offset = apply(dvOffset, value, []);
-      length = apply(dvByteLength, value, []);
-    }
-  } else {
-    buffer = value;
-    offset = 0;
+/** WebIDL's conversion to BufferSource: an ArrayBuffer or a view of one (not shared, not resizable), else TypeError. */
+function bufferSource(value, name) {
+  let buffer = value;
+  if (isView(value)) buffer = apply(taTag, value, []) !== undefined ? apply(taBuffer, value, []) : apply(dvBuffer, value, []);
+  else {
     try {
-      length = apply(abByteLength, value, []);
+      apply(abByteLength, value, []);
     } catch {
       throw new TypeError(`${name}: expected an ArrayBuffer, a TypedArray or a DataView`);
     }
@@ -135,6 +124,27 @@ function copyBufferSource(value, name) {
     if (shared) throw new TypeError(`${name}: a SharedArrayBuffer is not a BufferSource`);
   }
   if (abResizable && apply(abResizable, buffer, [])) throw new TypeError(`${name}: a resizable ArrayBuffer is not a BufferSource`);
+  return value;
+}
+
+/** "Get a copy of the bytes held by the buffer source" (a converted one), as they are now. */
+function copyBufferSource(value) {
+  let buffer, offset, length;
+  if (isView(value)) {
+    if (apply(taTag, value, []) !== undefined) {
+      buffer = apply(taBuffer, value, []);
+      offset = apply(taOffset, value, []);
+      length = apply(taByteLength, value, []);
+    } else {
+      buffer = apply(dvBuffer, value, []);
+      offset = apply(dvOffset, value, []);
+      length = apply(dvByteLength, value, []);
+    }
+  } else {
+    buffer = value;
+    offset = 0;
+    length = apply(abByteLength, value, []);
+  }
   if (abDetached && apply(abDetached, buffer, [])) return new U8(0);
   let view;
   try {
@@ -185,7 +195,7 @@ function mlDsaAlgorithm(algorithm) {
 /** ContextParams: the context member, copied, or the empty string. */
 function readContext(alg) {
   const context = alg.object?.context;
-  return context === undefined ? new U8(0) : copyBufferSource(context, 'context');
+  return context === undefined ? new U8(0) : copyBufferSource(bufferSource(context, 'context'));
 }
 
 function readUsages(usages) {
@@ -443,32 +453,31 @@ function importKey(format, keyData, alg, extractable, usages) {
   return makeKey(alg.name, type, extractable, usages, material);
 }
 
+/** The draft's checks of exporting a key in `format` (extractable, then the format for its type), for `op`. */
+function checkExport(s, format, op) {
+  if (!s.extractable) throw fail('InvalidAccessError', `${op}: the key is not extractable`);
+  const type = format === 'spki' || format === 'raw-public' ? 'public' : format === 'pkcs8' || format === 'raw-seed' ? 'private' : undefined;
+  if (type === undefined && format !== 'jwk') throw fail('NotSupportedError', `${op}: ML-DSA keys have no ${format} format`);
+  if (type !== undefined && s.type !== type) throw fail('InvalidAccessError', `${op}: ${format} is a format for ${type} keys`);
+}
+
 function exportKey(format, key) {
   const s = state(key);
-  if (!s.extractable) throw fail('InvalidAccessError', 'exportKey: the key is not extractable');
+  checkExport(s, format, 'exportKey');
   const ml = SETS[s.set];
-  const want = (type) => {
-    if (s.type !== type) throw fail('InvalidAccessError', `exportKey: ${format} is a format for ${type} keys`);
-  };
   switch (format) {
     case 'spki':
-      want('public');
       return toArrayBuffer(ml.exportPublicKey(s.publicKey, 'spki'));
     case 'raw-public':
-      want('public');
       return toArrayBuffer(copy(s.publicKey));
     case 'pkcs8':
-      want('private');
       return toArrayBuffer(ml.exportSecretKey(s.seed, 'pkcs8'));
     case 'raw-seed':
-      want('private');
       return toArrayBuffer(copy(s.seed));
-    case 'jwk': {
+    default: {
       const jwk = s.type === 'private' ? ml.exportSecretKey(s.seed, 'jwk') : ml.exportPublicKey(s.publicKey, 'jwk');
       return { ...jwk, key_ops: [...s.usages], ext: s.extractable };
     }
-    default:
-      throw fail('NotSupportedError', `exportKey: ML-DSA keys have no "${format}" format`);
   }
 }
 
@@ -528,13 +537,6 @@ function platform(name, self, args) {
   return apply(fn, self ?? platformSubtle, args);
 }
 
-/** The ML-DSA algorithm (and its context) of a sign or verify call with one of our keys. */
-function algorithmFor(algorithm, key, op) {
-  const alg = mlDsaAlgorithm(algorithm);
-  if (!alg) throw fail('InvalidAccessError', `${op}: the key is an ${state(key).set} key`);
-  return { alg, context: readContext(alg) };
-}
-
 // The methods, written once: `this` is the SubtleCrypto the call came to (the
 // platform's own object once installed, undefined from `subtle`), which
 // calls passed to the platform keep.
@@ -552,7 +554,7 @@ const methods = {
       const alg = mlDsaAlgorithm(algorithm);
       if (!alg) return platform('importKey', this, [format, keyData, algorithm, extractable, keyUsages]);
       const f = readFormat(format);
-      const data = f === 'jwk' ? readJwk(keyData) : copyBufferSource(keyData, 'keyData');
+      const data = f === 'jwk' ? readJwk(keyData) : copyBufferSource(bufferSource(keyData, 'keyData'));
       try {
         const usages = readUsages(keyUsages);
         return operation('importKey', () => importKey(f, data, alg, Boolean(extractable), usages));
@@ -569,20 +571,31 @@ const methods = {
       return operation('exportKey', () => exportKey(f, key));
     });
   },
+  // WebIDL converts the arguments, then the algorithm is normalized (its
+  // getters run, its context is copied), then the bytes are copied: the
+  // spec's order since w3c/webcrypto#426, so that nothing a getter does
+  // reaches the bytes after their copy.
   sign(algorithm, key, data) {
     return promise(() => {
       if (!isOurs(key)) return platform('sign', this, [algorithm, key, data]);
-      const { alg, context } = algorithmFor(algorithm, key, 'sign');
-      const bytes = copyBufferSource(data, 'data');
+      bufferSource(data, 'data');
+      const alg = mlDsaAlgorithm(algorithm);
+      if (!alg) return otherAlgorithm('sign', this, [algorithm, key, data], 1);
+      const context = readContext(alg);
+      const bytes = copyBufferSource(data);
       return operation('sign', () => sign(alg, key, context, bytes));
     });
   },
   verify(algorithm, key, signature, data) {
     return promise(() => {
       if (!isOurs(key)) return platform('verify', this, [algorithm, key, signature, data]);
-      const { alg, context } = algorithmFor(algorithm, key, 'verify');
-      const sig = copyBufferSource(signature, 'signature');
-      const bytes = copyBufferSource(data, 'data');
+      bufferSource(signature, 'signature');
+      bufferSource(data, 'data');
+      const alg = mlDsaAlgorithm(algorithm);
+      if (!alg) return otherAlgorithm('verify', this, [algorithm, key, signature, data], 1);
+      const context = readContext(alg);
+      const sig = copyBufferSource(signature);
+      const bytes = copyBufferSource(data);
       return operation('verify', () => verify(alg, key, context, sig, bytes));
     });
   },
@@ -597,16 +610,75 @@ const methods = {
 };
 const ML_DSA_METHODS = ['generateKey', 'importKey', 'exportKey', 'sign', 'verify', 'getPublicKey'];
 
+// ---------------------------------------------------------------- the methods ML-DSA has no use for
+//
+// Given one of our keys, each answers as the spec's steps do for a key whose
+// algorithm does not match: first the errors of normalizing its algorithms
+// (NotSupportedError, or a TypeError of WebIDL), then InvalidAccessError.
+// Only the platform can normalize algorithms other than ML-DSA, so the call
+// goes to it with our key replaced by a platform key that fails the same
+// checks: a public key with no usages. wrapKey may also be given one of our
+// keys to wrap: after the wrapping key and algorithm pass the platform's
+// checks (with an extractable stand-in to wrap), the spec's steps for the
+// key to wrap run (extractable, then the format), and then it is refused
+// (NotSupportedError): our keys are not wrapped.
+
+// The argument that is the key performing each operation.
+const KEY_ARGUMENT = { __proto__: null, encrypt: 1, decrypt: 1, deriveBits: 1, deriveKey: 1, wrapKey: 2, unwrapKey: 2,
+  encapsulateKey: 1, encapsulateBits: 1, decapsulateKey: 1, decapsulateBits: 1 };
 const PASS_THROUGH = ['encrypt', 'decrypt', 'digest', 'deriveKey', 'deriveBits', 'wrapKey', 'unwrapKey',
   'encapsulateKey', 'encapsulateBits', 'decapsulateKey', 'decapsulateBits'];
+
+let standIns; // a promise of { unusable, wrappable }: platform keys, made at the first need
+function getStandIns() {
+  if (standIns === undefined) {
+    const generate = (algorithm, usages) => apply(PLATFORM.generateKey, platformSubtle, [algorithm, true, usages]);
+    standIns = (async () => {
+      const { publicKey } = await generate({ name: 'ECDSA', namedCurve: 'P-256' }, ['sign']);
+      const wrappable = await generate({ name: 'HMAC', hash: 'SHA-256', length: 256 }, ['sign']);
+      return { unusable: publicKey, wrappable };
+    })();
+    standIns.catch(() => (standIns = undefined)); // tried again at the next need
+  }
+  return standIns;
+}
+
+/** The platform's method `name` with `args`, our key at `at` (and, for wrapKey, at 1) replaced by a stand-in. */
+async function standingIn(name, self, args, at) {
+  if (!PLATFORM[name] || !PLATFORM.generateKey || !platformSubtle) return platform(name, self, args);
+  const { unusable, wrappable } = await getStandIns();
+  const list = [];
+  for (let i = 0; i < args.length; i++) list[i] = args[i];
+  if (name === 'wrapKey' || name === 'unwrapKey') list[0] = 'raw'; // the stand-ins' format; ours was read already
+  if (name === 'wrapKey') list[1] = wrappable;
+  if (at !== undefined) list[at] = unusable;
+  return platform(name, self, list);
+}
+
+/** sign or verify with one of our keys and an algorithm other than ML-DSA. */
+async function otherAlgorithm(name, self, args, at) {
+  await standingIn(name, self, args, at);
+  throw fail('InvalidAccessError', `${name}: the key is an ML-DSA key`); // (the stand-in fails first)
+}
+
+function passThrough(name, self, args) {
+  const at = KEY_ARGUMENT[name];
+  const usesOurs = at !== undefined && isOurs(args[at]);
+  const wrapsOurs = name === 'wrapKey' && isOurs(args[1]);
+  if (!usesOurs && !wrapsOurs) return platform(name, self, args);
+  return promise(async () => {
+    const format = name === 'wrapKey' || name === 'unwrapKey' ? readFormat(args[0]) : undefined;
+    await standingIn(name, self, args, usesOurs ? at : undefined);
+    if (usesOurs) throw fail('InvalidAccessError', `${name}: the key is an ML-DSA key`); // (the stand-in fails first)
+    checkExport(state(args[1]), format, 'wrapKey');
+    throw fail('NotSupportedError', 'wrapKey: keys of mldsa-simd are not wrapped (export the key and encrypt it)');
+  });
+}
+
 for (const name of PASS_THROUGH) {
   methods[name] = {
     [name](...args) {
-      return promise(() => {
-        for (let i = 0; i < args.length; i++)
-          if (isOurs(args[i])) throw fail('NotSupportedError', `${name}: not available for ML-DSA keys of mldsa-simd`);
-        return platform(name, this, args);
-      });
+      return passThrough(name, this, args);
     },
   }[name];
 }
@@ -643,7 +715,8 @@ let installed = false;
  * Makes globalThis.crypto.subtle handle ML-DSA where the platform does not:
  * the SubtleCrypto prototype's generateKey, importKey, exportKey, sign,
  * verify and getPublicKey take ML-DSA algorithms and this package's keys and
- * pass everything else on, and SubtleCrypto.supports answers for ML-DSA. A
+ * pass everything else on; its other methods that take keys answer for ours
+ * as the spec does; and SubtleCrypto.supports answers for ML-DSA. A
  * platform that has ML-DSA already is left alone, unless `force` is set.
  * Resolves to whether it installed (true also when already installed).
  */
@@ -653,6 +726,8 @@ export async function install({ force = false } = {}) {
   if (!force && (await platformHasMlDsa())) return false;
   for (const name of ML_DSA_METHODS)
     defineProperty(SubtleProto, name, { value: methods[name], writable: true, configurable: true, enumerable: true });
+  for (const name of PASS_THROUGH)
+    if (name !== 'digest' && PLATFORM[name]) defineProperty(SubtleProto, name, { value: methods[name], writable: true, configurable: true, enumerable: true });
   defineProperty(globalThis.SubtleCrypto, 'supports', { value: supports, writable: true, configurable: true });
   installed = true;
   return true;

@@ -29,6 +29,11 @@ const DEVIATIONS = {
     node: 'CryptoKey(private,true,ML-DSA-65,sign)',
     why: 'WebCrypto parses PrivateKeyInfo with exactData set: bytes after it are a DataError; Node (OpenSSL) ignores them',
   },
+  'wrapKey: pkcs8 of an ML-DSA key': {
+    ours: 'NotSupportedError',
+    node: 'ArrayBuffer(70)',
+    why: 'our keys are not wrapped (unwrapping one would hand its bytes to JavaScript, through the platform); the checks before wrapping are the spec\'s',
+  },
 };
 
 test('the scenario suite gives the same outcomes as Node 24 native, except the listed deviations', { skip, timeout: 240_000 }, async (t) => {
@@ -55,6 +60,12 @@ test('the scenario suite gives the same outcomes as Node 24 native, except the l
   assert.equal(ours['verify: signature one byte short'], 'false');
   assert.equal(ours['importKey: pkcs8 expandedKey form'], 'NotSupportedError');
   assert.equal(ours['generateKey: only verify'], 'SyntaxError');
+  // Before issue #23: 'NotSupportedError' for every method ML-DSA has no use for, and
+  // 'InvalidAccessError' for sign with any other algorithm.
+  assert.equal(ours['encrypt: AES-GCM, ML-DSA key'], 'InvalidAccessError');
+  assert.equal(ours['encrypt: AES-GCM without iv, ML-DSA key'], 'TypeError');
+  assert.equal(ours['sign: unknown algorithm, ML-DSA key'], 'NotSupportedError');
+  assert.equal(ours['sign: the algorithm name getter overwrites the data'], 'string:true false');
 });
 
 test('CryptoKeys: the platform shape, and no way to their material', { skip }, async () => {
@@ -117,7 +128,7 @@ test('other algorithms and platform keys go to the platform', { skip }, async ()
   assert.equal((await subtle.digest('SHA-256', new Uint8Array(0))).byteLength, 32);
   assert.equal(subtle.supports('sign', 'ML-DSA-44'), true);
   const mine = await subtle.generateKey('ML-DSA-44', false, ['sign']);
-  await assert.rejects(subtle.encrypt({ name: 'AES-GCM', iv: new Uint8Array(12) }, mine.privateKey, new Uint8Array(1)), { name: 'NotSupportedError' });
+  await assert.rejects(subtle.encrypt({ name: 'AES-GCM', iv: new Uint8Array(12) }, mine.privateKey, new Uint8Array(1)), { name: 'InvalidAccessError' });
 });
 
 /** Runs an ES module in a fresh Node (this one) from the consumer folder; returns its JSON output. */
@@ -175,11 +186,31 @@ test('install() leaves a platform with native ML-DSA alone unless forced (Node 2
     const forced = await install({ force: true });
     const ours = (await crypto.subtle.generateKey('ML-DSA-44', false, ['sign'])).privateKey;
     const sig = await crypto.subtle.sign('ML-DSA-44', native, new Uint8Array(1));
-    process.stdout.write(JSON.stringify({ plain, forced, nativeKeyStillWorks: sig.byteLength, oursIsCryptoKey: ours instanceof CryptoKey }));`);
+    // The methods ML-DSA has no use for, given our key: the spec's errors, not Node's TypeError for a foreign key.
+    const aes = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 128 }, true, ['encrypt', 'wrapKey']);
+    const gcm = { name: 'AES-GCM', iv: new Uint8Array(12) };
+    const hkdf = { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: new Uint8Array(0) };
+    const name = (p) => p.then(() => 'resolved', (e) => e.name);
+    const others = {
+      encrypt: await name(crypto.subtle.encrypt(gcm, ours, new Uint8Array(1))),
+      decrypt: await name(crypto.subtle.decrypt(gcm, ours, new Uint8Array(32))),
+      deriveBits: await name(crypto.subtle.deriveBits(hkdf, ours, 128)),
+      deriveKey: await name(crypto.subtle.deriveKey(hkdf, ours, { name: 'AES-GCM', length: 128 }, true, ['encrypt'])),
+      wrapKeyWith: await name(crypto.subtle.wrapKey('raw', aes, ours, gcm)),
+      wrapKeyOf: await name(crypto.subtle.wrapKey('pkcs8', ours, aes, gcm)),
+      unwrapKey: await name(crypto.subtle.unwrapKey('raw', new Uint8Array(32), ours, gcm, 'AES-GCM', true, ['encrypt'])),
+      encapsulateBits: await name(crypto.subtle.encapsulateBits?.('ML-KEM-768', ours) ?? Promise.reject({ name: 'absent' })),
+    };
+    process.stdout.write(JSON.stringify({ plain, forced, nativeKeyStillWorks: sig.byteLength, oursIsCryptoKey: ours instanceof CryptoKey, others }));`);
   try {
     const r = spawnSync(node24(), ['--no-warnings', file], { encoding: 'utf8', cwd: consumerDir });
     assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout), { plain: false, forced: true, nativeKeyStillWorks: 2420, oursIsCryptoKey: true });
+    // Before (issue #23): each of \`others\` was Node's TypeError (ERR_INVALID_ARG_TYPE).
+    const others = {
+      encrypt: 'InvalidAccessError', decrypt: 'InvalidAccessError', deriveBits: 'InvalidAccessError', deriveKey: 'InvalidAccessError',
+      wrapKeyWith: 'InvalidAccessError', wrapKeyOf: 'InvalidAccessError', unwrapKey: 'InvalidAccessError', encapsulateBits: 'InvalidAccessError',
+    };
+    assert.deepEqual(JSON.parse(r.stdout), { plain: false, forced: true, nativeKeyStillWorks: 2420, oursIsCryptoKey: true, others });
   } finally {
     fs.rmSync(file, { force: true });
   }
