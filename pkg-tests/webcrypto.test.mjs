@@ -368,3 +368,31 @@ test('structuredClone and postMessage refuse a key with a DataCloneError, never 
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), expected, 'Node 24');
 });
+
+test('sign and verify convert their arguments, read the algorithm, then copy the bytes (the spec since w3c/webcrypto#426)', { skip }, async () => {
+  // The editor's draft reads and normalizes the algorithm before it copies
+  // the data (reordered in February 2026); Node 24 and Chromium 156 do so
+  // too (HMAC, checked by hand). The bytes are copied once, after every
+  // getter of the caller's has run: a getter that changes them changes what
+  // is signed, and nothing changes them afterwards.
+  const { publicKey, privateKey } = await subtle.generateKey('ML-DSA-44', false, ['sign', 'verify']);
+  const original = Uint8Array.of(1, 2, 3, 4);
+  let data = original.slice();
+  const overwritten = await subtle.sign({ get name() { data.fill(9); return 'ML-DSA-44'; } }, privateKey, data);
+  assert.equal(await subtle.verify('ML-DSA-44', publicKey, overwritten, data), true, 'signed: the bytes after the getter');
+  assert.equal(await subtle.verify('ML-DSA-44', publicKey, overwritten, original), false);
+  data = original.slice();
+  const detached = await subtle.sign({ name: 'ML-DSA-44', get context() { structuredClone(data.buffer, { transfer: [data.buffer] }); return undefined; } }, privateKey, data);
+  assert.equal(await subtle.verify('ML-DSA-44', publicKey, detached, new Uint8Array(0)), true, 'signed: the empty message of a detached buffer');
+  const sig = new Uint8Array(await subtle.sign('ML-DSA-44', privateKey, original));
+  const pending = subtle.verify({ name: 'ML-DSA-44', get context() { sig[0] ^= 1; return undefined; } }, publicKey, sig, original);
+  sig[0] ^= 1; // after the call: too late to matter
+  assert.equal(await pending, false, 'verified: the signature after the getter, before the change that followed the call');
+  // WebIDL converts data before the algorithm is read: a string is a TypeError, and the getter never runs.
+  let reads = 0;
+  const alg = { get name() { reads++; throw new RangeError('read'); } };
+  await assert.rejects(subtle.sign(alg, privateKey, 'text'), TypeError);
+  await assert.rejects(subtle.verify(alg, publicKey, new Uint8Array(1), 'text'), TypeError);
+  await assert.rejects(subtle.verify(alg, publicKey, 'signature', original), TypeError);
+  assert.equal(reads, 0, 'the algorithm was read before the BufferSources were converted'); // before: RangeError, read 3 times
+});
