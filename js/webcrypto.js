@@ -74,15 +74,16 @@ const DOMExceptionCtor =
       this.name = name;
     }
   };
-const fail = (name, message) => new DOMExceptionCtor(message, name);
+/** A DOMException named `name`; `cause`, when given, is the error that led to it. */
+function fail(name, message, cause) {
+  const e = new DOMExceptionCtor(message, name);
+  if (cause !== undefined) defineProperty(e, 'cause', { value: cause, writable: true, configurable: true });
+  return e;
+}
 const RuntimeError = globalThis.WebAssembly?.RuntimeError;
 
 /** An OperationError for an error the operation did not expect (of the main API, or of the wasm instance). */
-function operationError(op, cause) {
-  const e = fail('OperationError', `${op}: the operation failed (see cause)`);
-  defineProperty(e, 'cause', { value: cause, writable: true, configurable: true });
-  return e;
-}
+const operationError = (op, cause) => fail('OperationError', `${op}: the operation failed (see cause)`, cause);
 
 /** Runs an ML-DSA operation (its arguments converted): what it throws is a DOMException. */
 function operation(op, run) {
@@ -176,8 +177,9 @@ const describe = (value) => (typeof value === 'string' ? `a string of ${value.le
 const quoted = (names) => names.map((n) => `"${n}"`).join(', ');
 
 /**
- * AlgorithmIdentifier → { name, params } for ML-DSA names (matched without
- * regard to ASCII case), or undefined for any other algorithm.
+ * AlgorithmIdentifier → { name, object } for ML-DSA names (matched without
+ * regard to ASCII case; `object` is the caller's, if it gave one), or
+ * undefined for any other algorithm.
  */
 function mlDsaAlgorithm(algorithm) {
   let name;
@@ -313,7 +315,7 @@ function state(key) {
   return s;
 }
 
-function makeKey(set, type, extractable, usages, material) {
+function makeKey(set, type, extractable, usages, publicKey, seed) {
   const key = construct(WeakSetCtor, [], CryptoKey);
   const s = {
     __proto__: null,
@@ -322,8 +324,8 @@ function makeKey(set, type, extractable, usages, material) {
     extractable,
     algorithm: Object.freeze({ name: set }),
     usages: Object.freeze([...usages]),
-    publicKey: material.publicKey,
-    seed: material.seed,
+    publicKey,
+    seed,
     prepared: undefined,
   };
   apply(mapSet, STATE, [key, s]);
@@ -365,8 +367,8 @@ function generateKey(alg, extractable, usages) {
   const { publicKey, secretKey } = SETS[alg.name].keygen(seed);
   wipe(secretKey);
   return {
-    publicKey: makeKey(alg.name, 'public', true, usages.filter((u) => u === 'verify'), { publicKey }),
-    privateKey: makeKey(alg.name, 'private', extractable, usages.filter((u) => u === 'sign'), { publicKey, seed }),
+    publicKey: makeKey(alg.name, 'public', true, usages.filter((u) => u === 'verify'), publicKey),
+    privateKey: makeKey(alg.name, 'private', extractable, usages.filter((u) => u === 'sign'), publicKey, seed),
   };
 }
 
@@ -377,19 +379,15 @@ function onlyUsage(usages, allowed, format) {
 
 function importKey(format, keyData, alg, extractable, usages) {
   const ml = SETS[alg.name];
-  const dataError = (e) => {
-    if (instanceFailed(e)) return operationError('importKey', e);
-    const d = fail('DataError', `importKey: ${e instanceof Error ? e.message : 'the key data is not valid'}`);
-    defineProperty(d, 'cause', { value: e, writable: true, configurable: true });
-    return d;
-  };
-  let type, material;
+  const dataError = (e) =>
+    instanceFailed(e) ? operationError('importKey', e) : fail('DataError', `importKey: ${e instanceof Error ? e.message : 'the key data is not valid'}`, e);
+  let type, publicKey, seed;
   switch (format) {
     case 'spki':
     case 'raw-public': {
       onlyUsage(usages, 'verify', format);
       try {
-        material = { publicKey: ml.importPublicKey(keyData, format === 'spki' ? 'spki' : 'raw') };
+        publicKey = ml.importPublicKey(keyData, format === 'spki' ? 'spki' : 'raw');
       } catch (e) {
         throw dataError(e);
       }
@@ -411,7 +409,7 @@ function importKey(format, keyData, alg, extractable, usages) {
       }
       wipe(key.secretKey);
       if (!key.seed) throw expandedOnly();
-      material = { publicKey: key.publicKey, seed: key.seed };
+      ({ publicKey, seed } = key);
       type = 'private';
       break;
     }
@@ -433,9 +431,9 @@ function importKey(format, keyData, alg, extractable, usages) {
         if (priv) {
           const key = ml.importSecretKey(object, 'jwk');
           wipe(key.secretKey);
-          material = { publicKey: key.publicKey, seed: key.seed };
+          ({ publicKey, seed } = key);
         } else {
-          material = { publicKey: ml.importPublicKey(object, 'jwk') };
+          publicKey = ml.importPublicKey(object, 'jwk');
         }
       } catch (e) {
         throw dataError(e);
@@ -447,10 +445,10 @@ function importKey(format, keyData, alg, extractable, usages) {
       throw fail('NotSupportedError', `importKey: ML-DSA keys have no "${format}" format`);
   }
   if (type === 'private' && usages.length === 0) {
-    wipe(material.seed);
+    wipe(seed);
     throw fail('SyntaxError', 'importKey: a private key needs a usage ("sign")');
   }
-  return makeKey(alg.name, type, extractable, usages, material);
+  return makeKey(alg.name, type, extractable, usages, publicKey, seed);
 }
 
 /** The draft's checks of exporting a key in `format` (extractable, then the format for its type), for `op`. */
@@ -522,7 +520,7 @@ function getPublicKey(key, usages) {
   const s = state(key);
   if (s.type !== 'private') throw fail('InvalidAccessError', 'getPublicKey: needs a private key');
   if (usages.some((u) => u !== 'verify')) throw fail('SyntaxError', 'getPublicKey: an ML-DSA public key can only have the usage "verify"');
-  return makeKey(s.set, 'public', true, usages, { publicKey: s.publicKey });
+  return makeKey(s.set, 'public', true, usages, s.publicKey);
 }
 
 // ---------------------------------------------------------------- SubtleCrypto
@@ -724,10 +722,10 @@ export async function install({ force = false } = {}) {
   if (installed) return true;
   if (!SubtleProto || !platformSubtle) throw fail('NotSupportedError', 'install: this platform has no crypto.subtle (WebCrypto needs a secure context in browsers)');
   if (!force && (await platformHasMlDsa())) return false;
-  for (const name of ML_DSA_METHODS)
-    defineProperty(SubtleProto, name, { value: methods[name], writable: true, configurable: true, enumerable: true });
-  for (const name of PASS_THROUGH)
-    if (name !== 'digest' && PLATFORM[name]) defineProperty(SubtleProto, name, { value: methods[name], writable: true, configurable: true, enumerable: true });
+  // Ours, and those of the platform's other methods that take keys.
+  for (const name of Object.keys(methods))
+    if (ML_DSA_METHODS.includes(name) || (KEY_ARGUMENT[name] !== undefined && PLATFORM[name] !== undefined))
+      defineProperty(SubtleProto, name, { value: methods[name], writable: true, configurable: true, enumerable: true });
   defineProperty(globalThis.SubtleCrypto, 'supports', { value: supports, writable: true, configurable: true });
   installed = true;
   return true;
