@@ -85,7 +85,7 @@ export interface MlDsaSubtle {
   verify(algorithm: MlDsaContextParams | AlgorithmLike, key: AnyKey, signature: BufferSourceLike, data: BufferSourceLike): Promise<boolean>;
   /** The public key of a private key (the draft's getPublicKey), extractable, with these usages. */
   getPublicKey(key: AnyKey, keyUsages: readonly KeyUsageName[]): Promise<MlDsaCryptoKey>;
-  /** Passed to the platform's crypto.subtle. */
+  /** Passed to the platform's crypto.subtle; given a key of this package, each rejects as the spec does for a key of another algorithm (wrapKey: does not wrap one). */
   encrypt(...args: unknown[]): Promise<ArrayBuffer>;
   decrypt(...args: unknown[]): Promise<ArrayBuffer>;
   digest(algorithm: AlgorithmLike, data: BufferSourceLike): Promise<ArrayBuffer>;

@@ -12,12 +12,22 @@
  */
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from './index.js';
 
-const { apply } = Reflect;
-const SETS = { 'ML-DSA-44': ml_dsa44, 'ML-DSA-65': ml_dsa65, 'ML-DSA-87': ml_dsa87 };
-const NAMES = Object.keys(SETS);
+// ---------------------------------------------------------------- intrinsics
+// Captured once, at load (as js/args.js does for the main API), so that a
+// script that replaces a built-in afterwards never gets a key's state or
+// bytes of key material: every built-in called on such a value is one of
+// these, called through `apply`; key states and the objects that carry key
+// material have no prototype, so that no read or write of a missing
+// property reaches Object.prototype; and no argument list is spread (which
+// would call the array iterator with the arguments).
+const { apply, construct, defineProperty, getPrototypeOf, setPrototypeOf } = Reflect;
+const { freeze, getOwnPropertyDescriptor } = Object;
+const ObjectPrototype = Object.prototype;
+const hasOwn = ObjectPrototype.hasOwnProperty;
 const U8 = Uint8Array;
-const typedArrayProto = Object.getPrototypeOf(U8.prototype);
-const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name)?.get;
+const PromiseCtor = Promise;
+const typedArrayProto = getPrototypeOf(U8.prototype);
+const getter = (proto, name) => getOwnPropertyDescriptor(proto, name)?.get;
 const taBuffer = getter(typedArrayProto, 'buffer');
 const taOffset = getter(typedArrayProto, 'byteOffset');
 const taByteLength = getter(typedArrayProto, 'byteLength');
@@ -29,16 +39,23 @@ const abByteLength = getter(ArrayBuffer.prototype, 'byteLength');
 const abResizable = getter(ArrayBuffer.prototype, 'resizable');
 const abDetached = getter(ArrayBuffer.prototype, 'detached');
 const sabByteLength = globalThis.SharedArrayBuffer ? getter(SharedArrayBuffer.prototype, 'byteLength') : undefined;
-const u8Fill = U8.prototype.fill;
-const u8Slice = U8.prototype.slice;
+const u8Fill = typedArrayProto.fill;
+const u8Set = typedArrayProto.set;
 const isView = ArrayBuffer.isView;
+const { get: mapGet, set: mapSet, has: mapHas } = WeakMap.prototype;
+const WeakSetCtor = WeakSet;
+const Registry = typeof FinalizationRegistry === 'function' ? FinalizationRegistry : undefined;
+const register = Registry?.prototype.register;
 const cryptoObject = globalThis.crypto;
 const getRandomValues = cryptoObject?.getRandomValues;
+
+const SETS = freeze({ __proto__: null, 'ML-DSA-44': ml_dsa44, 'ML-DSA-65': ml_dsa65, 'ML-DSA-87': ml_dsa87 });
+const NAMES = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 
 // The platform's, as they were at load (install() replaces the prototype's methods).
 const platformSubtle = globalThis.crypto?.subtle;
 const SubtleProto = globalThis.SubtleCrypto?.prototype;
-const PLATFORM = {};
+const PLATFORM = { __proto__: null };
 for (const name of ['encrypt', 'decrypt', 'sign', 'verify', 'digest', 'generateKey', 'deriveKey', 'deriveBits',
   'importKey', 'exportKey', 'wrapKey', 'unwrapKey', 'getPublicKey', 'encapsulateKey', 'encapsulateBits',
   'decapsulateKey', 'decapsulateBits']) {
@@ -57,7 +74,29 @@ const DOMExceptionCtor =
       this.name = name;
     }
   };
-const fail = (name, message) => new DOMExceptionCtor(message, name);
+/** A DOMException named `name`; `cause`, when given, is the error that led to it. */
+function fail(name, message, cause) {
+  const e = new DOMExceptionCtor(message, name);
+  if (cause !== undefined) defineProperty(e, 'cause', { value: cause, writable: true, configurable: true });
+  return e;
+}
+const RuntimeError = globalThis.WebAssembly?.RuntimeError;
+
+/** An OperationError for an error the operation did not expect (of the main API, or of the wasm instance). */
+const operationError = (op, cause) => fail('OperationError', `${op}: the operation failed (see cause)`, cause);
+
+/** Runs an ML-DSA operation (its arguments converted): what it throws is a DOMException. */
+function operation(op, run) {
+  try {
+    return run();
+  } catch (e) {
+    throw e instanceof DOMExceptionCtor ? e : operationError(op, e);
+  }
+}
+
+// The main API's error for a call during which the wasm instance failed (a
+// trap, or a stack overflow) and was replaced: not a fault of the data.
+const instanceFailed = (e) => (RuntimeError !== undefined && e?.cause instanceof RuntimeError) || e?.cause instanceof RangeError;
 
 const KEY_USAGES = ['encrypt', 'decrypt', 'sign', 'verify', 'deriveKey', 'deriveBits', 'wrapKey', 'unwrapKey',
   'encapsulateKey', 'encapsulateBits', 'decapsulateKey', 'decapsulateBits'];
@@ -65,24 +104,13 @@ const KEY_FORMATS = ['raw', 'spki', 'pkcs8', 'jwk', 'raw-public', 'raw-private',
 
 // ---------------------------------------------------------------- arguments (WebIDL conversions)
 
-/** A copy of the bytes of a BufferSource (ArrayBuffer or any view), read at call time. */
-function copyBufferSource(value, name) {
-  let buffer, offset, length;
-  if (isView(value)) {
-    if (apply(taTag, value, []) !== undefined) {
-      buffer = apply(taBuffer, value, []);
-      offset = apply(taOffset, value, []);
-      length = apply(taByteLength, value, []);
-    } else {
-      buffer = apply(dvBuffer, value, []);
-      offset = apply(dvOffset, value, []);
-      length = apply(dvByteLength, value, []);
-    }
-  } else {
-    buffer = value;
-    offset = 0;
+/** WebIDL's conversion to BufferSource: an ArrayBuffer or a view of one (not shared, not resizable), else TypeError. */
+function bufferSource(value, name) {
+  let buffer = value;
+  if (isView(value)) buffer = apply(taTag, value, []) !== undefined ? apply(taBuffer, value, []) : apply(dvBuffer, value, []);
+  else {
     try {
-      length = apply(abByteLength, value, []);
+      apply(abByteLength, value, []);
     } catch {
       throw new TypeError(`${name}: expected an ArrayBuffer, a TypedArray or a DataView`);
     }
@@ -97,6 +125,27 @@ function copyBufferSource(value, name) {
     if (shared) throw new TypeError(`${name}: a SharedArrayBuffer is not a BufferSource`);
   }
   if (abResizable && apply(abResizable, buffer, [])) throw new TypeError(`${name}: a resizable ArrayBuffer is not a BufferSource`);
+  return value;
+}
+
+/** "Get a copy of the bytes held by the buffer source" (a converted one), as they are now. */
+function copyBufferSource(value) {
+  let buffer, offset, length;
+  if (isView(value)) {
+    if (apply(taTag, value, []) !== undefined) {
+      buffer = apply(taBuffer, value, []);
+      offset = apply(taOffset, value, []);
+      length = apply(taByteLength, value, []);
+    } else {
+      buffer = apply(dvBuffer, value, []);
+      offset = apply(dvOffset, value, []);
+      length = apply(dvByteLength, value, []);
+    }
+  } else {
+    buffer = value;
+    offset = 0;
+    length = apply(abByteLength, value, []);
+  }
   if (abDetached && apply(abDetached, buffer, [])) return new U8(0);
   let view;
   try {
@@ -104,7 +153,14 @@ function copyBufferSource(value, name) {
   } catch {
     return new U8(0); // detached (where ArrayBuffer.prototype.detached is missing): no bytes, as WebIDL copies it
   }
-  return apply(u8Slice, view, []);
+  return copy(view);
+}
+
+/** A new Uint8Array with the bytes of `view` (not slice(), which looks up a species constructor on the view). */
+function copy(view) {
+  const out = new U8(apply(taByteLength, view, []));
+  apply(u8Set, out, [view]);
+  return out;
 }
 
 const wipe = (bytes) => bytes && apply(u8Fill, bytes, [0]);
@@ -113,8 +169,17 @@ const wipe = (bytes) => bytes && apply(u8Fill, bytes, [0]);
 const domString = (value) => `${value}`;
 
 /**
- * AlgorithmIdentifier → { name, params } for ML-DSA names (matched without
- * regard to ASCII case), or undefined for any other algorithm.
+ * What a caller's value is, for an error message, without its contents: a
+ * string where a format or usage name belongs may be key material (a PEM or
+ * base64 text given in the wrong position).
+ */
+const describe = (value) => (typeof value === 'string' ? `a string of ${value.length} characters` : value === null ? 'null' : typeof value);
+const quoted = (names) => names.map((n) => `"${n}"`).join(', ');
+
+/**
+ * AlgorithmIdentifier → { name, object } for ML-DSA names (matched without
+ * regard to ASCII case; `object` is the caller's, if it gave one), or
+ * undefined for any other algorithm.
  */
 function mlDsaAlgorithm(algorithm) {
   let name;
@@ -132,7 +197,7 @@ function mlDsaAlgorithm(algorithm) {
 /** ContextParams: the context member, copied, or the empty string. */
 function readContext(alg) {
   const context = alg.object?.context;
-  return context === undefined ? new U8(0) : copyBufferSource(context, 'context');
+  return context === undefined ? new U8(0) : copyBufferSource(bufferSource(context, 'context'));
 }
 
 function readUsages(usages) {
@@ -141,25 +206,40 @@ function readUsages(usages) {
   const out = [];
   for (const u of usages) {
     const s = domString(u);
-    if (!KEY_USAGES.includes(s)) throw new TypeError(`keyUsages: "${s}" is not a KeyUsage`);
+    if (!KEY_USAGES.includes(s)) throw new TypeError(`keyUsages: expected KeyUsage names (${quoted(KEY_USAGES)}), got ${describe(s)}`);
     if (!out.includes(s)) out.push(s);
   }
   return out;
 }
 
 function readFormat(format) {
-  const f = domString(format);
-  if (!KEY_FORMATS.includes(f)) throw new TypeError(`format: "${f}" is not a KeyFormat`);
-  return f;
+  const i = KEY_FORMATS.indexOf(domString(format));
+  if (i < 0) throw new TypeError(`format: expected a KeyFormat (${quoted(KEY_FORMATS)}), got ${describe(domString(format))}`);
+  return KEY_FORMATS[i];
+}
+
+/**
+ * A member of the caller's JsonWebKey, own or inherited as WebIDL reads it,
+ * except from Object.prototype: the JWK holds key material, and a getter put
+ * there would be called with the JWK as `this`.
+ */
+function jwkMember(jwk, name) {
+  for (let o = jwk; o !== null && o !== ObjectPrototype; o = getPrototypeOf(o)) {
+    const d = getOwnPropertyDescriptor(o, name);
+    if (d === undefined) continue;
+    if (apply(hasOwn, d, ['value'])) return d.value;
+    return d.get === undefined ? undefined : apply(d.get, jwk, []);
+  }
+  return undefined;
 }
 
 /** The members of a JsonWebKey dictionary that ML-DSA reads, each read once and converted. */
 function readJwk(value) {
   if (value === null || typeof value !== 'object') throw new TypeError('keyData: expected a JsonWebKey object for the jwk format');
-  const out = {};
+  const out = { __proto__: null };
   // WebIDL reads dictionary members in lexicographic order.
   for (const member of ['alg', 'ext', 'key_ops', 'kty', 'priv', 'pub', 'use']) {
-    const v = value[member];
+    const v = jwkMember(value, member);
     if (v === undefined) continue;
     if (member === 'ext') out.ext = Boolean(v);
     else if (member === 'key_ops') {
@@ -176,20 +256,26 @@ function readJwk(value) {
 // Each key's state, out of reach of JavaScript: { set, type, extractable,
 // algorithm, usages, publicKey, seed (private keys), prepared (lazily) }.
 const STATE = new WeakMap();
-const TOKEN = Symbol('mldsa-simd CryptoKey');
 // A dropped private key's seed is wiped, and its prepared signer freed.
-const registry =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((s) => {
-        wipe(s.seed);
-        s.prepared?.free();
-      })
-    : undefined;
+const registry = Registry
+  ? new Registry((s) => {
+      wipe(s.seed);
+      s.prepared?.free();
+    })
+  : undefined;
 
-/** A CryptoKey of this package: the shape of the platform's (and, where there is one, an instance of it). */
+/**
+ * A CryptoKey of this package: the shape of the platform's (and, where there
+ * is one, an instance of it). Each key is made by the WeakSet constructor
+ * with this class's prototype: an object with an internal slot, which the
+ * structured clone algorithm (structuredClone, postMessage) refuses with a
+ * DataCloneError where it would copy a plain object as {}. (A platform
+ * CryptoKey can be cloned; no ordinary object can be cloned into one.) The
+ * slot is never used.
+ */
 class CryptoKey {
-  constructor(token) {
-    if (token !== TOKEN) throw new TypeError('Illegal constructor');
+  constructor() {
+    throw new TypeError('Illegal constructor');
   }
   get type() {
     return state(this).type;
@@ -204,34 +290,50 @@ class CryptoKey {
     return state(this).usages;
   }
 }
-Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: 'CryptoKey', configurable: true });
+defineProperty(CryptoKey, 'name', { value: 'CryptoKey', configurable: true }); // whatever a minifier calls the class
+defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: 'CryptoKey', configurable: true });
 // `key instanceof CryptoKey` (the platform's) holds for these keys too.
-if (PlatformCryptoKey) Object.setPrototypeOf(CryptoKey.prototype, PlatformCryptoKey.prototype);
+if (PlatformCryptoKey) setPrototypeOf(CryptoKey.prototype, PlatformCryptoKey.prototype);
+// Node's util.inspect prints a key as Node prints its own CryptoKey (whose
+// inspect hook, on the platform prototype above, reads the platform's
+// internal slots and throws on ours).
+defineProperty(CryptoKey.prototype, Symbol.for('nodejs.util.inspect.custom'), {
+  value: function inspect(depth, options, nodeInspect) {
+    const s = apply(mapGet, STATE, [this]);
+    if (s === undefined || typeof nodeInspect !== 'function') return this;
+    if (depth < 0) return 'CryptoKey {}';
+    const shown = { type: s.type, extractable: s.extractable, algorithm: s.algorithm, usages: s.usages };
+    return `CryptoKey ${nodeInspect(shown, { ...options, depth: options.depth == null ? null : options.depth - 1 })}`;
+  },
+  writable: true,
+  configurable: true,
+});
 
 function state(key) {
-  const s = STATE.get(key);
+  const s = apply(mapGet, STATE, [key]);
   if (!s) throw new TypeError('not a CryptoKey of mldsa-simd');
   return s;
 }
 
-function makeKey(set, type, extractable, usages, material) {
-  const key = new CryptoKey(TOKEN);
+function makeKey(set, type, extractable, usages, publicKey, seed) {
+  const key = construct(WeakSetCtor, [], CryptoKey);
   const s = {
+    __proto__: null,
     set,
     type,
     extractable,
     algorithm: Object.freeze({ name: set }),
     usages: Object.freeze([...usages]),
-    publicKey: material.publicKey,
-    seed: material.seed,
+    publicKey,
+    seed,
     prepared: undefined,
   };
-  STATE.set(key, s);
-  if (type === 'private') registry?.register(key, s);
+  apply(mapSet, STATE, [key, s]);
+  if (registry && type === 'private') apply(register, registry, [key, s]);
   return key;
 }
 
-const isOurs = (key) => key !== null && typeof key === 'object' && STATE.has(key);
+const isOurs = (key) => key !== null && typeof key === 'object' && apply(mapHas, STATE, [key]);
 function isPlatformKey(key) {
   if (!platformKeyType || key === null || typeof key !== 'object') return false;
   try {
@@ -245,8 +347,12 @@ function checkKey(key, name) {
   if (!isOurs(key) && !isPlatformKey(key)) throw new TypeError(`${name}: expected a CryptoKey`);
 }
 
-const toArrayBuffer = (bytes) =>
-  bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : apply(u8Slice, bytes, []).buffer;
+/** The bytes of a Uint8Array as an ArrayBuffer of their own. */
+function toArrayBuffer(bytes) {
+  const buffer = apply(taBuffer, bytes, []);
+  const whole = apply(taOffset, bytes, []) === 0 && apply(taByteLength, bytes, []) === apply(abByteLength, buffer, []);
+  return whole ? buffer : apply(taBuffer, copy(bytes), []);
+}
 
 // ---------------------------------------------------------------- the ML-DSA operations
 
@@ -261,8 +367,8 @@ function generateKey(alg, extractable, usages) {
   const { publicKey, secretKey } = SETS[alg.name].keygen(seed);
   wipe(secretKey);
   return {
-    publicKey: makeKey(alg.name, 'public', true, usages.filter((u) => u === 'verify'), { publicKey }),
-    privateKey: makeKey(alg.name, 'private', extractable, usages.filter((u) => u === 'sign'), { publicKey, seed }),
+    publicKey: makeKey(alg.name, 'public', true, usages.filter((u) => u === 'verify'), publicKey),
+    privateKey: makeKey(alg.name, 'private', extractable, usages.filter((u) => u === 'sign'), publicKey, seed),
   };
 }
 
@@ -273,14 +379,15 @@ function onlyUsage(usages, allowed, format) {
 
 function importKey(format, keyData, alg, extractable, usages) {
   const ml = SETS[alg.name];
-  const dataError = (e) => fail('DataError', `importKey: ${e instanceof Error ? e.message : e}`);
-  let type, material;
+  const dataError = (e) =>
+    instanceFailed(e) ? operationError('importKey', e) : fail('DataError', `importKey: ${e instanceof Error ? e.message : 'the key data is not valid'}`, e);
+  let type, publicKey, seed;
   switch (format) {
     case 'spki':
     case 'raw-public': {
       onlyUsage(usages, 'verify', format);
       try {
-        material = { publicKey: ml.importPublicKey(keyData, format === 'spki' ? 'spki' : 'raw') };
+        publicKey = ml.importPublicKey(keyData, format === 'spki' ? 'spki' : 'raw');
       } catch (e) {
         throw dataError(e);
       }
@@ -302,7 +409,7 @@ function importKey(format, keyData, alg, extractable, usages) {
       }
       wipe(key.secretKey);
       if (!key.seed) throw expandedOnly();
-      material = { publicKey: key.publicKey, seed: key.seed };
+      ({ publicKey, seed } = key);
       type = 'private';
       break;
     }
@@ -318,14 +425,15 @@ function importKey(format, keyData, alg, extractable, usages) {
         if (usages.some((u) => !jwk.key_ops.includes(u))) throw fail('DataError', 'importKey: the JWK key_ops does not allow the usages asked for');
       }
       if (jwk.ext === false && extractable) throw fail('DataError', 'importKey: the JWK is not extractable (ext: false)');
-      const object = { kty: 'AKP', alg: alg.name, pub: jwk.pub, ...(priv ? { priv: jwk.priv } : {}) };
+      const object = { __proto__: null, kty: 'AKP', alg: alg.name, pub: jwk.pub };
+      if (priv) object.priv = jwk.priv;
       try {
         if (priv) {
           const key = ml.importSecretKey(object, 'jwk');
           wipe(key.secretKey);
-          material = { publicKey: key.publicKey, seed: key.seed };
+          ({ publicKey, seed } = key);
         } else {
-          material = { publicKey: ml.importPublicKey(object, 'jwk') };
+          publicKey = ml.importPublicKey(object, 'jwk');
         }
       } catch (e) {
         throw dataError(e);
@@ -337,38 +445,37 @@ function importKey(format, keyData, alg, extractable, usages) {
       throw fail('NotSupportedError', `importKey: ML-DSA keys have no "${format}" format`);
   }
   if (type === 'private' && usages.length === 0) {
-    wipe(material.seed);
+    wipe(seed);
     throw fail('SyntaxError', 'importKey: a private key needs a usage ("sign")');
   }
-  return makeKey(alg.name, type, extractable, usages, material);
+  return makeKey(alg.name, type, extractable, usages, publicKey, seed);
+}
+
+/** The draft's checks of exporting a key in `format` (extractable, then the format for its type), for `op`. */
+function checkExport(s, format, op) {
+  if (!s.extractable) throw fail('InvalidAccessError', `${op}: the key is not extractable`);
+  const type = format === 'spki' || format === 'raw-public' ? 'public' : format === 'pkcs8' || format === 'raw-seed' ? 'private' : undefined;
+  if (type === undefined && format !== 'jwk') throw fail('NotSupportedError', `${op}: ML-DSA keys have no ${format} format`);
+  if (type !== undefined && s.type !== type) throw fail('InvalidAccessError', `${op}: ${format} is a format for ${type} keys`);
 }
 
 function exportKey(format, key) {
   const s = state(key);
-  if (!s.extractable) throw fail('InvalidAccessError', 'exportKey: the key is not extractable');
+  checkExport(s, format, 'exportKey');
   const ml = SETS[s.set];
-  const want = (type) => {
-    if (s.type !== type) throw fail('InvalidAccessError', `exportKey: ${format} is a format for ${type} keys`);
-  };
   switch (format) {
     case 'spki':
-      want('public');
       return toArrayBuffer(ml.exportPublicKey(s.publicKey, 'spki'));
     case 'raw-public':
-      want('public');
-      return toArrayBuffer(new U8(s.publicKey));
+      return toArrayBuffer(copy(s.publicKey));
     case 'pkcs8':
-      want('private');
       return toArrayBuffer(ml.exportSecretKey(s.seed, 'pkcs8'));
     case 'raw-seed':
-      want('private');
-      return toArrayBuffer(new U8(s.seed));
-    case 'jwk': {
+      return toArrayBuffer(copy(s.seed));
+    default: {
       const jwk = s.type === 'private' ? ml.exportSecretKey(s.seed, 'jwk') : ml.exportPublicKey(s.publicKey, 'jwk');
       return { ...jwk, key_ops: [...s.usages], ext: s.extractable };
     }
-    default:
-      throw fail('NotSupportedError', `exportKey: ML-DSA keys have no "${format}" format`);
   }
 }
 
@@ -384,7 +491,21 @@ function checkUse(alg, key, usage) {
 function sign(alg, key, context, data) {
   const s = checkUse(alg, key, 'sign');
   if (context.length > 255) throw fail('OperationError', 'sign: the context is longer than 255 bytes');
-  s.prepared ??= SETS[s.set].signer(s.seed);
+  // A prepared signer lives in the wasm instance it was made in, which is
+  // replaced if it ever fails (a trap): one made before this call that fails
+  // is made again from the seed, and the signature computed once more.
+  if (s.prepared) {
+    try {
+      return toArrayBuffer(s.prepared.sign(data, { context }));
+    } catch {
+      const stale = s.prepared;
+      s.prepared = undefined;
+      try {
+        stale.free();
+      } catch {} // an instance that failed during free() was replaced: nothing left to free
+    }
+  }
+  s.prepared = SETS[s.set].signer(s.seed);
   return toArrayBuffer(s.prepared.sign(data, { context }));
 }
 
@@ -399,81 +520,166 @@ function getPublicKey(key, usages) {
   const s = state(key);
   if (s.type !== 'private') throw fail('InvalidAccessError', 'getPublicKey: needs a private key');
   if (usages.some((u) => u !== 'verify')) throw fail('SyntaxError', 'getPublicKey: an ML-DSA public key can only have the usage "verify"');
-  return makeKey(s.set, 'public', true, usages, { publicKey: s.publicKey });
+  return makeKey(s.set, 'public', true, usages, s.publicKey);
 }
 
 // ---------------------------------------------------------------- SubtleCrypto
 
 /** Runs `work` (argument conversion, then the operation) as the promise of a SubtleCrypto method. */
 function promise(work) {
-  return new Promise((resolve) => resolve(work()));
+  return new PromiseCtor((resolve) => resolve(work()));
 }
 function platform(name, self, args) {
   const fn = PLATFORM[name];
-  if (!fn || !platformSubtle) return Promise.reject(fail('NotSupportedError', `${name}: not supported here`));
+  if (!fn || !platformSubtle) return PromiseCtor.reject(fail('NotSupportedError', `${name}: not supported here`));
   return apply(fn, self ?? platformSubtle, args);
 }
 
-/** The ML-DSA algorithm (and its context) of a sign or verify call with one of our keys. */
-function algorithmFor(algorithm, key, op) {
-  const alg = mlDsaAlgorithm(algorithm);
-  if (!alg) throw fail('InvalidAccessError', `${op}: the key is an ${state(key).set} key`);
-  return { alg, context: readContext(alg) };
-}
-
-// The methods, written once: `self` is the SubtleCrypto the call came to (for
-// install(), the platform's own object), which platform calls keep.
+// The methods, written once: `this` is the SubtleCrypto the call came to (the
+// platform's own object once installed, undefined from `subtle`), which
+// calls passed to the platform keep.
 const methods = {
-  generateKey(self, algorithm, extractable, keyUsages) {
+  generateKey(algorithm, extractable, keyUsages) {
     return promise(() => {
       const alg = mlDsaAlgorithm(algorithm);
-      if (!alg) return platform('generateKey', self, [algorithm, extractable, keyUsages]);
-      return generateKey(alg, Boolean(extractable), readUsages(keyUsages));
+      if (!alg) return platform('generateKey', this, [algorithm, extractable, keyUsages]);
+      const usages = readUsages(keyUsages);
+      return operation('generateKey', () => generateKey(alg, Boolean(extractable), usages));
     });
   },
-  importKey(self, format, keyData, algorithm, extractable, keyUsages) {
+  importKey(format, keyData, algorithm, extractable, keyUsages) {
     return promise(() => {
       const alg = mlDsaAlgorithm(algorithm);
-      if (!alg) return platform('importKey', self, [format, keyData, algorithm, extractable, keyUsages]);
+      if (!alg) return platform('importKey', this, [format, keyData, algorithm, extractable, keyUsages]);
       const f = readFormat(format);
-      const data = f === 'jwk' ? readJwk(keyData) : copyBufferSource(keyData, 'keyData');
+      const data = f === 'jwk' ? readJwk(keyData) : copyBufferSource(bufferSource(keyData, 'keyData'));
       try {
-        return importKey(f, data, alg, Boolean(extractable), readUsages(keyUsages));
+        const usages = readUsages(keyUsages);
+        return operation('importKey', () => importKey(f, data, alg, Boolean(extractable), usages));
       } finally {
         if (f !== 'jwk') wipe(data);
       }
     });
   },
-  exportKey(self, format, key) {
+  exportKey(format, key) {
     return promise(() => {
       const f = readFormat(format);
       checkKey(key, 'key');
-      if (!isOurs(key)) return platform('exportKey', self, [format, key]);
-      return exportKey(f, key);
+      if (!isOurs(key)) return platform('exportKey', this, [format, key]);
+      return operation('exportKey', () => exportKey(f, key));
     });
   },
-  sign(self, algorithm, key, data) {
+  // WebIDL converts the arguments, then the algorithm is normalized (its
+  // getters run, its context is copied), then the bytes are copied: the
+  // spec's order since w3c/webcrypto#426, so that nothing a getter does
+  // reaches the bytes after their copy.
+  sign(algorithm, key, data) {
     return promise(() => {
-      if (!isOurs(key)) return platform('sign', self, [algorithm, key, data]);
-      const { alg, context } = algorithmFor(algorithm, key, 'sign');
-      return sign(alg, key, context, copyBufferSource(data, 'data'));
+      if (!isOurs(key)) return platform('sign', this, [algorithm, key, data]);
+      bufferSource(data, 'data');
+      const alg = mlDsaAlgorithm(algorithm);
+      if (!alg) return otherAlgorithm('sign', this, [algorithm, key, data], 1);
+      const context = readContext(alg);
+      const bytes = copyBufferSource(data);
+      return operation('sign', () => sign(alg, key, context, bytes));
     });
   },
-  verify(self, algorithm, key, signature, data) {
+  verify(algorithm, key, signature, data) {
     return promise(() => {
-      if (!isOurs(key)) return platform('verify', self, [algorithm, key, signature, data]);
-      const { alg, context } = algorithmFor(algorithm, key, 'verify');
-      return verify(alg, key, context, copyBufferSource(signature, 'signature'), copyBufferSource(data, 'data'));
+      if (!isOurs(key)) return platform('verify', this, [algorithm, key, signature, data]);
+      bufferSource(signature, 'signature');
+      bufferSource(data, 'data');
+      const alg = mlDsaAlgorithm(algorithm);
+      if (!alg) return otherAlgorithm('verify', this, [algorithm, key, signature, data], 1);
+      const context = readContext(alg);
+      const sig = copyBufferSource(signature);
+      const bytes = copyBufferSource(data);
+      return operation('verify', () => verify(alg, key, context, sig, bytes));
     });
   },
-  getPublicKey(self, key, keyUsages) {
+  getPublicKey(key, keyUsages) {
     return promise(() => {
       checkKey(key, 'key');
-      if (!isOurs(key)) return platform('getPublicKey', self, [key, keyUsages]);
-      return getPublicKey(key, readUsages(keyUsages));
+      if (!isOurs(key)) return platform('getPublicKey', this, [key, keyUsages]);
+      const usages = readUsages(keyUsages);
+      return operation('getPublicKey', () => getPublicKey(key, usages));
     });
   },
 };
+const ML_DSA_METHODS = ['generateKey', 'importKey', 'exportKey', 'sign', 'verify', 'getPublicKey'];
+
+// ---------------------------------------------------------------- the methods ML-DSA has no use for
+//
+// Given one of our keys, each answers as the spec's steps do for a key whose
+// algorithm does not match: first the errors of normalizing its algorithms
+// (NotSupportedError, or a TypeError of WebIDL), then InvalidAccessError.
+// Only the platform can normalize algorithms other than ML-DSA, so the call
+// goes to it with our key replaced by a platform key that fails the same
+// checks: a public key with no usages. wrapKey may also be given one of our
+// keys to wrap: after the wrapping key and algorithm pass the platform's
+// checks (with an extractable stand-in to wrap), the spec's steps for the
+// key to wrap run (extractable, then the format), and then it is refused
+// (NotSupportedError): our keys are not wrapped.
+
+// The argument that is the key performing each operation.
+const KEY_ARGUMENT = { __proto__: null, encrypt: 1, decrypt: 1, deriveBits: 1, deriveKey: 1, wrapKey: 2, unwrapKey: 2,
+  encapsulateKey: 1, encapsulateBits: 1, decapsulateKey: 1, decapsulateBits: 1 };
+const PASS_THROUGH = ['encrypt', 'decrypt', 'digest', 'deriveKey', 'deriveBits', 'wrapKey', 'unwrapKey',
+  'encapsulateKey', 'encapsulateBits', 'decapsulateKey', 'decapsulateBits'];
+
+let standIns; // a promise of { unusable, wrappable }: platform keys, made at the first need
+function getStandIns() {
+  if (standIns === undefined) {
+    const generate = (algorithm, usages) => apply(PLATFORM.generateKey, platformSubtle, [algorithm, true, usages]);
+    standIns = (async () => {
+      const { publicKey } = await generate({ name: 'ECDSA', namedCurve: 'P-256' }, ['sign']);
+      const wrappable = await generate({ name: 'HMAC', hash: 'SHA-256', length: 256 }, ['sign']);
+      return { unusable: publicKey, wrappable };
+    })();
+    standIns.catch(() => (standIns = undefined)); // tried again at the next need
+  }
+  return standIns;
+}
+
+/** The platform's method `name` with `args`, our key at `at` (and, for wrapKey, at 1) replaced by a stand-in. */
+async function standingIn(name, self, args, at) {
+  if (!PLATFORM[name] || !PLATFORM.generateKey || !platformSubtle) return platform(name, self, args);
+  const { unusable, wrappable } = await getStandIns();
+  const list = [];
+  for (let i = 0; i < args.length; i++) list[i] = args[i];
+  if (name === 'wrapKey' || name === 'unwrapKey') list[0] = 'raw'; // the stand-ins' format; ours was read already
+  if (name === 'wrapKey') list[1] = wrappable;
+  if (at !== undefined) list[at] = unusable;
+  return platform(name, self, list);
+}
+
+/** sign or verify with one of our keys and an algorithm other than ML-DSA. */
+async function otherAlgorithm(name, self, args, at) {
+  await standingIn(name, self, args, at);
+  throw fail('InvalidAccessError', `${name}: the key is an ML-DSA key`); // (the stand-in fails first)
+}
+
+function passThrough(name, self, args) {
+  const at = KEY_ARGUMENT[name];
+  const usesOurs = at !== undefined && isOurs(args[at]);
+  const wrapsOurs = name === 'wrapKey' && isOurs(args[1]);
+  if (!usesOurs && !wrapsOurs) return platform(name, self, args);
+  return promise(async () => {
+    const format = name === 'wrapKey' || name === 'unwrapKey' ? readFormat(args[0]) : undefined;
+    await standingIn(name, self, args, usesOurs ? at : undefined);
+    if (usesOurs) throw fail('InvalidAccessError', `${name}: the key is an ML-DSA key`); // (the stand-in fails first)
+    checkExport(state(args[1]), format, 'wrapKey');
+    throw fail('NotSupportedError', 'wrapKey: keys of mldsa-simd are not wrapped (export the key and encrypt it)');
+  });
+}
+
+for (const name of PASS_THROUGH) {
+  methods[name] = {
+    [name](...args) {
+      return passThrough(name, this, args);
+    },
+  }[name];
+}
 
 const ML_DSA_OPERATIONS = ['sign', 'verify', 'generateKey', 'importKey', 'exportKey', 'getPublicKey'];
 
@@ -494,16 +700,9 @@ function supports(operation, algorithm, lengthOrAdditional) {
   return ML_DSA_OPERATIONS.includes(domString(operation));
 }
 
-const PASS_THROUGH = ['encrypt', 'decrypt', 'digest', 'deriveKey', 'deriveBits', 'wrapKey', 'unwrapKey',
-  'encapsulateKey', 'encapsulateBits', 'decapsulateKey', 'decapsulateBits'];
-
 /** A SubtleCrypto with ML-DSA; everything else goes to the platform's crypto.subtle. */
-export const subtle = Object.freeze({
-  ...Object.fromEntries(Object.entries(methods).map(([name, m]) => [name, (...args) => m(undefined, ...args)])),
-  ...Object.fromEntries(PASS_THROUGH.map((name) => [name, (...args) => promise(() => {
-    for (const a of args) if (isOurs(a)) throw fail('NotSupportedError', `${name}: not available for ML-DSA keys of mldsa-simd`);
-    return platform(name, undefined, args);
-  })])),
+export const subtle = freeze({
+  ...Object.fromEntries(Object.keys(methods).map((name) => [name, (...args) => apply(methods[name], undefined, args)])),
   supports,
   [Symbol.toStringTag]: 'SubtleCrypto',
 });
@@ -514,27 +713,20 @@ let installed = false;
  * Makes globalThis.crypto.subtle handle ML-DSA where the platform does not:
  * the SubtleCrypto prototype's generateKey, importKey, exportKey, sign,
  * verify and getPublicKey take ML-DSA algorithms and this package's keys and
- * pass everything else on, and SubtleCrypto.supports answers for ML-DSA. A
+ * pass everything else on; its other methods that take keys answer for ours
+ * as the spec does; and SubtleCrypto.supports answers for ML-DSA. A
  * platform that has ML-DSA already is left alone, unless `force` is set.
  * Resolves to whether it installed (true also when already installed).
  */
 export async function install({ force = false } = {}) {
   if (installed) return true;
-  if (!SubtleProto || !platformSubtle) throw new Error('install: this platform has no crypto.subtle (WebCrypto needs a secure context in browsers)');
+  if (!SubtleProto || !platformSubtle) throw fail('NotSupportedError', 'install: this platform has no crypto.subtle (WebCrypto needs a secure context in browsers)');
   if (!force && (await platformHasMlDsa())) return false;
-  for (const [name, m] of Object.entries(methods)) {
-    Object.defineProperty(SubtleProto, name, {
-      value: {
-        [name](...args) {
-          return m(this, ...args);
-        },
-      }[name],
-      writable: true,
-      configurable: true,
-      enumerable: true,
-    });
-  }
-  Object.defineProperty(globalThis.SubtleCrypto, 'supports', { value: supports, writable: true, configurable: true });
+  // Ours, and those of the platform's other methods that take keys.
+  for (const name of Object.keys(methods))
+    if (ML_DSA_METHODS.includes(name) || (KEY_ARGUMENT[name] !== undefined && PLATFORM[name] !== undefined))
+      defineProperty(SubtleProto, name, { value: methods[name], writable: true, configurable: true, enumerable: true });
+  defineProperty(globalThis.SubtleCrypto, 'supports', { value: supports, writable: true, configurable: true });
   installed = true;
   return true;
 }

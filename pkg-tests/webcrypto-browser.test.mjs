@@ -4,7 +4,8 @@
 // repository's dev dependency, its browser build) generates an ML-DSA-65
 // key, signs and verifies a JWT and a JWS, and exports and imports the JWK,
 // all through crypto.subtle, with our keys (which pass the checks jose makes
-// on CryptoKeys while the platform's still do), and the same in a module
+// on CryptoKeys while the platform's still do, and which structuredClone and
+// postMessage refuse with a DataCloneError), and the same in a module
 // Worker. Where the platform has
 // ML-DSA, signatures also cross between it and ours, both ways.
 import test from 'node:test';
@@ -53,6 +54,11 @@ try {
   const bad = parts[0] + '.' + parts[1] + '.' + (parts[2][0] === 'A' ? 'B' : 'A') + parts[2].slice(1);
   result.tampered = await jose.compactVerify(bad, publicKey).then(() => 'accepted', (e) => e.code);
   result.ours = privateKey instanceof CryptoKey;
+  // Our keys cannot be cloned: a DataCloneError, never a copy as {}.
+  const refused = (f) => { try { f(); return 'no error'; } catch (e) { return e.name; } };
+  const port = new MessageChannel().port1;
+  result.cloned = [refused(() => structuredClone(privateKey)), refused(() => port.postMessage(publicKey))];
+  port.close();
   const ec = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
   result.native = ec.privateKey instanceof CryptoKey && !(ec.privateKey instanceof OurKey);
   result.supports = SubtleCrypto.supports('sign', 'ML-DSA-65');
@@ -73,8 +79,10 @@ try {
     "const k = await crypto.subtle.generateKey('ML-DSA-44', false, ['sign', 'verify']);",
     "const d = new Uint8Array([1, 2, 3]);",
     "const sig = await crypto.subtle.sign('ML-DSA-44', k.privateKey, d);",
+    "let cloned = 'no error';",
+    "try { postMessage(k.privateKey); } catch (e) { cloned = e.name; }",
     "postMessage({ forced, ours: k.privateKey instanceof OurKey, ok: await crypto.subtle.verify('ML-DSA-44', k.publicKey, sig, d),",
-    "  bad: await crypto.subtle.verify('ML-DSA-44', k.publicKey, sig, new Uint8Array(3)) });",
+    "  bad: await crypto.subtle.verify('ML-DSA-44', k.publicKey, sig, new Uint8Array(3)), cloned });",
   ].join('\\n');
   const worker = new Worker(URL.createObjectURL(new Blob([workerCode], { type: 'text/javascript' })), { type: 'module' });
   result.worker = await new Promise((resolve, reject) => {
@@ -111,7 +119,8 @@ test('webcrypto: install() and jose in headless Chromium', { skip, timeout: 180_
     assert.deepEqual(seen, {
       before: native ? 'native' : 'NotSupportedError', plain: !native, forced: true, oursInJose: true, sub: 'browser',
       jwkKeys: ['alg', 'kty', 'priv', 'pub'], payload: 'payload', tampered: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
-      ours: true, native: true, supports: true, worker: { forced: true, ours: true, ok: true, bad: false }, ...(native ? { nativeSigInOurs: true, ourSigInNative: true } : {}),
+      ours: true, cloned: ['DataCloneError', 'DataCloneError'], native: true, supports: true,
+      worker: { forced: true, ours: true, ok: true, bad: false, cloned: 'DataCloneError' }, ...(native ? { nativeSigInOurs: true, ourSigInNative: true } : {}),
     });
   } finally {
     await browser?.close();

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { IMPL, repoRoot, consumerDir, importFromConsumer, node24 } from './lib/load.mjs';
+import { tool } from './lib/compat.mjs';
 import { run } from './lib/webcrypto-scenarios.mjs';
 
 const skip = IMPL === 'noble' ? 'mldsa-simd/webcrypto is not part of the noble API (MLDSA_IMPL=noble)' : false;
@@ -27,6 +28,11 @@ const DEVIATIONS = {
     ours: 'DataError',
     node: 'CryptoKey(private,true,ML-DSA-65,sign)',
     why: 'WebCrypto parses PrivateKeyInfo with exactData set: bytes after it are a DataError; Node (OpenSSL) ignores them',
+  },
+  'wrapKey: pkcs8 of an ML-DSA key': {
+    ours: 'NotSupportedError',
+    node: 'ArrayBuffer(70)',
+    why: 'our keys are not wrapped (unwrapping one would hand its bytes to JavaScript, through the platform); the checks before wrapping are the spec\'s',
   },
 };
 
@@ -54,6 +60,12 @@ test('the scenario suite gives the same outcomes as Node 24 native, except the l
   assert.equal(ours['verify: signature one byte short'], 'false');
   assert.equal(ours['importKey: pkcs8 expandedKey form'], 'NotSupportedError');
   assert.equal(ours['generateKey: only verify'], 'SyntaxError');
+  // Before issue #23: 'NotSupportedError' for every method ML-DSA has no use for, and
+  // 'InvalidAccessError' for sign with any other algorithm.
+  assert.equal(ours['encrypt: AES-GCM, ML-DSA key'], 'InvalidAccessError');
+  assert.equal(ours['encrypt: AES-GCM without iv, ML-DSA key'], 'TypeError');
+  assert.equal(ours['sign: unknown algorithm, ML-DSA key'], 'NotSupportedError');
+  assert.equal(ours['sign: the algorithm name getter overwrites the data'], 'string:true false');
 });
 
 test('CryptoKeys: the platform shape, and no way to their material', { skip }, async () => {
@@ -116,7 +128,7 @@ test('other algorithms and platform keys go to the platform', { skip }, async ()
   assert.equal((await subtle.digest('SHA-256', new Uint8Array(0))).byteLength, 32);
   assert.equal(subtle.supports('sign', 'ML-DSA-44'), true);
   const mine = await subtle.generateKey('ML-DSA-44', false, ['sign']);
-  await assert.rejects(subtle.encrypt({ name: 'AES-GCM', iv: new Uint8Array(12) }, mine.privateKey, new Uint8Array(1)), { name: 'NotSupportedError' });
+  await assert.rejects(subtle.encrypt({ name: 'AES-GCM', iv: new Uint8Array(12) }, mine.privateKey, new Uint8Array(1)), { name: 'InvalidAccessError' });
 });
 
 /** Runs an ES module in a fresh Node (this one) from the consumer folder; returns its JSON output. */
@@ -174,12 +186,213 @@ test('install() leaves a platform with native ML-DSA alone unless forced (Node 2
     const forced = await install({ force: true });
     const ours = (await crypto.subtle.generateKey('ML-DSA-44', false, ['sign'])).privateKey;
     const sig = await crypto.subtle.sign('ML-DSA-44', native, new Uint8Array(1));
-    process.stdout.write(JSON.stringify({ plain, forced, nativeKeyStillWorks: sig.byteLength, oursIsCryptoKey: ours instanceof CryptoKey }));`);
+    // The methods ML-DSA has no use for, given our key: the spec's errors, not Node's TypeError for a foreign key.
+    const aes = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 128 }, true, ['encrypt', 'wrapKey']);
+    const gcm = { name: 'AES-GCM', iv: new Uint8Array(12) };
+    const hkdf = { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: new Uint8Array(0) };
+    const name = (p) => p.then(() => 'resolved', (e) => e.name);
+    const others = {
+      encrypt: await name(crypto.subtle.encrypt(gcm, ours, new Uint8Array(1))),
+      decrypt: await name(crypto.subtle.decrypt(gcm, ours, new Uint8Array(32))),
+      deriveBits: await name(crypto.subtle.deriveBits(hkdf, ours, 128)),
+      deriveKey: await name(crypto.subtle.deriveKey(hkdf, ours, { name: 'AES-GCM', length: 128 }, true, ['encrypt'])),
+      wrapKeyWith: await name(crypto.subtle.wrapKey('raw', aes, ours, gcm)),
+      wrapKeyOf: await name(crypto.subtle.wrapKey('pkcs8', ours, aes, gcm)),
+      unwrapKey: await name(crypto.subtle.unwrapKey('raw', new Uint8Array(32), ours, gcm, 'AES-GCM', true, ['encrypt'])),
+      encapsulateBits: await name(crypto.subtle.encapsulateBits?.('ML-KEM-768', ours) ?? Promise.reject({ name: 'absent' })),
+    };
+    process.stdout.write(JSON.stringify({ plain, forced, nativeKeyStillWorks: sig.byteLength, oursIsCryptoKey: ours instanceof CryptoKey, others }));`);
   try {
     const r = spawnSync(node24(), ['--no-warnings', file], { encoding: 'utf8', cwd: consumerDir });
     assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout), { plain: false, forced: true, nativeKeyStillWorks: 2420, oursIsCryptoKey: true });
+    // Before (issue #23): each of \`others\` was Node's TypeError (ERR_INVALID_ARG_TYPE).
+    const others = {
+      encrypt: 'InvalidAccessError', decrypt: 'InvalidAccessError', deriveBits: 'InvalidAccessError', deriveKey: 'InvalidAccessError',
+      wrapKeyWith: 'InvalidAccessError', wrapKeyOf: 'InvalidAccessError', unwrapKey: 'InvalidAccessError', encapsulateBits: 'InvalidAccessError',
+    };
+    assert.deepEqual(JSON.parse(r.stdout), { plain: false, forced: true, nativeKeyStillWorks: 2420, oursIsCryptoKey: true, others });
   } finally {
     fs.rmSync(file, { force: true });
   }
+});
+
+test('error messages describe a wrong argument and never contain it (issue #23)', { skip }, async (t) => {
+  const { privateKey } = await subtle.generateKey('ML-DSA-44', true, ['sign', 'verify']);
+  const pkcs8 = await subtle.exportKey('pkcs8', privateKey);
+  const jwk = await subtle.exportKey('jwk', privateKey);
+  const b64 = Buffer.from(pkcs8).toString('base64');
+  const pem = `-----BEGIN PRIVATE KEY-----\n${b64}\n-----END PRIVATE KEY-----\n`;
+  const secret = `${jwk.priv}${jwk.priv}`; // key material where text is expected
+  const fragments = [b64.slice(8, 40), jwk.priv.slice(4, 36)];
+  const calls = {
+    'importKey: PEM in the format position': [() => subtle.importKey(pem, 'pkcs8', 'ML-DSA-44', false, ['sign']), /a string of \d+ characters/],
+    'importKey: base64 in the format position': [() => subtle.importKey(b64, pkcs8, 'ML-DSA-44', false, ['sign']), /a string of \d+ characters/],
+    'exportKey: PEM as the format': [() => subtle.exportKey(pem, privateKey), /a string of \d+ characters/],
+    'generateKey: key material as a usage': [() => subtle.generateKey('ML-DSA-44', false, ['sign', b64]), /a string of \d+ characters/],
+    'importKey: key material as a usage': [() => subtle.importKey('pkcs8', pkcs8, 'ML-DSA-44', false, [pem])],
+    'getPublicKey: key material as a usage': [() => subtle.getPublicKey(privateKey, [secret])],
+    'importKey: jwk kty': [() => subtle.importKey('jwk', { ...jwk, kty: secret }, 'ML-DSA-44', false, ['sign'])],
+    'importKey: jwk alg': [() => subtle.importKey('jwk', { ...jwk, alg: secret }, 'ML-DSA-44', false, ['sign'])],
+    'importKey: jwk use': [() => subtle.importKey('jwk', { ...jwk, use: secret }, 'ML-DSA-44', false, ['sign'])],
+    'importKey: jwk key_ops': [() => subtle.importKey('jwk', { ...jwk, key_ops: [secret] }, 'ML-DSA-44', false, ['sign'])],
+    'importKey: jwk pub': [() => subtle.importKey('jwk', { ...jwk, pub: secret }, 'ML-DSA-44', false, ['sign'])],
+    'importKey: jwk priv': [() => subtle.importKey('jwk', { ...jwk, priv: `${secret}!` }, 'ML-DSA-44', false, ['sign'])],
+    'sign: key material as the algorithm': [() => subtle.sign(b64, privateKey, new Uint8Array(1))],
+    'sign: key material as the algorithm name': [() => subtle.sign({ name: pem }, privateKey, new Uint8Array(1))],
+  };
+  const echoed = [];
+  for (const [what, [call, describes]] of Object.entries(calls)) {
+    const e = await call().then(() => assert.fail(`${what}: resolved`), (x) => x);
+    if (fragments.some((f) => String(e.message).includes(f))) echoed.push(what);
+    else if (describes) assert.match(e.message, describes, what);
+    for (let c = e.cause; c; c = c.cause)
+      if (fragments.some((f) => String(c.message).includes(f))) t.diagnostic(`${what}: the cause's message (main API) contains the argument`);
+  }
+  assert.deepEqual(echoed, [], 'calls whose error message contains the argument');
+});
+
+test('keys made before a wasm trap keep working; a failure inside an operation is an OperationError (issue #23)', { skip, timeout: 120_000 }, () => {
+  // A fresh Node records the package's instances (as lib/instance.mjs does)
+  // before it imports mldsa-simd/webcrypto, whose main entry is the same
+  // module as the user's `mldsa-simd`: the instance grown here is the one the
+  // webcrypto keys use. A real trap, as in trap.test.mjs: memory grown to the
+  // 4 GiB limit, then an ML-DSA-87 signature, which needs more heap.
+  const out = inFreshNode(`
+    const made = [];
+    WebAssembly.Instance = new Proxy(WebAssembly.Instance, {
+      construct(target, args, newTarget) { const i = Reflect.construct(target, args, newTarget); made.push(i); return i; },
+    });
+    const lib = await import('mldsa-simd');
+    const { subtle } = await import('mldsa-simd/webcrypto');
+    const instances = () => made.filter((i) => typeof i.exports.prepare_signer === 'function').length;
+    const grow = () => {
+      const memory = made.filter((i) => typeof i.exports.prepare_signer === 'function').at(-1).exports.memory;
+      memory.grow(65536 - memory.buffer.byteLength / 65536);
+    };
+    const outcome = (p) => p.then((v) => v, (e) => (e instanceof DOMException ? e.name : 'not a DOMException: ' + e));
+    const data = new TextEncoder().encode('before and after a trap');
+    const big = new Uint8Array(200_000).fill(7);
+    const roundTrip = async (name, privateKey, publicKey, message = data) =>
+      subtle.verify(name, publicKey, await subtle.sign(name, privateKey, message), message);
+    const a = await subtle.generateKey('ML-DSA-87', false, ['sign', 'verify']);
+    const b = await subtle.importKey('raw-seed', new Uint8Array(32).fill(5), 'ML-DSA-65', false, ['sign']);
+    const bPublic = await subtle.getPublicKey(b, ['verify']);
+    const before = [await roundTrip('ML-DSA-87', a.privateKey, a.publicKey), await roundTrip('ML-DSA-65', b, bPublic)];
+    const first = instances();
+
+    // A trap in the main API, then each key made before signs in the new instance.
+    const sk = lib.ml_dsa87.keygen(new Uint8Array(32)).secretKey;
+    grow();
+    let trap = 'no trap';
+    try { lib.ml_dsa87.sign(big, sk); } catch (e) { trap = e.cause?.constructor.name; }
+    const afterTrap = [await outcome(roundTrip('ML-DSA-87', a.privateKey, a.publicKey)), await outcome(roundTrip('ML-DSA-65', b, bPublic))];
+    const second = instances();
+
+    // A trap inside subtle.sign (a key never used, so its signer is made in
+    // this call): an OperationError, with the main API's error as its cause.
+    // (Each trap costs seconds: the failed instance's 4 GiB are wiped.)
+    const c = await subtle.generateKey('ML-DSA-87', false, ['sign', 'verify']);
+    grow();
+    let failed;
+    try { await subtle.sign('ML-DSA-87', c.privateKey, big); failed = 'signed'; } catch (e) {
+      failed = { name: e.name, isDOMException: e instanceof DOMException, cause: e.cause?.cause?.constructor.name };
+    }
+    const third = instances();
+    const afterAll = [await outcome(roundTrip('ML-DSA-87', c.privateKey, c.publicKey, big)), await outcome(roundTrip('ML-DSA-87', a.privateKey, a.publicKey))];
+    process.stdout.write(JSON.stringify({ before, trap, afterTrap, failed, afterAll, replaced: [second - first, third - second] }));`);
+  assert.deepEqual(out, {
+    before: [true, true],
+    trap: 'RuntimeError',
+    // Before: 'not a DOMException: Error: signer: the WebAssembly instance was replaced after a failure; make the signer again'.
+    afterTrap: [true, true],
+    failed: { name: 'OperationError', isDOMException: true, cause: 'RuntimeError' },
+    afterAll: [true, true],
+    replaced: [1, 1],
+  });
+});
+
+test('util.inspect prints a key as Node prints its own CryptoKey, in Node 20, 22 and 24 (issue #23)', { skip, timeout: 60_000 }, () => {
+  const script = `
+    import util from 'node:util';
+    import { subtle } from 'mldsa-simd/webcrypto';
+    const inspect = (v, o) => { try { return util.inspect(v, o); } catch (e) { return 'threw ' + (e.code ?? e.name); } };
+    const shown = async (sub) => {
+      const { privateKey, publicKey } = await sub.generateKey('ML-DSA-44', false, ['sign', 'verify']);
+      return [inspect(privateKey), inspect(publicKey, { depth: 0 }), inspect({ nested: { key: privateKey } }, { depth: 1 }),
+        inspect([publicKey], { colors: true }), inspect(privateKey, { compact: false })];
+    };
+    const native = await crypto.subtle.generateKey('ML-DSA-44', false, ['sign']).then(() => shown(crypto.subtle), () => undefined);
+    process.stdout.write(JSON.stringify({ ours: await shown(subtle), native }));`;
+  const expected = [
+    "CryptoKey {\n  type: 'private',\n  extractable: false,\n  algorithm: { name: 'ML-DSA-44' },\n  usages: [ 'sign' ]\n}",
+    'CryptoKey [Object]',
+    '{ nested: { key: CryptoKey {} } }',
+    "[\n  CryptoKey {\n    type: \x1b[32m'public'\x1b[39m,\n    extractable: \x1b[33mtrue\x1b[39m,\n    algorithm: { name: \x1b[32m'ML-DSA-44'\x1b[39m },\n    usages: [ \x1b[32m'verify'\x1b[39m ]\n  }\n]",
+    "CryptoKey {\n  type: 'private',\n  extractable: false,\n  algorithm: {\n    name: 'ML-DSA-44'\n  },\n  usages: [\n    'sign'\n  ]\n}",
+  ];
+  const runs = { [process.versions.node]: inFreshNode(script) };
+  for (const bin of [tool('node22/bin/node'), node24()]) {
+    const r = spawnSync(bin, ['--no-warnings', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: consumerDir });
+    assert.equal(r.status, 0, r.stderr);
+    const { version } = JSON.parse(spawnSync(bin, ['-p', 'JSON.stringify({ version: process.versions.node })'], { encoding: 'utf8' }).stdout);
+    runs[version] = JSON.parse(r.stdout);
+  }
+  assert.deepEqual(Object.keys(runs).map((v) => v.split('.')[0]).sort(), ['20', '22', '24']);
+  for (const [version, { ours, native }] of Object.entries(runs)) {
+    assert.deepEqual(ours, expected, `Node ${version}`); // before, in Node 24: 'threw ERR_INVALID_THIS' (the platform's hook)
+    if (native) assert.deepEqual(native, expected, `Node ${version}'s own ML-DSA keys`);
+  }
+});
+
+test('structuredClone and postMessage refuse a key with a DataCloneError, never copy it as {} (issue #23)', { skip, timeout: 60_000 }, () => {
+  const script = `
+    import { subtle } from 'mldsa-simd/webcrypto';
+    const { privateKey, publicKey } = await subtle.generateKey('ML-DSA-65', false, ['sign', 'verify']);
+    const attempt = (f) => { try { return 'copied as ' + JSON.stringify(f()); } catch (e) { return (e instanceof DOMException ? '' : 'not a DOMException: ') + e.name; } };
+    const port = new MessageChannel().port1;
+    process.stdout.write(JSON.stringify({
+      clone: [privateKey, publicKey].map((k) => attempt(() => structuredClone(k))),
+      nested: attempt(() => structuredClone({ keys: [publicKey] })),
+      postMessage: attempt(() => (port.postMessage(privateKey), 'sent')),
+      shape: [Object.keys(privateKey), Reflect.ownKeys(publicKey), JSON.stringify(privateKey), Object.prototype.toString.call(privateKey)],
+    }));
+    port.close();`;
+  const expected = {
+    clone: ['DataCloneError', 'DataCloneError'], // before: 'copied as {}'
+    nested: 'DataCloneError', // before: 'copied as {"keys":[{}]}'
+    postMessage: 'DataCloneError', // before: sent (and received as {})
+    shape: [[], [], '{}', '[object CryptoKey]'],
+  };
+  assert.deepEqual(inFreshNode(script), expected, `Node ${process.versions.node}`);
+  const r = spawnSync(node24(), ['--no-warnings', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: consumerDir });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), expected, 'Node 24');
+});
+
+test('sign and verify convert their arguments, read the algorithm, then copy the bytes (the spec since w3c/webcrypto#426)', { skip }, async () => {
+  // The editor's draft reads and normalizes the algorithm before it copies
+  // the data (reordered in February 2026); Node 24 and Chromium 156 do so
+  // too (HMAC, checked by hand). The bytes are copied once, after every
+  // getter of the caller's has run: a getter that changes them changes what
+  // is signed, and nothing changes them afterwards.
+  const { publicKey, privateKey } = await subtle.generateKey('ML-DSA-44', false, ['sign', 'verify']);
+  const original = Uint8Array.of(1, 2, 3, 4);
+  let data = original.slice();
+  const overwritten = await subtle.sign({ get name() { data.fill(9); return 'ML-DSA-44'; } }, privateKey, data);
+  assert.equal(await subtle.verify('ML-DSA-44', publicKey, overwritten, data), true, 'signed: the bytes after the getter');
+  assert.equal(await subtle.verify('ML-DSA-44', publicKey, overwritten, original), false);
+  data = original.slice();
+  const detached = await subtle.sign({ name: 'ML-DSA-44', get context() { structuredClone(data.buffer, { transfer: [data.buffer] }); return undefined; } }, privateKey, data);
+  assert.equal(await subtle.verify('ML-DSA-44', publicKey, detached, new Uint8Array(0)), true, 'signed: the empty message of a detached buffer');
+  const sig = new Uint8Array(await subtle.sign('ML-DSA-44', privateKey, original));
+  const pending = subtle.verify({ name: 'ML-DSA-44', get context() { sig[0] ^= 1; return undefined; } }, publicKey, sig, original);
+  sig[0] ^= 1; // after the call: too late to matter
+  assert.equal(await pending, false, 'verified: the signature after the getter, before the change that followed the call');
+  // WebIDL converts data before the algorithm is read: a string is a TypeError, and the getter never runs.
+  let reads = 0;
+  const alg = { get name() { reads++; throw new RangeError('read'); } };
+  await assert.rejects(subtle.sign(alg, privateKey, 'text'), TypeError);
+  await assert.rejects(subtle.verify(alg, publicKey, new Uint8Array(1), 'text'), TypeError);
+  await assert.rejects(subtle.verify(alg, publicKey, 'signature', original), TypeError);
+  assert.equal(reads, 0, 'the algorithm was read before the BufferSources were converted'); // before: RangeError, read 3 times
 });

@@ -185,6 +185,52 @@ export function scenarios() {
     const b = new Uint8Array(await sub.exportKey('raw-public', await sub.getPublicKey(k.privateKey, ['verify'])));
     return digest(a) === digest(b);
   });
+  // sign and verify: the algorithm is normalized, then the bytes are copied
+  // (w3c/webcrypto#426): what a getter of the algorithm does to them is seen.
+  add('sign: the algorithm name getter overwrites the data', async (sub) => {
+    const k = await gen(sub);
+    const data = MSG.slice();
+    const sig = await sub.sign({ get name() { data.fill(1); return set; } }, k.privateKey, data);
+    return `${await sub.verify(set, k.publicKey, sig, data)} ${await sub.verify(set, k.publicKey, sig, MSG)}`;
+  });
+  add('sign: the algorithm context getter detaches the data', async (sub) => {
+    const k = await gen(sub);
+    const data = MSG.slice();
+    const sig = await sub.sign({ name: set, get context() { structuredClone(data.buffer, { transfer: [data.buffer] }); return undefined; } }, k.privateKey, data);
+    return `${await sub.verify(set, k.publicKey, sig, new Uint8Array(0))} ${await sub.verify(set, k.publicKey, sig, MSG)}`;
+  });
+  add('verify: the algorithm context getter flips a bit of the signature', async (sub) => {
+    const k = await gen(sub);
+    const sig = new Uint8Array(await sub.sign(set, k.privateKey, MSG));
+    return sub.verify({ name: set, get context() { sig[0] ^= 1; return undefined; } }, k.publicKey, sig, MSG);
+  });
+  // Our keys given to the methods ML-DSA has no use for, and to sign and
+  // verify with another algorithm: the errors of normalizing the algorithm,
+  // else InvalidAccessError.
+  const aesGcm = { name: 'AES-GCM', iv: new Uint8Array(12) };
+  const aesKey = (sub, usages) => sub.importKey('raw', new Uint8Array(16), 'AES-GCM', true, usages);
+  add('encrypt: AES-GCM, ML-DSA key', async (sub) => sub.encrypt(aesGcm, (await gen(sub)).publicKey, MSG));
+  add('encrypt: AES-GCM without iv, ML-DSA key', async (sub) => sub.encrypt({ name: 'AES-GCM' }, (await gen(sub)).publicKey, MSG));
+  add('encrypt: algorithm ML-DSA-65, ML-DSA key', async (sub) => sub.encrypt(set, (await gen(sub)).publicKey, MSG));
+  add('encrypt: unknown algorithm, ML-DSA key', async (sub) => sub.encrypt('ROT13', (await gen(sub)).publicKey, MSG));
+  add('decrypt: AES-GCM, ML-DSA key', async (sub) => sub.decrypt(aesGcm, (await gen(sub)).privateKey, new Uint8Array(32)));
+  add('deriveBits: HKDF, ML-DSA key', async (sub) =>
+    sub.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: new Uint8Array(0) }, (await gen(sub)).privateKey, 256));
+  add('deriveKey: HKDF to AES-GCM, ML-DSA key', async (sub) =>
+    sub.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: new Uint8Array(0) }, (await gen(sub)).privateKey,
+      { name: 'AES-GCM', length: 128 }, true, ['encrypt']));
+  add('wrapKey: ML-DSA wrapping key', async (sub) => sub.wrapKey('raw', await aesKey(sub, ['encrypt']), (await gen(sub)).publicKey, aesGcm));
+  add('wrapKey: non-extractable ML-DSA key', async (sub) => sub.wrapKey('pkcs8', (await gen(sub, ['sign'], false)).privateKey, await aesKey(sub, ['wrapKey']), aesGcm));
+  add('wrapKey: spki of an ML-DSA private key', async (sub) => sub.wrapKey('spki', (await gen(sub)).privateKey, await aesKey(sub, ['wrapKey']), aesGcm));
+  add('wrapKey: pkcs8 of an ML-DSA key', async (sub) => sub.wrapKey('pkcs8', (await gen(sub)).privateKey, await aesKey(sub, ['wrapKey']), aesGcm));
+  add('wrapKey: wrapping key without wrapKey usage, ML-DSA key', async (sub) =>
+    sub.wrapKey('pkcs8', (await gen(sub)).privateKey, await aesKey(sub, ['encrypt']), aesGcm));
+  add('unwrapKey: ML-DSA unwrapping key', async (sub) =>
+    sub.unwrapKey('raw', new Uint8Array(32), (await gen(sub)).privateKey, aesGcm, 'AES-GCM', true, ['encrypt']));
+  add('sign: ECDSA without hash, ML-DSA key', async (sub) => sub.sign('ECDSA', (await gen(sub)).privateKey, MSG));
+  add('sign: Ed25519, ML-DSA key', async (sub) => sub.sign('Ed25519', (await gen(sub)).privateKey, MSG));
+  add('sign: unknown algorithm, ML-DSA key', async (sub) => sub.sign('ML-DSA-66', (await gen(sub)).privateKey, MSG));
+  add('verify: HMAC, ML-DSA key', async (sub) => sub.verify({ name: 'HMAC' }, (await gen(sub)).publicKey, new Uint8Array(32), MSG));
   for (const op of ['generateKey', 'importKey', 'exportKey', 'sign', 'verify', 'getPublicKey', 'encrypt', 'digest', 'deriveBits'])
     add(`supports: ${op} ML-DSA-65`, (sub, supports) => supports(op, set));
   add('supports: sign with a context', (sub, supports) => supports('sign', withCtx(3)));
