@@ -22,6 +22,8 @@ const taTag = intrinsic(Symbol.toStringTag);
 const taBuffer = intrinsic('buffer');
 const taOffset = intrinsic('byteOffset');
 const taLength = intrinsic('length');
+/** The length of a typed array, read through the captured getter (never a replaced one). */
+const len = (view) => apply(taLength, view, []);
 const u8Fill = U8.prototype.fill;
 const u8Set = U8.prototype.set;
 const isArray = Array.isArray;
@@ -95,7 +97,7 @@ function readBytes(value, name) {
 
 function readLength(value, length, name) {
   const bytes = readBytes(value, name);
-  if (bytes.length !== length) throw new RangeError(`${name}: expected ${length} bytes, got ${bytes.length}`);
+  if (len(bytes) !== length) throw new RangeError(`${name}: expected ${length} bytes, got ${len(bytes)}`);
   return bytes;
 }
 
@@ -136,8 +138,8 @@ function readOptions(options, allowed) {
 function readContext(context) {
   if (context === undefined) return EMPTY;
   const ctx = readBytes(context, 'context');
-  if (ctx.length > MAX_CONTEXT)
-    throw new RangeError(`context: expected at most ${MAX_CONTEXT} bytes, got ${ctx.length}`);
+  if (len(ctx) > MAX_CONTEXT)
+    throw new RangeError(`context: expected at most ${MAX_CONTEXT} bytes, got ${len(ctx)}`);
   return ctx;
 }
 
@@ -157,7 +159,7 @@ function readFlag(value, name) {
 }
 
 export {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister,
+  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len,
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, describeString, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
 };

@@ -8,7 +8,7 @@
 import * as glue from '../build/wasm/mldsa_simd.js';
 import { compiled } from './wasm-module.js';
 import {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister,
+  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len,
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
 } from './args.js';
@@ -221,8 +221,8 @@ function part(bytes, start, end) {
  * exports of src/wasm/stream.rs say why it lives here), updated in place.
  */
 function absorb(state, bytes) {
-  for (let i = 0; i < bytes.length; i += CHUNK)
-    if (!wasm.stream_update(state, part(bytes, i, Math.min(i + CHUNK, bytes.length))))
+  for (let i = 0; i < len(bytes); i += CHUNK)
+    if (!wasm.stream_update(state, part(bytes, i, Math.min(i + CHUNK, len(bytes)))))
       throw new Error('mldsa-simd: internal error: not a stream state');
 }
 
@@ -254,7 +254,7 @@ function nativeHash(n, head) {
   const h = apply(n.createHash, n.module, ['shake256', { outputLength: MU_BYTES }]);
   // node:crypto refuses a view of 2^31 bytes or more (ERR_OUT_OF_RANGE): pieces of at most 2^30.
   const update = (bytes) => {
-    for (let i = 0; i < bytes.length; i += NATIVE_PIECE) apply(n.update, h, [part(bytes, i, Math.min(i + NATIVE_PIECE, bytes.length))]);
+    for (let i = 0; i < len(bytes); i += NATIVE_PIECE) apply(n.update, h, [part(bytes, i, Math.min(i + NATIVE_PIECE, len(bytes)))]);
   };
   update(new U8(head)); // a copy: the view may be of a secret key's buffer (tr = bytes 64..127)
   return {
@@ -311,7 +311,7 @@ function nativeShake256(head, parts) {
 }
 
 export {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister,
+  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len,
   wasm, liveGeneration, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,

@@ -11,8 +11,8 @@
  * @module
  */
 import {
-  apply, U8, taTag, u8Fill, u8Set, FR, frRegister, frUnregister,
-  wasm, liveGeneration, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK,
+  apply, U8, taTag, u8Fill, u8Set, FR, frRegister, frUnregister, len,
+  wasm, liveGeneration, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK, EMPTY,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 } from './boundary.js';
@@ -30,7 +30,7 @@ const INTERNAL_VERIFY_KEYS = Object.freeze(['externalMu']);
 // chosen there by its OID: the same bytes that go into M′.
 const prehashBy = (i, value) => PREHASHES.find((e) => e[i] === value);
 
-const mPrimeHeader = (ctx) => U8.of(0, ctx.length);
+const mPrimeHeader = (ctx) => U8.of(0, len(ctx));
 
 // A named hash is hashed inside wasm; a noble-hashes function is called here.
 // Returns { oid, digest(msgView) -> plain bytes, start() -> { update(view), digest() }, callsOut }:
@@ -56,7 +56,7 @@ function resolveHash(hash) {
   const badOid = 'hash: expected a hash function whose .oid is a NIST hash OID (06 09 60 86 48 01 65 03 04 02 xx)';
   if (apply(taTag, oidValue, []) !== 'Uint8Array') throw new TypeError(badOid);
   const oid = new U8(readBytes(oidValue, 'hash.oid')); // a copy: read once, kept
-  if (oid.length !== 11 || NIST_HASH_OID_PREFIX.some((b, i) => oid[i] !== b)) throw new TypeError(badOid);
+  if (len(oid) !== 11 || NIST_HASH_OID_PREFIX.some((b, i) => oid[i] !== b)) throw new TypeError(badOid);
   if (!Number.isSafeInteger(outputLen))
     throw new TypeError(`hash: expected .outputLen to be an integer, got ${describe(outputLen)}`);
   const wantLen = prehashBy(1, oid[10])?.[2];
@@ -78,8 +78,8 @@ function resolveHash(hash) {
   const output = (out) => {
     const isU8 = apply(taTag, out, []) === 'Uint8Array';
     const bytes = isU8 ? readBytes(out, 'hash output') : undefined;
-    if (!isU8 || bytes.length !== outputLen)
-      throw new TypeError(`hash: expected the hash function to return ${outputLen} bytes, got ${isU8 ? bytes.length + ' bytes' : describe(out)}`);
+    if (!isU8 || len(bytes) !== outputLen)
+      throw new TypeError(`hash: expected the hash function to return ${outputLen} bytes, got ${isU8 ? len(bytes) + ' bytes' : describe(out)}`);
     return bytes;
   };
   const digest = (msg) => output(calling(() => hash(msg)));
@@ -95,12 +95,12 @@ function resolveHash(hash) {
 
 // M′ of HashML-DSA (FIPS 204 Algorithms 4 and 5): 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M).
 function hashMPrime(ctx, oid, digest) {
-  const out = new U8(2 + ctx.length + oid.length + digest.length);
+  const out = new U8(2 + len(ctx) + len(oid) + len(digest));
   out[0] = 1;
-  out[1] = ctx.length;
+  out[1] = len(ctx);
   apply(u8Set, out, [ctx, 2]);
-  apply(u8Set, out, [oid, 2 + ctx.length]);
-  apply(u8Set, out, [digest, 2 + ctx.length + oid.length]);
+  apply(u8Set, out, [oid, 2 + len(ctx)]);
+  apply(u8Set, out, [digest, 2 + len(ctx) + len(oid)]);
   return out;
 }
 
@@ -158,7 +158,7 @@ function makeMlDsa(ps) {
   // M′ = 0 ‖ |ctx| ‖ ctx ‖ M signed with a one-shot key; large messages via μ.
 
   const signPure = (msg, sk, ctx, rnd) => {
-    if (msg.length <= CHUNK) return wasm.sign(ps, sk, msg, ctx, rnd);
+    if (len(msg) <= CHUNK) return wasm.sign(ps, sk, msg, ctx, rnd);
     return wasm.sign_mu(ps, sk, muSecret(sk, [mPrimeHeader(ctx), ctx, msg]), rnd);
   };
 
@@ -169,8 +169,8 @@ function makeMlDsa(ps) {
   };
 
   const verifyPure = (sig, msg, pk, ctx) => {
-    if (sig.length !== sigLen) return false;
-    if (msg.length <= CHUNK) return wasm.verify(ps, pk, msg, sig, ctx);
+    if (len(sig) !== sigLen) return false;
+    if (len(msg) <= CHUNK) return wasm.verify(ps, pk, msg, sig, ctx);
     return wasm.verify_mu(ps, pk, muPublic(pk, [mPrimeHeader(ctx), ctx, msg]), sig);
   };
 
@@ -191,9 +191,9 @@ function makeMlDsa(ps) {
     const openSign = (secretKey, opts) => {
       const ctx = new U8(readContext(readOptions(opts, VERIFY_KEYS).context));
       const bytes = readBytes(secretKey, 'secretKey');
-      if (bytes.length !== skLen && bytes.length !== SEED_BYTES)
-        throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${bytes.length}`);
-      const sk = bytes.length === SEED_BYTES ? keygen(bytes).secretKey : new U8(bytes);
+      if (len(bytes) !== skLen && len(bytes) !== SEED_BYTES)
+        throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${len(bytes)}`);
+      const sk = len(bytes) === SEED_BYTES ? keygen(bytes).secretKey : new U8(bytes);
       let msg;
       try {
         msg = open(ctx, () => wasm.stream_mu_secret(ps, sk), () => trOfSecret(sk));
@@ -228,7 +228,7 @@ function makeMlDsa(ps) {
       const pk = new U8(readLength(publicKey, pkLen, 'publicKey'));
       const msg = open(ctx, () => wasm.stream_mu_public(ps, pk), () => trOfPublic(pk));
       const readSig = (sig) => new U8(readBytes(sig, 'signature'));
-      return incremental('createVerify', msg.update, 'verify', readSig, (sig) => sig.length === sigLen && msg.verify(pk, sig));
+      return incremental('createVerify', msg.update, 'verify', readSig, (sig) => len(sig) === sigLen && msg.verify(pk, sig));
     };
 
     const signStream = async (source, secretKey, opts) => {
@@ -298,7 +298,7 @@ function makeMlDsa(ps) {
       const sk = readLength(secretKey, skLen, 'secretKey');
       return withRnd(options, given, (rnd) => {
         if (externalMu) return wasm.sign_mu(ps, sk, m, rnd);
-        if (m.length <= CHUNK) return wasm.sign_internal(ps, sk, m, rnd);
+        if (len(m) <= CHUNK) return wasm.sign_internal(ps, sk, m, rnd);
         return wasm.sign_mu(ps, sk, muSecret(sk, [m]), rnd);
       });
     },
@@ -307,9 +307,9 @@ function makeMlDsa(ps) {
       const s = readBytes(sig, 'signature');
       const m = readMOrMu(mOrMu, externalMu);
       const pk = readLength(publicKey, pkLen, 'publicKey');
-      if (s.length !== sigLen) return false;
+      if (len(s) !== sigLen) return false;
       if (externalMu) return wasm.verify_mu(ps, pk, m, s);
-      if (m.length <= CHUNK) return wasm.verify_internal(ps, pk, m, s);
+      if (len(m) <= CHUNK) return wasm.verify_internal(ps, pk, m, s);
       return wasm.verify_mu(ps, pk, muPublic(pk, [m]), s);
     },
   });
@@ -320,7 +320,8 @@ function makeMlDsa(ps) {
     // read before it must still be whole afterwards.
     const mPrime = (msg, ctx, others) => {
       const d = digest(msg);
-      if (callsOut) for (const [bytes, length, name] of others) checkIntact(bytes, length, name);
+      // (Indexed, not iterated: the array iterator is a built-in a script could replace.)
+      if (callsOut) for (let i = 0; i < others.length; i++) checkIntact(others[i][0], others[i][1], others[i][2]);
       return hashMPrime(ctx, oid, d);
     };
     // HashML-DSA: PH(M) in pieces, then M′ = 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M) signed
@@ -342,15 +343,14 @@ function makeMlDsa(ps) {
       sign: (msg, secretKey, opts) => {
         const a = signArgs(msg, opts);
         const sk = readLength(secretKey, skLen, 'secretKey');
-        const views = [[sk, skLen, 'secretKey'], [a.ctx, a.ctx.length, 'context']];
-        if (a.rnd) views.push([a.rnd, RND_BYTES, 'extraEntropy']);
+        const views = [[sk, skLen, 'secretKey'], [a.ctx, len(a.ctx), 'context'], [a.rnd ?? EMPTY, a.rnd ? RND_BYTES : 0, 'extraEntropy']];
         return withRnd(a.options, a.rnd, (rnd) => wasm.sign_internal(ps, sk, mPrime(a.msg, a.ctx, views), rnd));
       },
       verify: (sig, msg, publicKey, opts) => {
         const a = verifyArgs(sig, msg, opts);
         const pk = readLength(publicKey, pkLen, 'publicKey');
-        if (a.sig.length !== sigLen) return false;
-        const views = [[pk, pkLen, 'publicKey'], [a.sig, sigLen, 'signature'], [a.ctx, a.ctx.length, 'context']];
+        if (len(a.sig) !== sigLen) return false;
+        const views = [[pk, pkLen, 'publicKey'], [a.sig, sigLen, 'signature'], [a.ctx, len(a.ctx), 'context']];
         return wasm.verify_internal(ps, pk, mPrime(a.msg, a.ctx, views), a.sig);
       },
     });
@@ -362,9 +362,9 @@ function makeMlDsa(ps) {
   // From a secret key or a 32-byte seed; a seed is what the signer keeps.
   const signer = (secretKey) => {
     const bytes = readBytes(secretKey, 'secretKey');
-    if (bytes.length !== skLen && bytes.length !== SEED_BYTES)
-      throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${bytes.length}`);
-    const fromSeed = bytes.length === SEED_BYTES;
+    if (len(bytes) !== skLen && len(bytes) !== SEED_BYTES)
+      throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${len(bytes)}`);
+    const fromSeed = len(bytes) === SEED_BYTES;
     const own = new U8(bytes);
     // tr for the platform's hash: in a secret key, not in a seed (then wasm hashes).
     const tr = fromSeed ? null : trOfSecret(own);
@@ -374,7 +374,7 @@ function makeMlDsa(ps) {
         const a = signArgs(msg, opts);
         const h = handle();
         return withRnd(a.options, a.rnd, (rnd) => {
-          if (a.msg.length <= CHUNK) return wasm.signer_sign(h, a.msg, a.ctx, rnd);
+          if (len(a.msg) <= CHUNK) return wasm.signer_sign(h, a.msg, a.ctx, rnd);
           const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.signer_stream_mu(h));
           return wasm.signer_sign_mu(h, mu, rnd);
         });
@@ -389,8 +389,8 @@ function makeMlDsa(ps) {
       verify(sig, msg, opts) {
         const a = verifyArgs(sig, msg, opts);
         const h = handle();
-        if (a.sig.length !== sigLen) return false;
-        if (a.msg.length <= CHUNK) return wasm.verifier_verify(h, a.msg, a.sig, a.ctx);
+        if (len(a.sig) !== sigLen) return false;
+        if (len(a.msg) <= CHUNK) return wasm.verifier_verify(h, a.msg, a.sig, a.ctx);
         if (tr === undefined) tr = trOfPublic(own);
         const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.verifier_stream_mu(h));
         return wasm.verifier_verify_mu(h, mu, a.sig);

@@ -5,7 +5,7 @@
  * arguments, checks the parameter set, and assembles JWK objects.
  * @module
  */
-import { apply, U8, isArray, u8Fill, wasm, PARAMS, SEED_BYTES, EMPTY, describe, readBytes, readLength, readOptions } from './boundary.js';
+import { apply, U8, isArray, len, u8Fill, wasm, PARAMS, SEED_BYTES, EMPTY, describe, readBytes, readLength, readOptions } from './boundary.js';
 
 const NAMES = { 44: 'ML-DSA-44', 65: 'ML-DSA-65', 87: 'ML-DSA-87' };
 const PUBLIC_FORMATS = Object.freeze(['raw', 'spki', 'pem', 'jwk']);
@@ -52,7 +52,7 @@ function readText(value, name, max) {
 /** DER bytes of at most `max` bytes. */
 function readDer(value, name, max) {
   const bytes = readBytes(value, name);
-  if (bytes.length > max) throw new RangeError(`${name}: expected at most ${max} bytes, got ${bytes.length}`);
+  if (len(bytes) > max) throw new RangeError(`${name}: expected at most ${max} bytes, got ${len(bytes)}`);
   return bytes;
 }
 
@@ -130,9 +130,9 @@ export function keyFormats(ps) {
   // A seed (32 bytes) or an expanded secret key, told apart by length.
   const readSecret = (key) => {
     const bytes = readBytes(key, 'secretKey');
-    if (bytes.length === SEED_BYTES) return { seed: bytes, sk: new U8(0) };
-    if (bytes.length === skLen) return { seed: new U8(0), sk: bytes };
-    throw new RangeError(`secretKey: expected a ${SEED_BYTES}-byte seed or a ${skLen}-byte secret key, got ${bytes.length} bytes`);
+    if (len(bytes) === SEED_BYTES) return { seed: bytes, sk: new U8(0) };
+    if (len(bytes) === skLen) return { seed: new U8(0), sk: bytes };
+    throw new RangeError(`secretKey: expected a ${SEED_BYTES}-byte seed or a ${skLen}-byte secret key, got ${len(bytes)} bytes`);
   };
 
   function importPublicKey(data, format) {
@@ -203,23 +203,23 @@ export function keyFormats(ps) {
     const noSeed = (what) => new Error(`${what}: needs the ${SEED_BYTES}-byte seed, and a ${skLen}-byte expanded secret key does not contain it`);
     switch (f) {
       case 'raw-seed':
-        if (!seed.length) throw noSeed('raw-seed');
+        if (!len(seed)) throw noSeed('raw-seed');
         return new U8(seed);
       case 'raw': {
-        if (sk.length) return new U8(sk);
+        if (len(sk)) return new U8(sk);
         const k = privateKey((outSeed, outPk, outSk) => wasm.private_key(ps, seed, sk, outSeed, outPk, outSk));
         wipe(k.seed);
         return k.secretKey;
       }
       case 'jwk': {
-        if (!seed.length) throw noSeed('jwk (RFC 9964 keeps the private key as its seed)');
+        if (!len(seed)) throw noSeed('jwk (RFC 9964 keeps the private key as its seed)');
         const k = privateKey((outSeed, outPk, outSk) => wasm.private_key(ps, seed, sk, outSeed, outPk, outSk));
         wipe(k.secretKey);
         wipe(k.seed);
         return { kty: 'AKP', alg: name, pub: wasm.base64url_encode(k.publicKey), priv: wasm.base64url_encode(seed) };
       }
       default: {
-        if (!seed.length && form !== 1) throw noSeed(`the ${FORMS[form]} form`);
+        if (!len(seed) && form !== 1) throw noSeed(`the ${FORMS[form]} form`);
         const der = wasm.pkcs8_encode(ps, seed, sk, form);
         if (f === 'pkcs8') return der;
         try {

@@ -244,6 +244,10 @@ chosen.forEach((seed, i) => addSeed(seed, `imported #${i + 1}`));
 const pkcs8 = main.ml_dsa44.exportSecretKey(chosen[0], 'pkcs8');
 const jwk = main.ml_dsa87.exportSecretKey(chosen[2], 'jwk');
 const message = new TextEncoder().encode('hooked');
+// The main API with the same keys: a secret key, and its formats, made before the spies.
+const secretKey65 = main.ml_dsa65.keygen(chosen[1]).secretKey;
+const pem44 = main.ml_dsa44.exportSecretKey(chosen[0], 'pem', { form: 'both' });
+const { sha256 } = await import('@noble/hashes/sha2.js');
 // Counts the dropped private keys (a WeakRef's deref() would keep a live one alive).
 let dropped = 0;
 const drops = new FinalizationRegistry(() => dropped++);
@@ -274,6 +278,23 @@ try {
       drops.register(privateKey, undefined);
       busy = false;
     }
+    // The main API: prepared signers from a seed and from a secret key, one-shot,
+    // streamed and pre-hashed signing (a caller's hash function: the package then
+    // re-checks its views), and every private-key import and export.
+    const P = main.ml_dsa65;
+    const signers = [P.signer(chosen[1]), P.signer(secretKey65)];
+    for (const s of signers) s.sign(message, { context: Uint8Array.of(1) });
+    signers[0].free();
+    P.sign(message, secretKey65);
+    P.createSign(chosen[1]).update(message).sign();
+    P.prehash(sha256).sign(message, secretKey65);
+    P.internal.sign(new Uint8Array(64), secretKey65, { externalMu: true });
+    main.ml_dsa44.importSecretKey(pkcs8, 'pkcs8');
+    main.ml_dsa44.importSecretKey(pem44, 'pem');
+    main.ml_dsa87.importSecretKey(jwk, 'jwk');
+    P.importSecretKey(chosen[1], 'raw-seed');
+    P.importSecretKey(secretKey65, 'raw');
+    main.ml_dsa44.exportSecretKey(chosen[0], 'pem');
   })();
   // Every key is dropped now: collect them, and let the finalizers run.
   for (let i = 0; i < 20 && dropped < 4; i++) {
