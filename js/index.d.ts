@@ -399,7 +399,9 @@ export interface MlDsa extends MlDsaSigner {
    * lengths, no trailing bytes, AlgorithmIdentifier parameters absent).
    * @returns the raw public key.
    * @throws TypeError for a wrong type or format name; RangeError for a wrong
-   * raw length; Error when the data is malformed or is for another parameter set.
+   * raw length or an input longer than any key can be (checked before it is
+   * copied into wasm memory); Error when the data is malformed or is for
+   * another parameter set. Messages never quote the data.
    * @example
    * ```ts
    * const publicKey = ml_dsa65.importPublicKey(pemText, 'pem');
@@ -426,8 +428,10 @@ export interface MlDsa extends MlDsaSigner {
    * (`-----BEGIN PRIVATE KEY-----`) or `jwk` (RFC 9964, `priv` = seed, `pub`
    * checked against it). An expanded key's tr and t0 must match its s1 and
    * s2, and in `both` the expanded key must be the one the seed gives.
-   * @throws TypeError / RangeError for a wrong type, format name or length;
-   * Error when the key is malformed, inconsistent, or for another parameter set.
+   * @throws TypeError / RangeError for a wrong type, format name or length
+   * (an input longer than any key can be is refused before it is copied into
+   * wasm memory); Error when the key is malformed, inconsistent, or for another
+   * parameter set. Messages never quote the data.
    * @example
    * ```ts
    * const { seed, secretKey, publicKey } = ml_dsa65.importSecretKey(pemText, 'pem');

@@ -3,7 +3,8 @@
 // of keygen, getPublicKey, sign (pure, hedged, streamed), internal.sign (M′ and
 // external μ), prehash().sign (a named hash and a noble-hashes function), a
 // signer's sign and signer.free(), and every private-key export and import of
-// the key formats and a signer made from a seed, for all three sets, the whole linear memory
+// the key formats and a signer made from a seed, and calls that fail or are
+// interrupted, for all three sets, the whole linear memory
 // (stack, data and heap) is searched for every secret the test can compute: ξ,
 // ρ′, K, K ‖ tr, ρ″, rnd, and windows of the s1, s2 and t0 encodings. A live
 // signer holds K (its expanded key is in the instance): there, K must appear
@@ -170,6 +171,38 @@ test('no secret is left in wasm memory after any secret-handling call', { skip, 
     scan(`${P.name} signer(seed)`, formatSecrets, live);
     onCleanStack(`${P.name} signer(seed).free`, () => seeded.free());
     scan(`${P.name} signer(seed).free`, formatSecrets);
-    t.diagnostic(`${P.name}: no secret found after 15 kinds of call, 5 streaming calls and 20 key-format calls (memory ${bytes().length} bytes)`);
+
+    // Calls that fail, and calls that are interrupted, leave nothing either:
+    // refused by Rust after it expanded a key (a PKCS#8 whose seed and expanded
+    // key do not belong together, an expanded key whose t0 is not its own or whose s1 is out of range, a JWK
+    // whose pub is another key's), and stopped half-way by a caller's hash
+    // function or stream that throws.
+    const failing = (what, call) => {
+      onCleanStack(what, () => assert.throws(call, Error, `${what}: did not fail`));
+      scan(what, formatSecrets);
+    };
+    const other = alg.keygen(rng.bytes(32));
+    const both = alg.exportSecretKey(xi, 'pkcs8', { form: 'both' });
+    const mixed = concat(both.subarray(0, both.length - P.sk), other.secretKey);
+    failing(`${P.name} importSecretKey(pkcs8 both, another key's expanded key)`, () => alg.importSecretKey(mixed, 'pkcs8'));
+    const badT0 = secretKey.slice();
+    badT0[P.sk - 1] ^= 1;
+    failing(`${P.name} importSecretKey(raw, t0 changed)`, () => alg.importSecretKey(badT0, 'raw'));
+    const badS1 = secretKey.slice();
+    badS1[128] = 0xff; // s1's first coefficients out of [−η, η]
+    failing(`${P.name} signer(s1 out of range)`, () => alg.signer(badS1));
+    const jwk = alg.exportSecretKey(xi, 'jwk');
+    failing(`${P.name} importSecretKey(jwk, another pub)`, () => alg.importSecretKey({ ...jwk, pub: alg.exportPublicKey(other.publicKey, 'jwk').pub }, 'jwk'));
+    const throwing = Object.assign(() => { throw new Error('no'); }, { oid: sha256.oid, outputLen: 32, create: () => ({ update() {}, digest() { throw new Error('no'); } }) });
+    failing(`${P.name} prehash(a throwing hash).sign`, () => alg.prehash(throwing).sign(msg, secretKey, { extraEntropy: rnd }));
+    failing(`${P.name} prehash(a throwing hash).createSign(ξ) interrupted`, () => alg.prehash(throwing).createSign(xi).update(msg).sign({ extraEntropy: rnd }));
+    const broken = (async function* () {
+      yield large;
+      throw new Error('the source failed');
+    })();
+    await assert.rejects(alg.signStream(broken, xi, { extraEntropy: rnd }), /the source failed/);
+    scan(`${P.name} signStream(ξ) interrupted by its source`, formatSecrets);
+
+    t.diagnostic(`${P.name}: no secret found after 15 kinds of call, 5 streaming calls, 20 key-format calls and 7 failed or interrupted ones (memory ${bytes().length} bytes)`);
   }
 });

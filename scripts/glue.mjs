@@ -8,6 +8,8 @@
 //      length getter (or the Uint8Array constructor that subarray and slice
 //      look up), WebAssembly.Memory's buffer getter, TextDecoder's decode or
 //      Function.prototype.apply would be handed a secret or the memory itself.
+//      So would a replaced WebAssembly.Instance, which is handed the imports
+//      (they read and write memory) when an instance is replaced.
 //      Each is captured when the glue loads and called through Reflect.apply;
 //      views of memory are made with `new Uint8Array(buffer, offset, length)`,
 //      copies with `new Uint8Array(view)`, which consult nothing replaceable.
@@ -40,6 +42,9 @@ const __tableSet = WebAssembly.Table.prototype.set;
 const __decode = TextDecoder.prototype.decode;
 const __encode = TextEncoder.prototype.encode;
 const __Error = Error;
+// A replaced WebAssembly.Instance would be handed the imports, which read and
+// write linear memory (and so every live prepared signer's key).
+const __Instance = WebAssembly.Instance;
 const __memoryBuffer = () => __apply(__memoryBufferGet, wasm.memory, []);
 /** The error a Rust export returned last (thrown by the glue after the call returned). */
 export let rustError;
@@ -188,6 +193,9 @@ function handleError(f, args) {
   ['the decoder primed', `let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 cachedTextDecoder.decode();`, `let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 __apply(__decode, cachedTextDecoder, []);`],
+  ['the instance made with the constructor captured at load', `    const instance = new WebAssembly.Instance(module, imports);
+    return __wbg_finalize_init(instance, module);`, `    const instance = new __Instance(module, imports);
+    return __wbg_finalize_init(instance, module);`],
   ['no encodeInto fallback', `if (!('encodeInto' in cachedTextEncoder)) {
     cachedTextEncoder.encodeInto = function (arg, view) {
         const buf = cachedTextEncoder.encode(arg);
@@ -234,7 +242,7 @@ export function harden(glue) {
   // method or accessor on a view, a buffer, the memory or a table.
   const used = out.slice(0, out.indexOf('async function __wbg_load(')) + out.slice(out.indexOf('function initSync(module) {'), out.indexOf('let __wbg_init_promise;')) + EPILOGUE;
   const code = used.replace(/^\s*(\/\/|\/?\*).*$/gm, '');
-  const bad = code.match(/\.(set|subarray|slice|fill|apply|call|decode|encode|encodeInto|get)\(|\.(buffer|byteLength|byteOffset|length)\b/g);
+  const bad = code.match(/\.(set|subarray|slice|fill|apply|call|decode|encode|encodeInto|get)\(|\.(buffer|byteLength|byteOffset|length)\b|new WebAssembly\.Instance\b/g);
   if (bad) throw new Error(`the hardened glue still calls ${[...new Set(bad)].join(', ')} on a value a script could have replaced the method of; update scripts/glue.mjs`);
   return out;
 }
