@@ -268,7 +268,7 @@ const outputs = [
     return [
       ['worker-node.mjs', 'esm', path.join(root, 'js', 'worker-node.js'), true, undefined, { ...node, ...url }],
       ['worker-node.cjs', 'cjs', path.join(root, 'js', 'worker-node.js'), true, undefined, cjsUrl],
-      ['worker-task.mjs', 'esm', path.join(root, 'js', 'worker-task.js'), true, './index.node.mjs', node],
+      ['worker-task.mjs', 'esm', path.join(root, 'js', 'worker-task.js'), true, './index.node.mjs', { ...node, ...url }],
       ['worker-browser.mjs', 'esm', path.join(root, 'js', 'worker-browser.js'), true, undefined, url],
       ['worker-web.mjs', 'esm', path.join(root, 'js', 'worker-web.js'), true, './index.mjs'],
     ];
