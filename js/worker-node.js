@@ -2,11 +2,12 @@
  * mldsa-simd/worker in Node: the pool of js/worker-pool.js on a piscina pool
  * of worker_threads running js/worker-task.js (piscina schedules; this file
  * only starts it, and at close wipes the workers' prepared keys and ends it).
+ * piscina is an optional peer dependency: createPool throws without it.
  * @module
  */
 import os from 'node:os';
-import { Piscina } from 'piscina';
 import { makePool, poolName, readPoolOptions } from './worker-pool.js';
+import { loadPiscina } from './piscina.js';
 
 // How long close() waits for the workers to say they wiped their keys: only
 // a worker that died without answering makes it wait this long.
@@ -14,6 +15,7 @@ const ACK_WAIT_MS = 2000;
 
 /** A pool of `size` worker threads (default: os.availableParallelism()). */
 export function createPool(options) {
+  const { Piscina } = loadPiscina();
   const { size } = readPoolOptions(options, os.availableParallelism?.() ?? os.cpus().length);
   const pool = poolName();
   const channelName = `mldsa-simd/worker/${pool}`;

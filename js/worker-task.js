@@ -16,7 +16,7 @@
  * @module
  */
 import { threadId, workerData } from 'node:worker_threads';
-import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { loadPiscina } from './piscina.js';
 import { runTask, forget } from './worker-run.js';
 
 const channelName = workerData?.['mldsa-simd/worker']?.channel;
@@ -37,5 +37,8 @@ if (typeof channelName === 'string') {
 export default function task(t) {
   const { value, transfer } = runTask(t);
   if (transfer.length === 0) return value;
+  // Loaded here, not at import, so that importing this module never needs piscina;
+  // a task runs in a piscina worker, so piscina is installed.
+  const { move, transferableSymbol, valueSymbol } = loadPiscina();
   return move({ [transferableSymbol]: transfer, [valueSymbol]: value });
 }

@@ -109,5 +109,9 @@ export interface WorkerPool {
   close(): Promise<void>;
 }
 
-/** Starts a pool of workers. Throws `TypeError`/`RangeError` for bad options. */
+/**
+ * Starts a pool of workers. Throws `TypeError`/`RangeError` for bad options;
+ * in Node, an `Error` when piscina, an optional peer dependency, is not
+ * installed (`npm install piscina`).
+ */
 export declare function createPool(options?: PoolOptions): WorkerPool;

@@ -33,6 +33,9 @@
 //      mldsa-simd/webcrypto gets the same six entries.
 //   4. pkg/ gets the types (index.d.ts, index.d.cts, and ts5.6/ for TypeScript
 //      before 5.7), package.json, the user part of README.md and the licence.
+//      package.json is pkg-template/package.json (the public surface, checked
+//      in) with version, description and license from Cargo.toml and the
+//      files built; the build fails if the two do not agree on the entries.
 //   5. Sizes are printed. The output is deterministic for a given .wasm.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -265,7 +268,7 @@ const outputs = [
     return [
       ['worker-node.mjs', 'esm', path.join(root, 'js', 'worker-node.js'), true, undefined, { ...node, ...url }],
       ['worker-node.cjs', 'cjs', path.join(root, 'js', 'worker-node.js'), true, undefined, cjsUrl],
-      ['worker-task.mjs', 'esm', path.join(root, 'js', 'worker-task.js'), true, './index.node.mjs', node],
+      ['worker-task.mjs', 'esm', path.join(root, 'js', 'worker-task.js'), true, './index.node.mjs', { ...node, ...url }],
       ['worker-browser.mjs', 'esm', path.join(root, 'js', 'worker-browser.js'), true, undefined, url],
       ['worker-web.mjs', 'esm', path.join(root, 'js', 'worker-web.js'), true, './index.mjs'],
     ];
@@ -376,20 +379,6 @@ for (const base of typeBases) {
   }
 }
 
-const types = (base, ext) => ({ 'types@<5.7': `./ts5.6/${base}.${ext}`, types: `./${base}.${ext}` });
-// Conditions are matched in order: the edge runtimes' own keys first.
-const entryFor = (base) => ({
-  workerd: { ...types(base, 'd.ts'), default: `./${base}.workerd.mjs` },
-  'edge-light': { ...types(base, 'd.ts'), default: `./${base}.edge-light.mjs` },
-  node: {
-    import: { ...types(base, 'd.ts'), default: `./${base}.node.mjs` },
-    require: { ...types(base, 'd.cts'), default: `./${base}.node.cjs` },
-  },
-  import: { ...types(base, 'd.ts'), default: `./${base}.mjs` },
-  require: { ...types(base, 'd.cts'), default: `./${base}.cjs` },
-  default: `./${base}.mjs`,
-});
-const entry = entryFor('index');
 const files = [
   ...outputs.flatMap(([name]) => [name, `${name}.map`]),
   'mldsa_simd.wasm',
@@ -412,62 +401,51 @@ if (licences.length === 0) {
 }
 files.push(...licences);
 
-// A dependency of the package, at the range the workspace's package.json pins
-// (a devDependency there, so that `npm ci` puts it in the npm cache for the
+// package.json: the public surface is pkg-template/package.json, checked in;
+// the build adds what it knows (Cargo.toml's version, description and
+// license; the files it built) and checks that the two agree. The template's
+// "//" key is its comment and is not shipped. It lives in a folder of its own:
+// as js/package.json, Node and esbuild would take it for the manifest of the
+// sources (its sideEffects and exports applied to js/).
+const templateFile = path.join(root, 'pkg-template', 'package.json');
+let template;
+try {
+  template = JSON.parse(fs.readFileSync(templateFile, 'utf8'));
+} catch (e) {
+  fail(`${rel(templateFile)}: ${e.message}`);
+}
+const { '//': _comment, name, ...surface } = template;
+if (name !== 'mldsa-simd') fail(`${rel(templateFile)}: name is ${JSON.stringify(name)}, not "mldsa-simd"`);
+for (const key of ['version', 'description', 'license', 'files']) {
+  if (key in template) fail(`${rel(templateFile)} has "${key}", which the build fills in`);
+}
+// Files the template names: entries and types (exports, main, module, types,
+// typesVersions) and sideEffects.
+const named = new Set();
+const collect = (v) => {
+  if (typeof v === 'string') named.add(v);
+  else if (v && typeof v === 'object') Object.values(v).forEach(collect);
+};
+collect([surface.exports, surface.main, surface.module, surface.types, surface.typesVersions, surface.sideEffects]);
+named.delete('./package.json');
+const shipped = (f) => fs.existsSync(path.join(pkgDir, f)) && files.some((e) => e === f || (e.endsWith('/') && f.startsWith(e)));
+for (const f of [...named].sort()) {
+  if (!f.startsWith('./') || !shipped(f.slice(2))) fail(`${rel(templateFile)} names ${f}, which the build did not produce`);
+}
+// Entries and type files the build made, each reachable from the template.
+const built = [...outputs.map(([n]) => n), ...typeBases.flatMap((b) => typeExts(b).flatMap((ext) => [`${b}.${ext}`, `ts5.6/${b}.${ext}`]))];
+for (const f of built) if (!named.has(`./${f}`)) fail(`the build produced ${f}, which ${rel(templateFile)} does not export`);
+// Dependency ranges are those of the workspace's devDependencies: what the
+// tests install and run with (and `npm ci` puts in the npm cache for the
 // offline install of the packed package).
-function rootDevDependency(name) {
-  const range = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies?.[name];
-  if (!range) fail(`package.json has no devDependency ${name}, which pkg/package.json depends on`);
-  return range;
+const devDependencies = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies ?? {};
+for (const kind of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
+  for (const [dep, range] of Object.entries(surface[kind] ?? {})) {
+    if (devDependencies[dep] !== range) fail(`${rel(templateFile)}: ${kind}.${dep} is "${range}", but package.json's devDependency is "${devDependencies[dep]}"`);
+  }
 }
 
-const pkgJson = {
-  name: 'mldsa-simd',
-  version,
-  description,
-  license,
-  keywords: ['ml-dsa', 'fips-204', 'dilithium', 'post-quantum', 'pqc', 'signature', 'webassembly', 'wasm', 'simd'],
-  type: 'module',
-  main: './index.cjs',
-  module: './index.mjs',
-  types: './index.d.ts',
-  typesVersions: {
-    '<5.7': {
-      'index.d.ts': ['./ts5.6/index.d.ts'], 'ml-dsa.js': ['./ts5.6/index.d.ts'], webcrypto: ['./ts5.6/webcrypto.d.ts'],
-      worker: ['./ts5.6/worker.d.ts'], 'worker-task': ['./ts5.6/worker-task.d.ts'],
-    },
-    '*': { 'ml-dsa.js': ['./index.d.ts'], webcrypto: ['./webcrypto.d.ts'], worker: ['./worker.d.ts'], 'worker-task': ['./worker-task.d.ts'] },
-  },
-  exports: {
-    '.': entry,
-    './ml-dsa.js': entry,
-    './webcrypto': entryFor('webcrypto'),
-    // Node runs worker_threads through piscina; everything else, module Web Workers.
-    './worker': {
-      browser: { ...types('worker', 'd.ts'), default: './worker-browser.mjs' },
-      node: {
-        import: { ...types('worker', 'd.ts'), default: './worker-node.mjs' },
-        require: { ...types('worker', 'd.cts'), default: './worker-node.cjs' },
-      },
-      default: { ...types('worker', 'd.ts'), default: './worker-browser.mjs' },
-    },
-    // In Node the piscina task module; elsewhere the module Web Worker, which exports nothing.
-    './worker-task': {
-      browser: { ...types('worker-web', 'd.ts'), default: './worker-web.mjs' },
-      node: {
-        import: { ...types('worker-task', 'd.ts'), default: './worker-task.mjs' },
-        require: { ...types('worker-task', 'd.cts'), default: './worker-task.mjs' },
-      },
-      default: { ...types('worker-web', 'd.ts'), default: './worker-web.mjs' },
-    },
-    './package.json': './package.json',
-  },
-  sideEffects: ['./worker-web.mjs'],
-  // The Node pool of mldsa-simd/worker (worker_threads scheduling).
-  dependencies: { piscina: rootDevDependency('piscina') },
-  files,
-  engines: { node: '>=20' },
-};
+const pkgJson = { name, version, description, license, ...surface, files };
 fs.writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify(pkgJson, null, 2) + '\n');
 
 // The npm package gets the user part of README.md: the development notes
