@@ -27,6 +27,8 @@ const len = (view) => apply(taLength, view, []);
 const u8Fill = U8.prototype.fill;
 const u8Set = U8.prototype.set;
 const isArray = Array.isArray;
+// An options bag may hold secrets (extraEntropy): read with these, never with what `Object` holds later.
+const { keys: objectKeys, getPrototypeOf } = Object;
 // A finalization registry's methods see the values held for dropped objects
 // (key bytes to wipe): captured, so that a replaced prototype method cannot.
 const FR = globalThis.FinalizationRegistry;
@@ -118,14 +120,14 @@ function checkIntact(bytes, length, name) {
  * once, into a null-prototype snapshot, before any byte argument is read.
  */
 function readOptions(options, allowed) {
-  const out = Object.create(null);
+  const out = { __proto__: null };
   if (options === undefined) return out;
   if (options === null || typeof options !== 'object' || isArray(options) || apply(taTag, options, []) !== undefined)
     throw new TypeError(`options: expected a plain object or undefined, got ${describe(options)}`);
-  const proto = Object.getPrototypeOf(options);
+  const proto = getPrototypeOf(options);
   if (proto !== Object.prototype && proto !== null)
     throw new TypeError(`options: expected a plain object, got ${describe(options)}`);
-  for (const key of Object.keys(options)) {
+  for (const key of objectKeys(options)) {
     const value = options[key];
     if (value === undefined) continue;
     if (!allowed.includes(key))

@@ -6,7 +6,7 @@
  * @module
  */
 import os from 'node:os';
-import { makePool, poolName, readPoolOptions } from './worker-pool.js';
+import { makePool, poolName, readPoolOptions, whenSettled } from './worker-pool.js';
 import { loadPiscina } from './piscina.js';
 
 // How long close() waits for the workers to say they wiped their keys: only
@@ -71,7 +71,10 @@ export function createPool(options) {
   return makePool(
     {
       size,
-      run: (task, transferList) => piscina.run(task, { transferList }),
+      // What piscina does with a task (its own calls of built-ins, the port's
+      // postMessage) is up to piscina; its promise is read with the `then` of
+      // load time, which a replaced one never sees.
+      run: (task, transferList, done, fail) => whenSettled(piscina.run(task, { transferList }), done, fail),
       forget: (key) => channel.postMessage({ op: 'forget', key }),
       close,
     },

@@ -18,7 +18,7 @@
  * @module
  */
 import {
-  apply, U8, taBuffer, taOffset, taLength, u8Fill, u8Set, PARAMS, SEED_BYTES,
+  apply, U8, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len, PARAMS, SEED_BYTES,
   describe, readBytes, readLength, readOptions, readContext, readEntropy, readFlag,
 } from './args.js';
 
@@ -30,11 +30,65 @@ const VERIFY_KEYS = Object.freeze(['context', 'transfer']);
 // enough, so that a message round trip is paid per batch, not per call.
 const MAX_BATCH = 32;
 
-const rebuild = ({ name, message }) =>
-  name === 'TypeError' ? new TypeError(message) : name === 'RangeError' ? new RangeError(message) : new Error(message);
-
+// ---------------------------------------------------------------- intrinsics
+// This side shares its realm with every other script of the page or program,
+// and holds secrets: the caller's secret keys, seeds and rnd, the copies that
+// travel, a prepared signer's key. As in js/args.js, no such value (nor an
+// object, array or collection holding one) is handed to a built-in that a
+// script can replace after the import: the methods called on them are
+// captured here; lists of them have no prototype (storing or reading a
+// missing element of an array looks up Array.prototype and Object.prototype,
+// where a script can put a getter or setter) and are indexed, not iterated,
+// spread, pushed or sliced, and what leaves as an array is copied into one by
+// the slice of load time; a property that may be missing is looked for with
+// `own`, not read; and no promise that ends with a secret is resolved with
+// another promise or with an object that inherits a `then` to look up.
+const { setPrototypeOf } = Object;
+const arraySlice = Array.prototype.slice;
+const P = Promise;
+const promiseThen = P.prototype.then;
+const objectHasOwn = Object.prototype.hasOwnProperty;
+const { add: setAdd, delete: setDelete, forEach: setForEach, clear: setClear } = Set.prototype;
+const microtask = globalThis.queueMicrotask;
 const abByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
 const abResizable = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'resizable')?.get;
+const abTransfer = ArrayBuffer.prototype.transfer;
+const clone = globalThis.structuredClone;
+
+/** Whether `object` has its own property `key` (no getter of its prototypes runs). */
+const own = (object, key) => apply(objectHasOwn, object, [key]);
+/** An empty array with no prototype, for a list that may hold secrets. */
+const list = () => setPrototypeOf([], null);
+/** A list's elements in an array of the usual kind (for the platform, or piscina). */
+const toArray = (l) => apply(arraySlice, l, []);
+/** Appends `value` to a list. */
+const append = (l, value) => {
+  l[l.length] = value;
+};
+/** The index of `value` in `array` (===), or -1. */
+function indexOf(array, value) {
+  for (let i = 0; i < array.length; i++) if (array[i] === value) return i;
+  return -1;
+}
+/** A promise of `fn()`'s result, rejected if it throws (as an async function's is) but never resolved with another promise. */
+function begin(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    return new P((_, reject) => reject(e));
+  }
+}
+/** Calls `done` or `fail` when `promise` settles. */
+const whenSettled = (promise, done, fail) => {
+  apply(promiseThen, promise, [done, fail]);
+};
+
+/** The error a worker reported ({ name, message }), as its class. */
+export const rebuild = ({ name, message }) =>
+  name === 'TypeError' ? new TypeError(message) : name === 'RangeError' ? new RangeError(message) : new Error(message);
+
+export { own, whenSettled };
+
 // A detached buffer refuses even an empty view.
 const attached = (buffer) => {
   try {
@@ -78,8 +132,6 @@ function wholeBuffer(view) {
 // once (so that a later call naming it is refused as detached, and nothing
 // the caller does next can reach what this call sends). Undefined when the
 // buffer cannot be moved (such as a WebAssembly memory's): it is copied then.
-const abTransfer = ArrayBuffer.prototype.transfer;
-const clone = globalThis.structuredClone;
 function move(buffer) {
   try {
     return abTransfer ? apply(abTransfer, buffer, []) : clone(buffer, { transfer: [buffer] });
@@ -98,115 +150,154 @@ function move(buffer) {
  * allocation and one transfer per call, however many arguments it has).
  */
 function outgoing(transfer, views) {
-  const list = new Set();
-  const secrets = [];
-  const where = new Map();
+  const buffers = list(); // the buffers to transfer
+  const secrets = list(); // the copies of secrets
+  const at = list(); // where views[i] lies
   let size = 0;
-  for (const v of views) {
-    if (!v || where.has(v)) continue;
-    const at = { buffer: apply(taBuffer, v, []), offset: apply(taOffset, v, []), length: apply(taLength, v, []), whole: transfer && wholeBuffer(v) };
-    where.set(v, at);
-    size += at.length;
+  for (let i = 0; i < views.length; i++) {
+    const v = views[i];
+    const first = v && indexOf(views, v) === i;
+    append(at, first ? { buffer: apply(taBuffer, v, []), offset: apply(taOffset, v, []), length: len(v), whole: transfer && wholeBuffer(v) } : undefined);
+    if (first) size += at[i].length;
   }
-  const moved = new Map();
+  // The buffers moved (or that could not be), and where their bytes went.
+  const movedFrom = list();
+  const movedTo = list();
   let slab;
   let used = 0;
-  const carry = (view, secret, own = false) => {
-    const at = own ? undefined : where.get(view);
-    if (at?.whole) {
-      if (!moved.has(at.buffer)) moved.set(at.buffer, move(at.buffer));
-      const buffer = moved.get(at.buffer);
-      if (buffer) {
-        list.add(buffer);
-        const bytes = new U8(buffer);
-        if (secret) secrets.push(bytes);
+  const keep = (buffer) => {
+    if (indexOf(buffers, buffer) < 0) append(buffers, buffer);
+  };
+  const carry = (view, secret, ours = false) => {
+    const i = ours ? -1 : indexOf(views, view);
+    const where = i < 0 ? undefined : at[i];
+    let k = where ? indexOf(movedFrom, where.buffer) : -1;
+    if (where?.whole) {
+      if (k < 0) {
+        k = movedFrom.length;
+        append(movedFrom, where.buffer);
+        append(movedTo, move(where.buffer));
+      }
+      if (movedTo[k]) {
+        keep(movedTo[k]);
+        const bytes = new U8(movedTo[k]);
+        if (secret) append(secrets, bytes);
         return bytes;
       }
     }
     // A view into a buffer another argument of this call moved reads its bytes there.
-    const from = at && moved.get(at.buffer) ? new U8(moved.get(at.buffer), at.offset, at.length) : view;
-    const n = apply(taLength, from, []);
-    slab ??= new U8(size);
-    const copy = used + n <= slab.length ? slab.subarray(used, used + n) : new U8(n);
+    const from = k >= 0 && movedTo[k] ? new U8(movedTo[k], where.offset, where.length) : view;
+    const n = len(from);
+    slab ??= apply(taBuffer, new U8(size), []);
+    const fits = used + n <= size;
+    const copy = fits ? new U8(slab, used, n) : new U8(n);
     apply(u8Set, copy, [from]);
-    if (copy.buffer === slab.buffer) used += n;
-    list.add(copy.buffer);
-    if (secret) secrets.push(copy);
+    if (fits) used += n;
+    keep(fits ? slab : apply(taBuffer, copy, []));
+    if (secret) append(secrets, copy);
     return copy;
   };
   // After the call: bytes that travelled are detached (length 0, nothing to
   // fill); those that did not (a call refused before it was posted) are wiped.
   const wipe = () => {
-    for (const s of secrets) if (apply(taLength, s, []) > 0) apply(u8Fill, s, [0]);
+    for (let i = 0; i < secrets.length; i++) if (len(secrets[i]) > 0) apply(u8Fill, secrets[i], [0]);
   };
-  return { carry, transfer: () => [...list], wipe };
+  return { carry, transfer: buffers, wipe };
 }
 
 /**
- * The pool object over a `runner`: { size, run(task, transferList) -> Promise,
- * forget(key) (fire and forget), close() -> Promise (wipes the workers' keys
- * and ends them) }.
+ * The pool object over a `runner`: { size, run(task, transferList, done(result),
+ * fail(error)), forget(key) (fire and forget), close() -> Promise (wipes the
+ * workers' keys and ends them) }.
  */
 export function makePool(runner, pool) {
   let closing;
-  const inFlight = new Set();
+  let pending = 0; // calls made and not settled
+  let drained; // what close() waits on while some are
   let nextId = 1;
 
   // The main-thread copies of the secret keys of signers not yet freed, wiped by close().
   const liveSecrets = new Set();
   const closedError = () => new Error('mldsa-simd/worker: the pool is closed');
-  let queue = [];
+  let queue = list();
   const flush = () => {
     const items = queue;
-    queue = [];
+    queue = list();
     // Only the package's own buffers travel, none of which can be detached
     // here; should one be, its call is refused rather than posted, since a
     // worker that cannot read a message never answers it.
-    const ready = [];
-    for (const g of items) {
-      if (g.transfer.every(attached)) ready.push(g);
-      else g.reject(new Error('mldsa-simd/worker: internal error: a call\'s bytes were detached before they were sent'));
+    const ready = list();
+    for (let i = 0; i < items.length; i++) {
+      const g = items[i];
+      let intact = true;
+      for (let b = 0; b < g.transfer.length; b++) intact &&= attached(g.transfer[b]);
+      if (intact) append(ready, g);
+      else g.fail(new Error('mldsa-simd/worker: internal error: a call\'s bytes were detached before they were sent'));
     }
     const per = Math.min(MAX_BATCH, Math.ceil(ready.length / runner.size));
     for (let i = 0; i < ready.length; i += per) {
-      const group = ready.slice(i, i + per);
-      const transfer = new Set(group.flatMap((g) => g.transfer));
-      runner.run({ op: 'batch', tasks: group.map((g) => g.task) }, [...transfer]).then(
-        (results) =>
-          group.forEach((g, k) => {
-            const r = results?.[k];
-            if (r && 'value' in r) g.resolve(r.value);
-            else g.reject(r?.error ? rebuild(r.error) : new Error('mldsa-simd/worker: internal error: no result for a call'));
-          }),
-        (e) => group.forEach((g) => g.reject(e)),
+      const group = list();
+      const tasks = list();
+      const transfer = list();
+      for (let j = i; j < i + per && j < ready.length; j++) {
+        const g = ready[j];
+        append(group, g);
+        append(tasks, g.task);
+        for (let b = 0; b < g.transfer.length; b++) if (indexOf(transfer, g.transfer[b]) < 0) append(transfer, g.transfer[b]);
+      }
+      runner.run(
+        { op: 'batch', tasks: toArray(tasks) },
+        toArray(transfer),
+        (results) => {
+          for (let k = 0; k < group.length; k++) {
+            const r = isArray(results) && k < results.length ? results[k] : undefined;
+            if (r !== null && typeof r === 'object' && own(r, 'value')) group[k].done(r.value);
+            else if (r !== null && typeof r === 'object' && own(r, 'error')) group[k].fail(rebuild(r.error));
+            else group[k].fail(new Error('mldsa-simd/worker: internal error: no result for a call'));
+          }
+        },
+        (e) => {
+          for (let k = 0; k < group.length; k++) group[k].fail(e);
+        },
       );
     }
   };
-  const call = async (task, out) => {
+  // Queues `task` for the next batch. Its promise settles, once the call's
+  // copies of secrets are wiped, with `shape(result)` or the error.
+  const call = (task, out, shape = (value) => value) => {
     if (closing) {
       out.wipe();
       throw closedError();
     }
-    const p = new Promise((resolve, reject) => {
-      queue.push({ task, transfer: out.transfer(), resolve, reject });
-      if (queue.length === 1) queueMicrotask(flush);
+    pending++;
+    return new P((resolve, reject) => {
+      const settled = () => {
+        out.wipe();
+        if (--pending === 0) drained?.();
+      };
+      append(queue, {
+        task,
+        transfer: out.transfer,
+        done: (value) => {
+          settled();
+          resolve(shape(value));
+        },
+        fail: (e) => {
+          settled();
+          reject(e);
+        },
+      });
+      if (queue.length === 1) microtask(flush);
     });
-    inFlight.add(p);
-    try {
-      return await p;
-    } finally {
-      inFlight.delete(p);
-      out.wipe();
-    }
   };
 
   // Wipes the main-thread copy of a prepared key dropped without free(), and
   // tells the workers to forget it.
   const dropped =
-    typeof FinalizationRegistry === 'function'
-      ? new FinalizationRegistry(({ bytes, key }) => {
+    typeof FR === 'function'
+      ? new FR(({ bytes, key }) => {
           apply(u8Fill, bytes, [0]);
-          liveSecrets.delete(bytes);
+          apply(setDelete, liveSecrets, [bytes]);
           if (!closing) runner.forget(key);
         })
       : undefined;
@@ -221,19 +312,23 @@ export function makePool(runner, pool) {
     // The options as the worker's synchronous call reads them, built from the
     // checked views (context, then signing randomness, as the API reads them).
     const taskOptions = (options, carry, ctx, rnd) => {
-      const o = {};
+      const o = { __proto__: null };
       if (options.context !== undefined) o.context = carry(ctx, false);
       if (rnd) o.extraEntropy = carry(rnd, true);
       else if (options.extraEntropy === false) o.extraEntropy = false;
       return o;
     };
 
-    const keygen = async (seed) => {
-      const view = seed === undefined ? undefined : readLength(seed, SEED_BYTES, 'seed');
-      const out = outgoing(false, [view]);
-      const args = view === undefined ? [] : [out.carry(view, true)];
-      return call({ set, op: 'keygen', args }, out);
-    };
+    // Not an async function, whose promise would be resolved with call()'s
+    // and so hand that promise (of the secret key) to Promise.prototype.then;
+    // the key pair has no prototype, so that resolving with it looks up no `then`.
+    const keygen = (seed) =>
+      begin(() => {
+        const view = seed === undefined ? undefined : readLength(seed, SEED_BYTES, 'seed');
+        const out = outgoing(false, [view]);
+        const args = view === undefined ? [] : [out.carry(view, true)];
+        return call({ set, op: 'keygen', args }, out, (kp) => ({ __proto__: null, publicKey: kp.publicKey, secretKey: kp.secretKey }));
+      });
 
     const getPublicKey = async (secretKey) => {
       const view = readLength(secretKey, skLen, 'secretKey');
@@ -289,27 +384,27 @@ export function makePool(runner, pool) {
         free() {
           if (freed) return;
           freed = true;
-          dropped?.unregister(object);
+          if (dropped) apply(frUnregister, dropped, [object]);
           if (secret) apply(u8Fill, bytes, [0]);
-          liveSecrets.delete(bytes);
+          apply(setDelete, liveSecrets, [bytes]);
           if (!closing) runner.forget(key);
         },
         [disposeSymbol]() {
           object.free();
         },
       });
-      dropped?.register(object, { bytes: secret ? bytes : new U8(0), key }, object);
+      if (dropped) apply(frRegister, dropped, [object, { bytes: secret ? bytes : new U8(0), key }, object]);
       if (secret) {
         if (closing) apply(u8Fill, bytes, [0]);
-        else liveSecrets.add(bytes);
+        else apply(setAdd, liveSecrets, [bytes]);
       }
       return object;
     };
 
     const signer = async (secretKey) => {
       const view = readBytes(secretKey, 'secretKey');
-      if (view.length !== skLen && view.length !== SEED_BYTES)
-        throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${view.length}`);
+      if (len(view) !== skLen && len(view) !== SEED_BYTES)
+        throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${len(view)}`);
       const bytes = new U8(view);
       return prepare('signer', bytes, ({ key }) => ({
         async sign(msg, opts) {
@@ -346,9 +441,9 @@ export function makePool(runner, pool) {
   const close = () => {
     closing ??= (async () => {
       // Calls already made carry copies of their own.
-      for (const bytes of liveSecrets) apply(u8Fill, bytes, [0]);
-      liveSecrets.clear();
-      await Promise.allSettled([...inFlight]);
+      apply(setForEach, liveSecrets, [(bytes) => apply(u8Fill, bytes, [0])]);
+      apply(setClear, liveSecrets, []);
+      if (pending > 0) await new P((resolve) => (drained = resolve));
       await runner.close();
     })();
     return closing;

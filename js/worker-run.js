@@ -42,32 +42,64 @@ const CACHE_MAX = 64;
 // and must not leave a key behind in the cache.
 const FORGOTTEN_MAX = 4096;
 
+// ---------------------------------------------------------------- intrinsics
+// This module runs in a worker's own realm, out of reach of the scripts of the
+// page or of the calling thread (only code loaded into the same worker, such
+// as a program's own piscina tasks sharing a pool with these, could replace
+// its built-ins). So it takes the calling side's precautions (js/worker-pool.js)
+// only where they are cheap: secrets are measured, compared and wiped, and
+// the cache of keys read and written, through built-ins captured at load, and
+// tasks and results are indexed rather than iterated, and gathered in lists
+// with no prototype rather than pushed.
+const { apply } = Reflect;
+const U8 = Uint8Array;
+const typedArrayGetter = (name) => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(U8.prototype), name).get;
+const taTag = typedArrayGetter(Symbol.toStringTag);
+const taBuffer = typedArrayGetter('buffer');
+const taOffset = typedArrayGetter('byteOffset');
+const taLength = typedArrayGetter('length');
+const abByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+const u8Fill = U8.prototype.fill;
+const isArray = Array.isArray;
+const { get: mapGet, set: mapSet, delete: mapDelete, forEach: mapForEach, keys: mapKeys } = Map.prototype;
+const mapIteratorNext = Object.getPrototypeOf(new Map().keys()).next;
+const len = (view) => apply(taLength, view, []);
+const arraySlice = Array.prototype.slice;
+const list = () => Object.setPrototypeOf([], null);
+const toArray = (l) => apply(arraySlice, l, []);
+const append = (l, value) => {
+  l[l.length] = value;
+};
+
 const cache = new Map(); // name -> { object, bytes, secret }
 const forgotten = new Set();
 
 const nameOf = (set, key) => `${String(key.pool)}\u0000${String(key.id)}\u0000${set}\u0000${key.kind}`;
 const poolOf = (name) => name.slice(0, name.indexOf('\u0000'));
-const isU8 = (x) => x instanceof Uint8Array;
+const isU8 = (x) => apply(taTag, x, []) === 'Uint8Array';
 // (Key bytes are public or the caller's own: no need for constant time. The
 // pools put them first in a call's buffer, so they are 4-byte aligned.)
 const sameBytes = (a, b) => {
-  if (a.length !== b.length) return false;
-  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0 && a.length % 4 === 0) {
-    const x = new Uint32Array(a.buffer, a.byteOffset, a.length / 4);
-    const y = new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
-    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  const n = len(a);
+  if (n !== len(b)) return false;
+  const offsetA = apply(taOffset, a, []);
+  const offsetB = apply(taOffset, b, []);
+  if (offsetA % 4 === 0 && offsetB % 4 === 0 && n % 4 === 0) {
+    const x = new Uint32Array(apply(taBuffer, a, []), offsetA, n / 4);
+    const y = new Uint32Array(apply(taBuffer, b, []), offsetB, n / 4);
+    for (let i = 0; i < n / 4; i++) if (x[i] !== y[i]) return false;
     return true;
   }
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
   return true;
 };
 
 function drop(name) {
-  const entry = cache.get(name);
+  const entry = apply(mapGet, cache, [name]);
   if (!entry) return;
-  cache.delete(name);
+  apply(mapDelete, cache, [name]);
   entry.object.free();
-  if (entry.secret) entry.bytes.fill(0);
+  if (entry.secret) apply(u8Fill, entry.bytes, [0]);
 }
 
 function remember(name) {
@@ -80,7 +112,9 @@ export function forget(key) {
   if (key === null || typeof key !== 'object') throw new TypeError('key: expected { pool, id? }');
   const pool = String(key.pool);
   let n = 0;
-  for (const name of [...cache.keys()]) {
+  const names = []; // (names only: no key bytes)
+  apply(mapForEach, cache, [(_, name) => names.push(name)]);
+  for (const name of names) {
     const [p, id] = name.split('\u0000');
     if (p === pool && (key.id === undefined || id === String(key.id))) {
       drop(name);
@@ -99,26 +133,36 @@ function prepared(set, api, key) {
     throw new TypeError("key: expected { pool, id, kind: 'signer' | 'verifier', bytes }");
   const name = nameOf(set, key);
   const secret = key.kind === 'signer';
-  const hit = cache.get(name);
+  const hit = apply(mapGet, cache, [name]);
   if (hit && isU8(key.bytes) && sameBytes(hit.bytes, key.bytes)) {
-    cache.delete(name);
-    cache.set(name, hit);
+    apply(mapDelete, cache, [name]);
+    apply(mapSet, cache, [name, hit]);
     return { object: hit.object, temporary: false };
   }
   const object = secret ? api.signer(key.bytes) : api.verifier(key.bytes);
   if (forgotten.has(name)) return { object, temporary: true };
   drop(name);
-  cache.set(name, { object, bytes: new Uint8Array(key.bytes), secret });
-  if (cache.size > CACHE_MAX) drop(cache.keys().next().value);
+  apply(mapSet, cache, [name, { object, bytes: new U8(key.bytes), secret }]);
+  if (cache.size > CACHE_MAX) drop(apply(mapIteratorNext, apply(mapKeys, cache, []), []).value);
   return { object, temporary: false };
 }
 
-// The buffers of a result that can move to the caller without a copy.
+// The buffers of a result (bytes, or a key pair) that can move to the caller without a copy.
 function transferables(value) {
-  const out = [];
-  for (const v of isU8(value) ? [value] : value && typeof value === 'object' ? Object.values(value) : [])
-    if (isU8(v) && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength && v.buffer instanceof ArrayBuffer) out.push(v.buffer);
-  return out;
+  const out = list();
+  const add = (v) => {
+    if (!isU8(v)) return;
+    const buffer = apply(taBuffer, v, []);
+    try {
+      if (apply(taOffset, v, []) === 0 && len(v) === apply(abByteLength, buffer, [])) append(out, buffer);
+    } catch {} // a SharedArrayBuffer's bytes are shared, not moved
+  };
+  if (isU8(value)) add(value);
+  else if (value !== null && typeof value === 'object') {
+    add(value.publicKey);
+    add(value.secretKey);
+  }
+  return toArray(out);
 }
 
 function compute(api, set, task, args) {
@@ -155,20 +199,21 @@ export function errorShape(e) {
 }
 
 function runBatch(tasks) {
-  if (!Array.isArray(tasks)) throw new TypeError('tasks: expected an array of tasks');
-  const value = [];
-  const transfer = [];
-  for (const t of tasks) {
+  if (!isArray(tasks)) throw new TypeError('tasks: expected an array of tasks');
+  const value = list();
+  const transfer = list();
+  for (let i = 0; i < tasks.length; i++) {
+    const t = tasks[i];
     try {
       if (t?.op === 'batch') throw new TypeError('op: a batch cannot hold a batch');
       const r = runTask(t);
-      value.push({ value: r.value });
-      transfer.push(...r.transfer);
+      append(value, { value: r.value });
+      for (let j = 0; j < r.transfer.length; j++) append(transfer, r.transfer[j]);
     } catch (e) {
-      value.push({ error: errorShape(e) });
+      append(value, { error: errorShape(e) });
     }
   }
-  return { value, transfer };
+  return { value: toArray(value), transfer: toArray(transfer) };
 }
 
 /**
@@ -184,7 +229,7 @@ export function runTask(task) {
   }
   const api = SETS[task.set];
   if (!api) throw new RangeError('set: expected 44, 65 or 87');
-  const args = Array.isArray(task.args) ? task.args : [];
+  const args = isArray(task.args) ? task.args : [];
   try {
     const value = compute(api, task.set, task, args);
     return { value, transfer: transferables(value) };
@@ -195,7 +240,7 @@ export function runTask(task) {
 
 // The secret inputs of a task, which are this worker's own copies.
 function wipeSecrets(task, args) {
-  const wipe = (x) => isU8(x) && x.fill(0);
+  const wipe = (x) => isU8(x) && apply(u8Fill, x, [0]);
   const entropy = (opts) => opts !== null && typeof opts === 'object' && wipe(opts.extraEntropy);
   if (task.key?.kind === 'signer') wipe(task.key.bytes);
   if (task.key !== undefined) {

@@ -13,6 +13,9 @@
  * name of a BroadcastChannel on which the pool says which prepared keys were
  * freed; each worker answers the pool's close with an acknowledgement once it
  * has wiped that pool's keys.
+ * It runs in the worker thread's own realm, out of reach of the calling
+ * thread's scripts (js/worker-run.js says which built-ins it captures all the
+ * same); what piscina does with a result is piscina's.
  * @module
  */
 import { threadId, workerData } from 'node:worker_threads';

@@ -6,6 +6,8 @@
  * rebuilds the TypeError/RangeError/Error. A message it cannot read (whose id
  * is then unknown) is answered with { lost: true } in its place: the worker
  * answers in the order it receives, so the pool fails the oldest call waiting.
+ * It runs in the worker's own realm, which the page's scripts cannot reach
+ * (js/worker-run.js says which built-ins it captures all the same).
  * @module
  */
 import { runTask, errorShape } from './worker-run.js';

@@ -49,7 +49,11 @@ export interface WorkerSignOptions extends WorkerVerifyOptions {
   extraEntropy?: Uint8Array | false;
 }
 
-/** A key pair in the raw FIPS 204 encodings. */
+/**
+ * A key pair in the raw FIPS 204 encodings, as an object with no prototype
+ * (so that resolving a promise with it looks up no `then` that a script could
+ * have put on `Object.prototype`).
+ */
 export interface WorkerKeyPair {
   publicKey: Uint8Array<ArrayBuffer>;
   secretKey: Uint8Array<ArrayBuffer>;

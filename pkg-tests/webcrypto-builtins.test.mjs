@@ -5,7 +5,11 @@
 // uses and drops non-extractable WebCrypto keys, and runs the main API's
 // signers, signing and key-format imports and exports; it attributes each
 // recorded value that holds a seed (or K, or a view of the wasm memory) to
-// the source file of the code that called the built-in.
+// the source file of the code that called the built-in. Then it runs the Node
+// pool of mldsa-simd/worker (keygen, sign, prepared signers, close): the
+// modules of the calling thread must hand no spy a secret either; what
+// piscina (a dependency) and Node's internals under it do with a task is
+// reported, not failed.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -24,7 +28,7 @@ function run() {
     fs.writeFileSync(file, `export * from ${JSON.stringify(specifier)};\n`);
     return file;
   };
-  const files = [url('builtins-webcrypto', 'mldsa-simd/webcrypto'), url('builtins-main', 'mldsa-simd')];
+  const files = [url('builtins-webcrypto', 'mldsa-simd/webcrypto'), url('builtins-main', 'mldsa-simd'), url('builtins-worker', 'mldsa-simd/worker')];
   try {
     const child = path.join(pkgTestsDir, 'lib', 'webcrypto-builtins-child.mjs');
     const r = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', child, ...files.map((f) => pathToFileURL(f).href)], {
@@ -55,4 +59,17 @@ test('nor through the main API and its wasm glue', { skip }, (t) => {
   const theirs = report.leaks.filter((l) => l.caller.startsWith('main'));
   for (const line of list(theirs)) t.diagnostic(line);
   assert.deepEqual(list(theirs), []);
+});
+
+test('nor through the calling thread\'s side of mldsa-simd/worker', { skip }, (t) => {
+  const { leaks, hits } = report;
+  // The pool ran with the spies in place: its postMessage reached them.
+  assert.ok(hits['MessagePort.prototype.postMessage'] > 0, 'no task was posted while the spies were live');
+  // One forget for the freed signer, one from the finalizer of the dropped one, one forgetPool at close.
+  assert.ok(hits['BroadcastChannel.prototype.postMessage'] >= 3, 'the pool\'s finalizer did not run while the spies were live');
+  // piscina's own calls (and Node's under them, or with no package code on
+  // the stack while the pool runs) are outside the package's code: reported.
+  for (const line of list(leaks.filter((l) => !/^(worker|main|webcrypto|test$|node$|unknown$)/.test(l.caller))))
+    t.diagnostic(`not ours: ${line}`);
+  assert.deepEqual(list(leaks.filter((l) => l.caller.startsWith('worker'))), [], 'built-ins that the worker modules called with secrets');
 });

@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { IMPL, PKG_NAME, lib, consumerDir, installedPackageDir, importFromConsumer, consumerRequire, SETS } from './lib/load.mjs';
 import { Rng, toHex } from './lib/util.mjs';
 import { openPage } from './lib/chromium.mjs';
+import { openFirefox } from './lib/firefox.mjs';
 import { serve } from './lib/serve.mjs';
 
 const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
@@ -556,6 +557,180 @@ test('Chromium: a pool of module Web Workers gives the synchronous API’s resul
     t.diagnostic(`worker: Chromium module Web Worker pool (size ${r.size}) matches the synchronous API`);
   } finally {
     await browser?.close();
+    await new Promise((res) => server.close(res));
+  }
+});
+
+// The browser pool on a page whose script replaces, after the import, the
+// built-ins that carry tasks and results (Worker's postMessage, terminate and
+// handler setters, MessageEvent's data, a `then` on Object.prototype) and
+// those code reaches for on bytes and lists (typed-array accessors and
+// methods, Array, Map, Set, FinalizationRegistry, Object): none is handed a
+// seed, a secret key (its K) or the signing randomness.
+function hookedPage(entry, input) {
+  return `<!doctype html><meta charset="utf-8"><title>mldsa-simd/worker, hooked</title>
+<script type="module">
+import { createPool } from '/node_modules/${PKG_NAME}/${entry}';
+const input = ${JSON.stringify(input)};
+const unhex = (s) => new Uint8Array(s.match(/../g).map((h) => parseInt(h, 16)));
+const secrets = Object.entries(input.secrets).map(([name, hex]) => ({ name, bytes: unhex(hex) }));
+const [seed, secretKey, rnd, msg] = [unhex(input.seed), unhex(input.secretKey), unhex(input.rnd), unhex(input.msg)];
+const leaks = {};
+let busy = false;
+const { apply, construct, defineProperty, getOwnPropertyDescriptor, ownKeys } = Reflect;
+const restores = [];
+const holds = (bytes, s) => {
+  outer: for (let i = 0; i + s.length <= bytes.length; i++) {
+    for (let j = 0; j < s.length; j++) if (bytes[i + j] !== s[j]) continue outer;
+    return true;
+  }
+  return false;
+};
+function find(value, depth = 0, seen = new Set()) {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function') || seen.has(value)) return undefined;
+  seen.add(value);
+  let bytes;
+  try {
+    if (ArrayBuffer.isView(value)) bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    else if (value instanceof ArrayBuffer) bytes = new Uint8Array(value);
+  } catch { return undefined; }
+  if (bytes) return secrets.find((s) => holds(bytes, s.bytes))?.name;
+  if (depth >= 5) return undefined;
+  for (const key of ownKeys(value)) {
+    const d = getOwnPropertyDescriptor(value, key);
+    const found = d && 'value' in d ? find(d.value, depth + 1, seen) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+function record(hook, values) {
+  busy = true;
+  try {
+    const what = find(values);
+    if (what) {
+      const file = /\\/([\\w.-]+\\.m?js)/.exec(new Error().stack.split('\\n').slice(3).join('\\n'))?.[1] ?? 'page';
+      const key = hook + ' (called from ' + file + '): ' + what;
+      leaks[key] = (leaks[key] ?? 0) + 1;
+    }
+  } finally { busy = false; }
+}
+function spy(object, owner, key) {
+  const d = getOwnPropertyDescriptor(object, key);
+  if (!d || !d.configurable) return;
+  const name = owner + '.' + String(key);
+  const next = { ...d };
+  if (typeof d.value === 'function' && key !== 'constructor') {
+    const original = d.value;
+    next.value = function (...args) {
+      if (busy) return new.target ? construct(original, args, new.target) : apply(original, this, args);
+      record(name, [this, args]);
+      const result = new.target ? construct(original, args, new.target) : apply(original, this, args);
+      record(name + ' (result)', [result]);
+      return result;
+    };
+  } else if (d.get || d.set) {
+    if (d.get) next.get = function () { const r = apply(d.get, this, []); if (!busy) record(name, [this, r]); return r; };
+    if (d.set) next.set = function (v) { if (!busy) record(name + ' (set)', [this, v]); return apply(d.set, this, [v]); };
+  } else return;
+  defineProperty(object, key, next);
+  restores.push(() => defineProperty(object, key, d));
+}
+function spyLookup(object, owner, key) {
+  const d = getOwnPropertyDescriptor(object, key);
+  if (d && !d.configurable) return;
+  defineProperty(object, key, {
+    configurable: true,
+    get() { if (!busy) record(owner + '.' + key + ' (lookup)', [this]); return d?.value; },
+    set(v) { if (!busy) record(owner + '.' + key + ' (store)', [this, v]); defineProperty(this, key, { value: v, writable: true, enumerable: true, configurable: true }); },
+  });
+  restores.push(() => (d ? defineProperty(object, key, d) : delete object[key]));
+}
+const all = (o) => ownKeys(o).filter((k) => k !== 'constructor');
+const TA = Object.getPrototypeOf(Uint8Array.prototype);
+const result = {};
+try {
+  const pool = createPool({ size: 1 });
+  const api = pool.ml_dsa65;
+  for (const [o, owner, keys] of [
+    [Worker.prototype, 'Worker.prototype', all(Worker.prototype)],
+    [MessageEvent.prototype, 'MessageEvent.prototype', ['data']],
+    [EventTarget.prototype, 'EventTarget.prototype', ['addEventListener', 'dispatchEvent']],
+    [TA, '%TypedArray%.prototype', all(TA)],
+    [Uint8Array.prototype, 'Uint8Array.prototype', all(Uint8Array.prototype).filter((k) => k !== 'BYTES_PER_ELEMENT')],
+    [ArrayBuffer.prototype, 'ArrayBuffer.prototype', all(ArrayBuffer.prototype)],
+    [Array.prototype, 'Array.prototype', all(Array.prototype)],
+    [Array, 'Array', ['isArray', 'from', 'of']],
+    [Object.getPrototypeOf([][Symbol.iterator]()), '%ArrayIteratorPrototype%', ['next']],
+    [Map.prototype, 'Map.prototype', all(Map.prototype)],
+    [Set.prototype, 'Set.prototype', all(Set.prototype)],
+    [FinalizationRegistry.prototype, 'FinalizationRegistry.prototype', ['register', 'unregister']],
+    [Object, 'Object', ownKeys(Object).filter((k) => typeof Object[k] === 'function')],
+    [Object.prototype, 'Object.prototype', ['hasOwnProperty']],
+    [Reflect, 'Reflect', ownKeys(Reflect).filter((k) => typeof Reflect[k] === 'function')],
+    [Function.prototype, 'Function.prototype', ['apply', 'call', 'bind']],
+    [globalThis, 'globalThis', ['structuredClone', 'queueMicrotask']],
+  ]) for (const key of keys) spy(o, owner, key);
+  // (Not 'value', 'get' or 'set', which every property descriptor would then have.)
+  for (const key of ['then', 'error', 'lost', 'id', 'extraEntropy', 'bytes', 'args', 'tasks', 'publicKey', 'secretKey'])
+    spyLookup(Object.prototype, 'Object.prototype', key);
+  for (const key of ['0', '1', '2', '3']) spyLookup(Array.prototype, 'Array.prototype', key);
+  result.hooks = restores.length;
+  const kp = await api.keygen(seed);
+  const sig = await api.sign(msg, secretKey, { extraEntropy: rnd });
+  const signer = await api.signer(seed);
+  await signer.sign(msg);
+  await signer.sign(msg, { extraEntropy: rnd });
+  signer.free();
+  await pool.close();
+  busy = true;
+  result.pk = Array.from(kp.publicKey, (x) => x.toString(16).padStart(2, '0')).join('').toUpperCase();
+  result.sigLength = sig.length;
+} catch (e) {
+  busy = true;
+  result.error = String(e && e.stack || e);
+} finally {
+  busy = true;
+  for (const restore of restores.reverse()) restore();
+}
+result.leaks = Object.entries(leaks).map(([k, n]) => k + ' x' + n);
+window.__result = result;
+</script>`;
+}
+
+// Chromium hands a transfer list to no script; Firefox reads it with the array
+// iterator, which the page replaces too.
+test('browsers: built-ins replaced after the import see no secret through the Web Worker pool', { skip, timeout: 240_000 }, async (t) => {
+  const entry = browserWorkerEntry(installedPackageDir());
+  const sync = lib.ml_dsa65;
+  const seed = rng.bytes(32), rnd = rng.bytes(32), msg = rng.bytes(50);
+  const { publicKey, secretKey } = sync.keygen(seed);
+  const other = sync.keygen(rng.bytes(32)).secretKey;
+  // K is bytes 32..63 of a secret key (FIPS 204 Algorithm 24).
+  const secrets = { seed: hexOf(seed), 'K (keygen result)': hexOf(secretKey.subarray(32, 64)), 'K (signing key)': hexOf(other.subarray(32, 64)), rnd: hexOf(rnd) };
+  const input = { seed: hexOf(seed), secretKey: hexOf(other), rnd: hexOf(rnd), msg: hexOf(msg), secrets };
+  const server = await serve(consumerDir, hookedPage(entry, input));
+  try {
+    for (const [name, open] of [['Chromium', () => openPage({ viewport: { width: 800, height: 400 } })], ['Firefox ESR', openFirefox]]) {
+      await t.test(name, async (t) => {
+        const browser = await open();
+        try {
+          const { page: pg, problems } = browser;
+          await pg.goto(`http://127.0.0.1:${server.address().port}/`);
+          let r;
+          for (const until = Date.now() + 120_000; !(r = await pg.evaluate(() => window.__result)) && Date.now() < until; ) await new Promise((res) => setTimeout(res, 100));
+          assert.ok(r, 'the page did not finish');
+          assert.equal(r.error, undefined, `the page threw: ${r.error}`);
+          assert.deepEqual(problems, []);
+          assert.equal(r.pk, hexOf(publicKey));
+          assert.ok(r.hooks > 150, `only ${r.hooks} built-ins replaced`);
+          t.diagnostic(`worker: ${r.hooks} built-ins replaced in ${name}`);
+          assert.deepEqual(r.leaks, []);
+        } finally {
+          await browser.close();
+        }
+      });
+    }
+  } finally {
     await new Promise((res) => server.close(res));
   }
 });

@@ -1,7 +1,8 @@
 // Run by pkg-tests/webcrypto-builtins.test.mjs in a fresh Node:
 // `node --expose-gc --enable-source-maps webcrypto-builtins-child.mjs <URL of a
-// module re-exporting mldsa-simd/webcrypto> <URL of one re-exporting mldsa-simd>`
-// (the source maps name the package's source file of each caller).
+// module re-exporting mldsa-simd/webcrypto> <URL of one re-exporting mldsa-simd>
+// <URL of one re-exporting mldsa-simd/worker>` (the source maps name the
+// package's source file of each caller).
 //
 // After the package is imported, a script of the same realm replaces the
 // built-ins that code reaches for on its values (methods and accessors of
@@ -15,11 +16,17 @@
 // Each recorded value is walked at once (before a wipe could hide it) for a
 // seed of those keys (bytes or base64url), its expanded key's K, or a view of
 // the package's WebAssembly memory; each find is attributed to the file of
-// the code that called the built-in. Prints { leaks, hits, collected } as JSON.
+// the code that called the built-in. Then the Node pool of mldsa-simd/worker
+// runs with the spies in place (keygen, sign with a secret key, a prepared
+// signer used, freed, and one dropped, close): its calls are attributed to the
+// worker modules when one of them is on the stack, and to piscina (or to node
+// internals under it) when piscina is. The workers' own realms are out of the
+// spies' reach. Prints { leaks, hits, hooks, collected } as JSON.
 import { Buffer } from 'node:buffer';
+import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 
-const [webcryptoUrl, mainUrl] = process.argv.slice(2);
+const [webcryptoUrl, mainUrl, workerUrl] = process.argv.slice(2);
 const SELF = fileURLToPath(import.meta.url);
 Error.stackTraceLimit = 40;
 
@@ -67,28 +74,47 @@ crypto.getRandomValues = function getRandomValues(array) {
 
 const { subtle } = await import(webcryptoUrl);
 main = await import(mainUrl);
+const { createPool } = await import(workerUrl);
 
 // ---------------------------------------------------------------- the spies
 const leaks = new Map(); // "hook | caller | what" -> count
 const hits = {};
 
-/** The package file (or 'test', 'node', …) of the code that called the spy. */
+let phase = 'main'; // 'worker' while the pool runs
+// With --enable-source-maps, the package's frames name its sources.
+const sourceOf = (file) => /\/(?:js|src)\/([\w-]+\.js)$/.exec(file)?.[1];
+const isWorkerModule = (file) => /^worker-[\w-]+\.js$/.test(sourceOf(file) ?? '');
+const isPiscina = (file) => /\/node_modules\/piscina\//.test(file);
+
+/**
+ * The package file (or 'test', 'node', 'piscina', …) of the code that called
+ * the spy; `worker (file)` when a module of mldsa-simd/worker is on the stack
+ * (the readers of js/args.js are shared with the main API).
+ */
 function caller() {
+  const files = [];
   for (const line of new Error().stack.split('\n').slice(1)) {
     if (/ (\S+\.)?(record|caller|spied\w*)( \[as [^\]]+\])? \(/.test(line)) continue; // the spies' frames (spies call spies)
     const m = /\(?((?:file|node):[^)]*?|\/[^)]*?):\d+:\d+\)?$/.exec(line.trim());
-    if (!m) continue; // a built-in's frame (<anonymous>, native)
-    const file = m[1];
-    if (file.includes(SELF)) return 'test';
-    // With --enable-source-maps, the package's frames name its sources.
-    const source = /\/(?:js|src)\/([\w-]+\.js)$/.exec(file)?.[1];
-    if (source) return source === 'webcrypto.js' ? 'webcrypto' : `main (${source})`;
-    if (/\/webcrypto[.\w-]*\.[cm]?js$/.test(file)) return 'webcrypto';
-    if (/\/index[.\w-]*\.[cm]?js$/.test(file)) return 'main';
-    if (file.startsWith('node:')) return 'node';
-    return file;
+    if (m) files.push(m[1]); // (else a built-in's frame: <anonymous>, native)
   }
-  return 'unknown';
+  const file = files[0];
+  if (file === undefined) return phase === 'worker' ? 'unknown (worker phase)' : 'unknown';
+  if (file.includes(SELF)) return 'test';
+  const source = sourceOf(file);
+  if (source && files.some(isWorkerModule)) return `worker (${source})`;
+  if (source) return source === 'webcrypto.js' ? 'webcrypto' : `main (${source})`;
+  if (/\/webcrypto[.\w-]*\.[cm]?js$/.test(file)) return 'webcrypto';
+  if (/\/index[.\w-]*\.[cm]?js$/.test(file)) return 'main';
+  if (isPiscina(file)) return 'piscina';
+  if (file.startsWith('node:')) {
+    // Node's internals, on behalf of the first code of a package under them.
+    const above = files.find((f) => !f.startsWith('node:'));
+    if (above && isPiscina(above)) return 'piscina (node internals)';
+    if (above && isWorkerModule(above)) return `worker (node internals, from ${sourceOf(above)})`;
+    return phase === 'worker' ? 'node (worker phase)' : 'node';
+  }
+  return file;
 }
 
 /** What secret `value` holds or reaches (walked a few levels), or undefined. */
@@ -195,13 +221,17 @@ function spyLookup(object, owner, key) {
 const everything = (object) => ownKeys(object).filter((k) => k !== 'constructor');
 const TypedArray = Object.getPrototypeOf(Uint8Array);
 const ArrayIterator = Object.getPrototypeOf([][Symbol.iterator]());
+const MapIterator = Object.getPrototypeOf(new Map()[Symbol.iterator]());
+const SetIterator = Object.getPrototypeOf(new Set()[Symbol.iterator]());
 const targets = [
   [WeakMap.prototype, 'WeakMap.prototype', ['get', 'set', 'has', 'delete']],
   [WeakSet.prototype, 'WeakSet.prototype', ['add', 'has', 'delete']],
   [WeakRef.prototype, 'WeakRef.prototype', ['deref']],
   [FinalizationRegistry.prototype, 'FinalizationRegistry.prototype', ['register', 'unregister']],
-  [Map.prototype, 'Map.prototype', ['get', 'set', 'has']],
-  [Set.prototype, 'Set.prototype', ['add', 'has']],
+  [Map.prototype, 'Map.prototype', ['get', 'set', 'has', 'delete', 'forEach', 'keys', 'values', 'entries', Symbol.iterator]],
+  [Set.prototype, 'Set.prototype', ['add', 'has', 'delete', 'forEach', 'values', Symbol.iterator]],
+  [MapIterator, '%MapIteratorPrototype%', ['next']],
+  [SetIterator, '%SetIteratorPrototype%', ['next']],
   [TypedArray.prototype, '%TypedArray%.prototype', everything(TypedArray.prototype)],
   [TypedArray, '%TypedArray%', ['from', 'of', Symbol.species]],
   [Uint8Array.prototype, 'Uint8Array.prototype', everything(Uint8Array.prototype).filter((k) => k !== 'BYTES_PER_ELEMENT')],
@@ -225,22 +255,35 @@ const targets = [
   [Promise, 'Promise', ['resolve', 'reject', 'all', 'allSettled', 'race', 'any']],
   [WebAssembly.Memory.prototype, 'WebAssembly.Memory.prototype', ['buffer', 'grow']],
   [Symbol, 'Symbol', ['for']],
+  // What carries a task to a worker (piscina posts on a MessagePort), and what the pools post themselves.
+  [MessagePort.prototype, 'MessagePort.prototype', ['postMessage']],
+  [Worker.prototype, 'Worker.prototype', ['postMessage']],
+  [BroadcastChannel.prototype, 'BroadcastChannel.prototype', ['postMessage']],
+  [globalThis, 'globalThis', ['structuredClone', 'queueMicrotask']],
 ];
 // Properties a read would miss on a key state or key material (and so find on
 // Object.prototype), and the lookups a species constructor makes.
 const LOOKUPS = [
   // (Not the names a property descriptor or an options bag is read for: get, set, value, cause, …)
   [Object.prototype, 'Object.prototype', ['then', 'seed', 'secretKey', 'publicKey', 'prepared', 'priv', 'pub', 'kty', 'alg', 'use',
-    'key_ops', 'ext', 'context', 'object']],
+    'key_ops', 'ext', 'context', 'object', 'extraEntropy', 'bytes', 'args', 'tasks', 'error', 'lost']],
   [Uint8Array.prototype, 'Uint8Array.prototype', ['constructor']],
   [ArrayBuffer.prototype, 'ArrayBuffer.prototype', ['constructor']],
-  [Array.prototype, 'Array.prototype', ['constructor']],
+  // (Indices too: storing to a missing element, or reading one, consults the prototypes.)
+  [Array.prototype, 'Array.prototype', ['constructor', '0', '1', '2', '3']],
 ];
 
 // ---------------------------------------------------------------- the run
 // Three seeds chosen here (each imported in one format), known before the spies go live.
 const chosen = [1, 2, 3].map((n) => Uint8Array.from({ length: 32 }, (_, i) => (i * 13 + n * 71) & 255));
 chosen.forEach((seed, i) => addSeed(seed, `imported #${i + 1}`));
+// The worker pool's: a seed for keygen, one for prepared signers, and signing randomness.
+const [poolSeed, signerSeed, signerSeed2] = [4, 5, 6].map((n) => Uint8Array.from({ length: 32 }, (_, i) => (i * 13 + n * 71) & 255));
+addSeed(poolSeed, 'pool keygen');
+addSeed(signerSeed, 'pool signer');
+addSeed(signerSeed2, 'pool signer (dropped)');
+const rnd = Uint8Array.from({ length: 32 }, (_, i) => (i * 29 + 5) & 255);
+secrets.push({ name: 'rnd', bytes: rnd.slice() });
 const pkcs8 = main.ml_dsa44.exportSecretKey(chosen[0], 'pkcs8');
 const jwk = main.ml_dsa87.exportSecretKey(chosen[2], 'jwk');
 const message = new TextEncoder().encode('hooked');
@@ -301,6 +344,39 @@ try {
     globalThis.gc();
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  // The Node pool of mldsa-simd/worker: every kind of call that carries a secret.
+  phase = 'worker';
+  await (async () => {
+    const pool = createPool({ size: 1 });
+    const P = pool.ml_dsa65;
+    const signature = await P.sign(message, secretKey65, { extraEntropy: rnd });
+    if (!main.ml_dsa65.verify(signature, message, main.ml_dsa65.keygen(chosen[1]).publicKey)) throw new Error('the pool signed wrongly');
+    // A key moved to the worker ({ transfer: true }: the caller's buffer is detached).
+    busy = true;
+    const mine = secretKey65.slice();
+    const text = message.slice();
+    busy = false;
+    await P.sign(text, mine, { transfer: true });
+    if (mine.byteLength !== 0) throw new Error('the key was not moved');
+    await P.keygen(poolSeed);
+    const signer = await P.signer(signerSeed);
+    await signer.sign(message);
+    await signer.sign(message, { extraEntropy: rnd, context: Uint8Array.of(7) });
+    signer.free();
+    // A signer dropped without free(): the pool's finalizer wipes its bytes.
+    await (async () => {
+      const lost = await P.signer(signerSeed2);
+      await lost.sign(message);
+      busy = true;
+      drops.register(lost, undefined);
+      busy = false;
+    })();
+    for (let i = 0; i < 20 && dropped < 5; i++) {
+      globalThis.gc();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await pool.close();
+  })();
 } finally {
   busy = true;
   for (const restore of restores.reverse()) restore();
@@ -312,6 +388,6 @@ const out = {
   }),
   hits,
   hooks: restores.length,
-  collected: dropped === 4,
+  collected: dropped === 5,
 };
 process.stdout.write(JSON.stringify(out));
