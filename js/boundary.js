@@ -6,7 +6,7 @@
  * @module
  */
 import * as glue from '../build/wasm/mldsa_simd.js';
-import { compiled } from './wasm-module.js';
+import { compileModule } from './wasm-module.js';
 import {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len,
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
@@ -25,7 +25,6 @@ import { NIST_HASH_OID_PREFIX, PREHASHES } from '../build/tables.js';
 // of the platform's function).
 const cryptoProperty = Object.getOwnPropertyDescriptor(globalThis, 'crypto');
 let cryptoObject, getRandomValues;
-const RuntimeError = WebAssembly.RuntimeError;
 // Node's (and Bun's, Deno's) way to its built-in modules, without an import
 // (see nativeShake256); reading the function loads nothing.
 const processObject = globalThis.process;
@@ -33,9 +32,37 @@ const getBuiltinModule = processObject?.getBuiltinModule;
 const getPrototypeOf = Object.getPrototypeOf;
 
 // ---------------------------------------------------------------- the instance
-// The module is compiled once (./wasm-module.js). A call that fails inside the
-// instance — a trap, a JS stack overflow (RangeError) in wasm or in the glue
-// around it, any exception thrown through it — can stop Rust code half-way,
+// The module is compiled and instantiated once, at import (./wasm-module.js).
+// Where that fails, the import still succeeds: a page whose
+// Content-Security-Policy lacks 'wasm-unsafe-eval', or a platform with
+// WebAssembly disabled (or none), must not lose every other script that
+// imports this package. Then isSupported() is false, and every call that
+// needs wasm throws unsupported(): `broken` stays set and replaceInstance()
+// throws it. Nothing is compiled again: neither a policy nor a missing
+// WebAssembly changes while the page or process lives.
+let compiled, loadFailure;
+try {
+  compiled = compileModule();
+  glue.initSync({ module: compiled });
+} catch (e) {
+  loadFailure = { error: e, noWasm: typeof globalThis.WebAssembly !== 'object' };
+}
+
+/** Whether the package can run here: false where WebAssembly was refused at import. Never throws. */
+const isSupported = () => loadFailure === undefined;
+
+/** The error of a call on a platform where the package cannot run (the platform's error is its cause). */
+function unsupported() {
+  const why = loadFailure.noWasm
+    ? 'this JavaScript environment has no WebAssembly (it is disabled, as by a browser\'s security settings or Node\'s --jitless)'
+    : 'the platform refused to compile its WebAssembly module (the cause says why). ' +
+      "A Content-Security-Policy whose script-src lacks 'wasm-unsafe-eval' does this: add script-src 'wasm-unsafe-eval' to the page's policy";
+  return new Error(`mldsa-simd cannot run here: ${why}`, { cause: loadFailure.error });
+}
+
+// A call that fails inside the instance — a trap, a JS stack overflow
+// (RangeError) in wasm or in the glue around it, any exception thrown
+// through it — can stop Rust code half-way,
 // with the heap, a RefCell or the shadow stack in any state and secrets in
 // memory that no destructor reached. Such an instance never serves another
 // call: `broken` is set before every call and cleared only when the call
@@ -44,11 +71,11 @@ const getPrototypeOf = Object.getPrototypeOf;
 // failure the instance's memory is wiped and the instance replaced at once
 // where the stack allows, else at the start of the next call. `generation`
 // counts the instances: prepared keys made in one are made again in the next.
-glue.initSync({ module: compiled });
 let generation = 0;
-let broken = false;
+let broken = loadFailure !== undefined;
 
 function replaceInstance() {
+  if (loadFailure !== undefined) throw unsupported();
   glue.reinstantiate(compiled); // wipes the old instance's memory first (scripts/build.mjs)
   generation++;
   broken = false;
@@ -312,7 +339,7 @@ function nativeShake256(head, parts) {
 
 export {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len,
-  wasm, liveGeneration, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
+  wasm, liveGeneration, isSupported, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 };

@@ -9,7 +9,10 @@
  * ```
  *
  * Everything is synchronous; the wasm module is compiled and instantiated at
- * import, so there is no init call.
+ * import, so there is no init call. Where the platform refuses WebAssembly (a
+ * Content-Security-Policy without `'wasm-unsafe-eval'`, WebAssembly disabled)
+ * the import still succeeds: {@link isSupported} is then `false`, and every
+ * operation throws an `Error` that says why (see there).
  *
  * Errors: a wrong type throws `TypeError`, a wrong length (or a context over
  * 255 bytes) throws `RangeError`; the message names the argument and the
@@ -518,3 +521,15 @@ export declare function wasmMemoryBytes(): number;
  * now, and a little one-time bookkeeping; anything more is a leak.
  */
 export declare function wasmMemoryInUse(): number;
+/**
+ * Whether this package can run here: `false` where the platform refused its
+ * WebAssembly module at import — a page whose Content-Security-Policy has no
+ * `'wasm-unsafe-eval'` in `script-src` (add it), or a platform with
+ * WebAssembly disabled or absent (a browser's security settings, Node's
+ * `--jitless`). The import succeeds either way; where this is `false`, every
+ * operation (keygen, sign, verify, prepared keys, key formats, the
+ * diagnostics above) throws an `Error` whose message says why and what to add
+ * to the policy, with the platform's error as its `cause`. Never throws; the
+ * answer does not change while the page or process lives.
+ */
+export declare function isSupported(): boolean;

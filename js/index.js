@@ -540,6 +540,9 @@ export const ml_dsa65 = /* @__PURE__ */ makeMlDsa(65);
 /** ML-DSA-87 (NIST security category 5). */
 export const ml_dsa87 = /* @__PURE__ */ makeMlDsa(87);
 
+/** Whether the package can run here (false where the platform refused WebAssembly at import; see index.d.ts). */
+export { isSupported } from './boundary.js';
+
 /** Bytes of WebAssembly linear memory the shared instance holds (diagnostics; it never shrinks). */
 export const wasmMemoryBytes = () => wasm.memory_bytes();
 /** Bytes of that memory not on its allocator's free list (diagnostics; see index.d.ts). */

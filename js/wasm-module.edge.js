@@ -1,6 +1,6 @@
 /**
- * The compiled main WebAssembly module, for workerd (Cloudflare Workers) and
- * Vercel Edge: there, compiling wasm from bytes is allowed only while the
+ * compileModule() (as in ./wasm-module.js) for workerd (Cloudflare Workers)
+ * and Vercel Edge: there, compiling wasm from bytes is allowed only while the
  * worker starts (workerd) or never (Vercel), so a lazy `import()` of the
  * usual entry would fail. Both runtimes (and Wrangler, and Next.js) turn an
  * import of a .wasm file into a WebAssembly.Module compiled ahead of time.
@@ -10,4 +10,4 @@
  */
 import compiled from 'mldsa-simd:wasm-file';
 
-export { compiled };
+export const compileModule = () => compiled;

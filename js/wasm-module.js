@@ -1,6 +1,8 @@
 /**
- * The compiled main WebAssembly module, from the bytes inlined in the bundle
- * (./wasm-inline.js). scripts/build.mjs replaces this file in two kinds of
+ * compileModule() gives the main WebAssembly module, compiled from the bytes
+ * inlined in the bundle (./wasm-inline.js); js/boundary.js calls it once, at
+ * import, and catches what it throws (no WebAssembly, or a platform that
+ * refuses to compile it). scripts/build.mjs replaces this file in two kinds of
  * entries: those for Node (and Bun, Deno: export condition "node") with
  * wasm-module.node.js, which reads the .wasm shipped beside them; those for
  * runtimes that refuse to compile wasm from bytes after start-up (workerd,
@@ -9,4 +11,4 @@
  */
 import { inlinedWasm } from './wasm-inline.js';
 
-export const compiled = new WebAssembly.Module(inlinedWasm());
+export const compileModule = () => new WebAssembly.Module(inlinedWasm());

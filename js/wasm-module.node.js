@@ -1,8 +1,8 @@
 /**
- * The compiled main WebAssembly module, for Node, Bun and Deno (the entries
- * of export condition "node"): read from the .wasm shipped beside the entry
- * (pkg/mldsa_simd.wasm), which skips the base64 and LZMA decoding of the
- * inlined copy. When that file is not there (an application bundled into
+ * compileModule() (as in ./wasm-module.js) for Node, Bun and Deno, the
+ * entries of export condition "node": the module read from the .wasm shipped
+ * beside the entry (pkg/mldsa_simd.wasm), which skips the base64 and LZMA
+ * decoding of the inlined copy. When that file is not there (an application bundled into
  * one file, where import.meta.url or __filename names the bundle), has
  * another length than the module built with this code, or cannot be read,
  * the inlined copy is used, so the entry works wherever the plain one does;
@@ -32,4 +32,4 @@ function compileShipped() {
   return null;
 }
 
-export const compiled = compileShipped() ?? new WebAssembly.Module(inlinedWasm());
+export const compileModule = () => compileShipped() ?? new WebAssembly.Module(inlinedWasm());

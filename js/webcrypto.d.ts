@@ -3,6 +3,12 @@
  * (the WICG "Modern Algorithms in the Web Cryptography API" draft), for
  * platforms whose `crypto.subtle` has no ML-DSA.
  *
+ * Where the package cannot run (`isSupported()` of `mldsa-simd` is false),
+ * the import still succeeds, `supports()` is false for ML-DSA, and the
+ * ML-DSA operations of `subtle` reject with a `NotSupportedError` that says
+ * why (and what to add to a Content-Security-Policy), with the platform's
+ * error as its `cause`; `install()` resolves to false and installs nothing.
+ *
  * @example
  * ```ts
  * import { subtle } from 'mldsa-simd/webcrypto';
@@ -103,7 +109,9 @@ export declare const subtle: MlDsaSubtle;
  * Makes `globalThis.crypto.subtle` handle ML-DSA where the platform does not,
  * so that libraries that call `crypto.subtle` (jose, for one) work unchanged;
  * keys of this package then pass `instanceof CryptoKey`. A platform with its
- * own ML-DSA is left alone unless `force` is true.
+ * own ML-DSA is left alone unless `force` is true; so is, always, a platform
+ * where the package cannot run (`isSupported()` of `mldsa-simd` is false: a
+ * Content-Security-Policy without `'wasm-unsafe-eval'`, no WebAssembly).
  * @returns whether it installed.
  * @example
  * ```ts

@@ -10,7 +10,7 @@
  * (./index.js), so it shares its WebAssembly instance.
  * @module
  */
-import { ml_dsa44, ml_dsa65, ml_dsa87 } from './index.js';
+import { ml_dsa44, ml_dsa65, ml_dsa87, isSupported, wasmMemoryBytes } from './index.js';
 
 // ---------------------------------------------------------------- intrinsics
 // Captured once, at load (as js/args.js does for the main API), so that a
@@ -85,8 +85,24 @@ const RuntimeError = globalThis.WebAssembly?.RuntimeError;
 /** An OperationError for an error the operation did not expect (of the main API, or of the wasm instance). */
 const operationError = (op, cause) => fail('OperationError', `${op}: the operation failed (see cause)`, cause);
 
+/**
+ * Where the package cannot run (no WebAssembly, or a policy that refuses it:
+ * isSupported() of the main API is false), a NotSupportedError with the
+ * message of the error that every call into wasm throws then (it says why),
+ * and the platform's error as its cause.
+ */
+function cannotRun(op) {
+  try {
+    wasmMemoryBytes();
+  } catch (e) {
+    return fail('NotSupportedError', `${op}: ${e.message}`, e.cause);
+  }
+  return fail('NotSupportedError', `${op}: mldsa-simd cannot run here`);
+}
+
 /** Runs an ML-DSA operation (its arguments converted): what it throws is a DOMException. */
 function operation(op, run) {
+  if (!isSupported()) throw cannotRun(op);
   try {
     return run();
   } catch (e) {
@@ -697,7 +713,7 @@ function supports(operation, algorithm, lengthOrAdditional) {
     return false;
   }
   if (!alg) return platformSupports ? apply(platformSupports, globalThis.SubtleCrypto, [operation, algorithm, lengthOrAdditional]) : false;
-  return ML_DSA_OPERATIONS.includes(domString(operation));
+  return isSupported() && ML_DSA_OPERATIONS.includes(domString(operation));
 }
 
 /** A SubtleCrypto with ML-DSA; everything else goes to the platform's crypto.subtle. */
@@ -715,12 +731,16 @@ let installed = false;
  * verify and getPublicKey take ML-DSA algorithms and this package's keys and
  * pass everything else on; its other methods that take keys answer for ours
  * as the spec does; and SubtleCrypto.supports answers for ML-DSA. A
- * platform that has ML-DSA already is left alone, unless `force` is set.
- * Resolves to whether it installed (true also when already installed).
+ * platform that has ML-DSA already is left alone, unless `force` is set; so
+ * is every platform where this package cannot run (isSupported() of the main
+ * API is false: no WebAssembly, or a policy that refuses it), whose
+ * crypto.subtle stays as it is. Resolves to whether it installed (true also
+ * when already installed).
  */
 export async function install({ force = false } = {}) {
   if (installed) return true;
   if (!SubtleProto || !platformSubtle) throw fail('NotSupportedError', 'install: this platform has no crypto.subtle (WebCrypto needs a secure context in browsers)');
+  if (!isSupported()) return false;
   if (!force && (await platformHasMlDsa())) return false;
   // Ours, and those of the platform's other methods that take keys.
   for (const name of Object.keys(methods))

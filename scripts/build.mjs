@@ -149,16 +149,15 @@ for (const f of [wasmFile, glueFile, tablesFile]) if (!fs.existsSync(f)) fail(`m
 // could replace after the import is called on secrets or on linear memory;
 // Rust's errors marked; wipeMemory() and reinstantiate() for a failed call.
 // wasm-pack writes the glue anew on every build; with --skip-wasm it is
-// hardened already (the marker).
+// hardened already (the marker), and gets the current prelude and epilogue.
 {
   const glue = fs.readFileSync(glueFile, 'utf8');
-  if (!glue.startsWith('// Added by scripts/build.mjs')) {
-    const { harden } = await import('./glue.mjs');
-    try {
-      fs.writeFileSync(glueFile, harden(glue));
-    } catch (e) {
-      fail(`${rel(glueFile)}: ${e.message}`);
-    }
+  const { harden, refresh } = await import('./glue.mjs');
+  try {
+    const hardened = glue.startsWith('// Added by scripts/build.mjs') ? refresh(glue) : harden(glue);
+    if (hardened !== glue) fs.writeFileSync(glueFile, hardened);
+  } catch (e) {
+    fail(`${rel(glueFile)}: ${e.message}`);
   }
 }
 

@@ -36,15 +36,18 @@ const __taOffset = __getter(__ta, 'byteOffset');
 const __taByteLength = __getter(__ta, 'byteLength');
 const __u8Set = __ta.set;
 const __u8Fill = __ta.fill;
-const __memoryBufferGet = __getter(WebAssembly.Memory.prototype, 'buffer');
-const __tableGet = WebAssembly.Table.prototype.get;
-const __tableSet = WebAssembly.Table.prototype.set;
+// Where WebAssembly is disabled there is none: the glue still loads (and
+// js/boundary.js says why the package cannot run at its first call).
+const __WebAssembly = globalThis.WebAssembly;
+const __memoryBufferGet = __WebAssembly && __getter(__WebAssembly.Memory.prototype, 'buffer');
+const __tableGet = __WebAssembly && __WebAssembly.Table.prototype.get;
+const __tableSet = __WebAssembly && __WebAssembly.Table.prototype.set;
 const __decode = TextDecoder.prototype.decode;
 const __encode = TextEncoder.prototype.encode;
 const __Error = Error;
 // A replaced WebAssembly.Instance would be handed the imports, which read and
 // write linear memory (and so every live prepared signer's key).
-const __Instance = WebAssembly.Instance;
+const __Instance = __WebAssembly && __WebAssembly.Instance;
 const __memoryBuffer = () => __apply(__memoryBufferGet, wasm.memory, []);
 /** The error a Rust export returned last (thrown by the glue after the call returned). */
 export let rustError;
@@ -245,4 +248,18 @@ export function harden(glue) {
   const bad = code.match(/\.(set|subarray|slice|fill|apply|call|decode|encode|encodeInto|get)\(|\.(buffer|byteLength|byteOffset|length)\b|new WebAssembly\.Instance\b/g);
   if (bad) throw new Error(`the hardened glue still calls ${[...new Set(bad)].join(', ')} on a value a script could have replaced the method of; update scripts/glue.mjs`);
   return out;
+}
+
+/**
+ * Glue that an earlier build hardened (build/ as --skip-wasm reuses it) with
+ * this version's prelude and epilogue, so that a change to either reaches the
+ * bundle without a Rust build; the rewrites between them depend only on the
+ * pinned wasm-bindgen.
+ */
+export function refresh(hardened) {
+  const head = PRELUDE.slice(0, PRELUDE.indexOf('\n') + 1);
+  const preludeEnd = hardened.indexOf('export let rustError;\n');
+  const epilogueStart = hardened.lastIndexOf(EPILOGUE.slice(0, EPILOGUE.indexOf('\n', 1) + 1));
+  if (!hardened.startsWith(head) || preludeEnd < 0 || epilogueStart < 0) throw new Error('not glue hardened by scripts/glue.mjs; run the build without --skip-wasm');
+  return PRELUDE + hardened.slice(preludeEnd + 'export let rustError;\n'.length, epilogueStart) + EPILOGUE;
 }
