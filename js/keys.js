@@ -200,7 +200,12 @@ export function keyFormats(ps) {
     const form = FORMS.indexOf(formName);
     if (form < 0) throw new TypeError(`form: expected one of ${FORMS.map((x) => `"${x}"`).join(', ')}, got ${describe(formName)}`);
     const { seed, sk } = readSecret(key);
-    const noSeed = (what) => new Error(`${what}: needs the ${SEED_BYTES}-byte seed, and a ${skLen}-byte expanded secret key does not contain it`);
+    const noSeed = (what) =>
+      new Error(
+        `${what}: needs the ${SEED_BYTES}-byte seed, and a ${skLen}-byte expanded secret key does not contain it. ` +
+          'keygen() returns the seed as .seed (and importSecretKey as .seed, when the key it reads has one); ' +
+          "an expanded key alone can be exported as 'raw', or as 'pkcs8' or 'pem' with { form: 'expandedKey' }",
+      );
     switch (f) {
       case 'raw-seed':
         if (!len(seed)) throw noSeed('raw-seed');

@@ -44,6 +44,46 @@ for (const P of SETS) {
   const seed = rng.bytes(32);
   const { publicKey: pk, secretKey: sk } = skip ? {} : ours.keygen(seed);
 
+  test(`${P.name}: keygen returns its seed, the caller's own`, { skip }, () => {
+    const given = rng.bytes(32);
+    const kept = new Uint8Array(given);
+    const k = ours.keygen(given);
+    assert.deepEqual(Object.keys(k), ['publicKey', 'secretKey', 'seed'], 'noble\'s two keys, then the seed');
+    eqBytes(k.seed, given, 'keygen(seed).seed');
+    eqBytes(ours.getPublicKey(k.secretKey), k.publicKey, 'the key pair of keygen(seed)');
+    assert.notEqual(k.seed.buffer, given.buffer, 'keygen(seed).seed is a copy');
+    k.seed.fill(0);
+    eqBytes(given, kept, 'the given seed, after wiping the copy');
+    const r = ours.keygen();
+    assert.ok(r.seed instanceof Uint8Array && r.seed.length === 32, 'keygen().seed is 32 bytes');
+    assert.ok(r.seed.some((x) => x !== 0), 'keygen().seed is not wiped');
+    eqBytes(ours.keygen(r.seed).secretKey, r.secretKey, 'keygen(keygen().seed) gives the same key');
+    assert.notEqual(toHex(ours.keygen().seed), toHex(r.seed), 'two keygen() calls drew the same seed');
+    // The default form after a plain keygen().
+    const pem = ours.exportSecretKey(r.seed, 'pem');
+    const back = ours.importSecretKey(pem, 'pem');
+    eqBytes(back.secretKey, r.secretKey, 'exportSecretKey(keygen().seed, "pem"): secretKey');
+    eqBytes(back.seed, r.seed, 'exportSecretKey(keygen().seed, "pem"): seed');
+  });
+
+  test(`${P.name}: an export that needs the seed says how to get it`, { skip }, () => {
+    for (const [format, opts] of [['raw-seed'], ['jwk'], ['pkcs8'], ['pem'], ['pkcs8', { form: 'both' }], ['pem', { form: 'seed' }]]) {
+      let message = '';
+      try {
+        ours.exportSecretKey(sk, format, opts);
+      } catch (e) {
+        message = e.message;
+      }
+      assert.match(message, new RegExp(`needs the 32-byte seed, and a ${P.sk}-byte expanded secret key does not contain it`), format);
+      assert.match(message, /keygen\(\) returns the seed as \.seed/, `${format}: where the seed comes from`);
+      assert.match(message, /\{ form: 'expandedKey' \}/, `${format}: how to export the expanded key`);
+      assert.doesNotMatch(message, new RegExp(b64(sk.subarray(0, 12)).slice(0, 12) + '|' + toHex(sk.subarray(0, 8))), `${format}: no key bytes in the message`);
+    }
+    // What the hint says works.
+    eqBytes(ours.exportSecretKey(sk, 'pkcs8', { form: 'expandedKey' }), pkcs8Of(P, expandedForm(sk)), 'the expandedKey form');
+    assert.equal(ours.exportSecretKey(sk, 'pem', { form: 'expandedKey' }), pemOf('PRIVATE KEY', pkcs8Of(P, expandedForm(sk))));
+  });
+
   test(`${P.name}: every format holds the bytes RFC 9881 / 7468 / 9964 say`, { skip }, () => {
     eqBytes(ours.exportPublicKey(pk, 'raw'), pk, 'raw');
     eqBytes(ours.exportPublicKey(pk, 'spki'), spkiOf(P, pk), 'spki');
