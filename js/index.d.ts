@@ -410,7 +410,10 @@ export interface MlDsa extends MlDsaSigner {
   /**
    * Reads a public key of this parameter set: `raw` (FIPS 204 bytes), `spki`
    * (SubjectPublicKeyInfo DER, RFC 9881), `pem` (`-----BEGIN PUBLIC KEY-----`,
-   * strict RFC 7468) or `jwk` (RFC 9964). DER must be strict (shortest
+   * RFC 7468, as a string or as the bytes of the text) or `jwk` (RFC 9964).
+   * PEM is read as RFC 7468's lax grammar allows (text before and after the
+   * armour, whitespace and line breaks of any kind and length in the base64),
+   * its base64 strictly (canonical, padded). DER must be strict (shortest
    * lengths, no trailing bytes, AlgorithmIdentifier parameters absent).
    * @returns the raw public key.
    * @throws TypeError for a wrong type or format name; RangeError for a wrong
@@ -424,7 +427,7 @@ export interface MlDsa extends MlDsaSigner {
    * ```
    */
   importPublicKey(data: Uint8Array, format: 'raw' | 'spki'): Bytes;
-  importPublicKey(data: string, format: 'pem'): Bytes;
+  importPublicKey(data: string | Uint8Array, format: 'pem'): Bytes;
   importPublicKey(data: MlDsaJwk, format: 'jwk'): Bytes;
   /**
    * Writes a raw public key in a format of {@link importPublicKey}.
@@ -440,9 +443,10 @@ export interface MlDsa extends MlDsaSigner {
    * Reads a private key of this parameter set and checks it as RFC 9881 §6
    * asks: `raw-seed` (32 bytes), `raw` (the FIPS 204 secret key), `pkcs8`
    * (DER, any of the forms `seed [0]`, `expandedKey`, `both`), `pem`
-   * (`-----BEGIN PRIVATE KEY-----`) or `jwk` (RFC 9964, `priv` = seed, `pub`
-   * checked against it). An expanded key's tr and t0 must match its s1 and
-   * s2, and in `both` the expanded key must be the one the seed gives.
+   * (`-----BEGIN PRIVATE KEY-----`, a string or bytes, read as
+   * {@link importPublicKey} reads PEM) or `jwk` (RFC 9964, `priv` = seed,
+   * `pub` checked against it). An expanded key's tr and t0 must match its s1
+   * and s2, and in `both` the expanded key must be the one the seed gives.
    * @throws TypeError / RangeError for a wrong type, format name or length
    * (an input longer than any key can be is refused before it is copied into
    * wasm memory); Error when the key is malformed, inconsistent, or for another
@@ -453,7 +457,7 @@ export interface MlDsa extends MlDsaSigner {
    * ```
    */
   importSecretKey(data: Uint8Array, format: 'raw-seed' | 'raw' | 'pkcs8'): ImportedSecretKey;
-  importSecretKey(data: string, format: 'pem'): ImportedSecretKey;
+  importSecretKey(data: string | Uint8Array, format: 'pem'): ImportedSecretKey;
   importSecretKey(data: MlDsaJwk, format: 'jwk'): ImportedSecretKey;
   /**
    * Writes a private key, given as its 32-byte seed or its FIPS 204 secret
