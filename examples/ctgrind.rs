@@ -18,7 +18,7 @@
 //!
 //! Then the private-key formats (`key_formats`): for each set, PKCS#8 DER in
 //! the three forms of RFC 9881 with the seed, K and s1 ‖ s2 ‖ t0 marked, its
-//! PEM in each layout the decoder accepts with every base64 character that
+//! PEM in strict and lax layouts (`LAYOUTS`) with every base64 character that
 //! carries a secret bit marked, and a JWK's `priv` (the seed in base64url),
 //! each decoded and encoded again.
 
@@ -167,29 +167,66 @@ fn public_groups(secret: &[bool], chars: &[bool]) -> Vec<bool> {
     (0..secret.len()).map(|b| !group(b).contains(&true)).collect()
 }
 
-/// PEM of `b64` (padded base64, no line breaks) with `eol(i)` after base64
-/// line i and `last` after the END line, and the place of each character.
-fn armour(b64: &[u8], eol: fn(usize) -> &'static str, last: &str) -> (Vec<u8>, Vec<usize>) {
-    let mut text = b"-----BEGIN PRIVATE KEY-----\n".to_vec();
+/// A layout of a PEM text: text before the BEGIN line and the break after
+/// it, base64 lines of `columns` characters with `eol(i)` after line i, and
+/// what follows the END line.
+struct PemLayout {
+    name: &'static str,
+    before: &'static str,
+    begin_eol: &'static str,
+    columns: usize,
+    eol: fn(usize) -> &'static str,
+    after: &'static str,
+}
+
+/// PEM of `b64` (padded base64, no line breaks) in `layout`, and the place
+/// of each character.
+fn armour(b64: &[u8], layout: &PemLayout) -> (Vec<u8>, Vec<usize>) {
+    let mut text = format!("{}-----BEGIN PRIVATE KEY-----{}", layout.before, layout.begin_eol).into_bytes();
     let mut at = Vec::with_capacity(b64.len());
-    for (i, line) in b64.chunks(64).enumerate() {
+    for (i, line) in b64.chunks(layout.columns).enumerate() {
         at.extend(text.len()..text.len() + line.len());
         text.extend_from_slice(line);
-        text.extend_from_slice(eol(i).as_bytes());
+        text.extend_from_slice((layout.eol)(i).as_bytes());
     }
     text.extend_from_slice(b"-----END PRIVATE KEY-----");
-    text.extend_from_slice(last.as_bytes());
+    text.extend_from_slice(layout.after.as_bytes());
     (text, at)
 }
 
-/// The layouts of a PEM body that `pem_decode` accepts: LF or CR LF after
-/// each line (mixed too), and nothing, LF or CR LF after the END line. The
-/// first is `pem_encode`'s.
-const LAYOUTS: [(&str, fn(usize) -> &'static str, &str); 4] = [
-    ("LF", |_| "\n", "\n"),
-    ("CR LF", |_| "\r\n", "\r\n"),
-    ("LF, no final line break", |_| "\n", ""),
-    ("CR LF and LF mixed", |i| ["\n", "\r\n"][i % 2], "\r\n"),
+/// Layouts of a PEM body that `pem_decode` reads: the strict ones (LF or CR
+/// LF after each line, mixed too, and nothing, LF or CR LF after the END
+/// line; the first is `pem_encode`'s) and lax ones (RFC 7468 §3: other line
+/// lengths, whitespace anywhere, text around the armour).
+const LAYOUTS: [PemLayout; 7] = [
+    PemLayout { name: "LF", before: "", begin_eol: "\n", columns: 64, eol: |_| "\n", after: "\n" },
+    PemLayout { name: "CR LF", before: "", begin_eol: "\r\n", columns: 64, eol: |_| "\r\n", after: "\r\n" },
+    PemLayout { name: "LF, no final line break", before: "", begin_eol: "\n", columns: 64, eol: |_| "\n", after: "" },
+    PemLayout {
+        name: "CR LF and LF mixed",
+        before: "",
+        begin_eol: "\n",
+        columns: 64,
+        eol: |i| ["\n", "\r\n"][i % 2],
+        after: "\r\n",
+    },
+    PemLayout {
+        name: "76 columns, CR LF, text before and after",
+        before: "Key of the test server\r\n-- keep it safe --\r\n\r\n",
+        begin_eol: "\r\n",
+        columns: 76,
+        eol: |_| "\r\n",
+        after: "\r\nSubject: test-key\r\n",
+    },
+    PemLayout { name: "one line", before: "", begin_eol: "", columns: usize::MAX, eol: |_| "", after: "" },
+    PemLayout {
+        name: "tabs and spaces, lines of 40",
+        before: "\t",
+        begin_eol: "\n\t",
+        columns: 40,
+        eol: |i| ["  \n\t", "\t\x0b\n "][i % 2],
+        after: "\t\n",
+    },
 ];
 
 /// The private-key formats, decoded with their secret bytes marked, for
@@ -236,8 +273,9 @@ fn key_formats() {
             let lines = public_copy(canonical.as_bytes());
             let b64: Vec<u8> =
                 lines.split(|&c| c == b'\n').filter(|l| !l.starts_with(b"-")).flatten().copied().collect();
-            for (name, eol, last) in LAYOUTS {
-                let (mut text, at) = armour(&b64, eol, last);
+            for layout in &LAYOUTS {
+                let name = layout.name;
+                let (mut text, at) = armour(&b64, layout);
                 let mut in_text = vec![false; text.len()];
                 for (j, &i) in at.iter().enumerate() {
                     in_text[i] = j < chars.len() && chars[j];

@@ -52,10 +52,23 @@ export interface MlDsaLengths {
   readonly signRand: 32;
 }
 
-/** A key pair in the raw FIPS 204 encodings. */
+/**
+ * A key pair in the raw FIPS 204 encodings, and the seed it came from (noble's
+ * `{ publicKey, secretKey }`, with `seed` besides).
+ */
 export interface KeyPair {
   publicKey: Bytes;
+  /** The expanded secret key (what `sign` takes). */
   secretKey: Bytes;
+  /**
+   * The 32-byte seed ξ: the private key as RFC 9881, WebCrypto and Node keep
+   * it, what {@link MlDsa.exportSecretKey} needs for `raw-seed`, `jwk` and the
+   * default PKCS#8 and PEM form, and what `keygen(seed)` and `signer(seed)`
+   * take. The caller's own array: for `keygen(seed)` a copy of the seed
+   * given, for `keygen()` the 32 random bytes drawn, which the package does
+   * not wipe (wipe them with `fill(0)` when done, like `secretKey`).
+   */
+  seed: Bytes;
 }
 
 /** Options of `verify`. Unknown keys throw `TypeError`; keys set to `undefined` are ignored. */
@@ -222,11 +235,13 @@ export interface MlDsaKeys {
    * ML-DSA.KeyGen (FIPS 204 Algorithm 1), or KeyGen_internal (Algorithm 6)
    * when a seed is given.
    * @param seed - 32-byte ξ for a deterministic key pair; omit for a random one.
+   * @returns the key pair and its seed (a copy of the one given, or the one drawn).
    * @throws RangeError if `seed` is not 32 bytes.
    * @example
    * ```ts
-   * const { publicKey, secretKey } = ml_dsa65.keygen();
-   * const again = ml_dsa65.keygen(new Uint8Array(32)); // same seed, same keys
+   * const { publicKey, secretKey, seed } = ml_dsa65.keygen();
+   * const pem = ml_dsa65.exportSecretKey(seed, 'pem'); // the private key, as RFC 9881 keeps it
+   * const again = ml_dsa65.keygen(seed); // same seed, same keys
    * ```
    */
   keygen(seed?: Uint8Array): KeyPair;
@@ -398,7 +413,10 @@ export interface MlDsa extends MlDsaSigner {
   /**
    * Reads a public key of this parameter set: `raw` (FIPS 204 bytes), `spki`
    * (SubjectPublicKeyInfo DER, RFC 9881), `pem` (`-----BEGIN PUBLIC KEY-----`,
-   * strict RFC 7468) or `jwk` (RFC 9964). DER must be strict (shortest
+   * RFC 7468, as a string or as the bytes of the text) or `jwk` (RFC 9964).
+   * PEM is read as RFC 7468's lax grammar allows (text before and after the
+   * armour, whitespace and line breaks of any kind and length in the base64),
+   * its base64 strictly (canonical, padded). DER must be strict (shortest
    * lengths, no trailing bytes, AlgorithmIdentifier parameters absent).
    * @returns the raw public key.
    * @throws TypeError for a wrong type or format name; RangeError for a wrong
@@ -412,7 +430,7 @@ export interface MlDsa extends MlDsaSigner {
    * ```
    */
   importPublicKey(data: Uint8Array, format: 'raw' | 'spki'): Bytes;
-  importPublicKey(data: string, format: 'pem'): Bytes;
+  importPublicKey(data: string | Uint8Array, format: 'pem'): Bytes;
   importPublicKey(data: MlDsaJwk, format: 'jwk'): Bytes;
   /**
    * Writes a raw public key in a format of {@link importPublicKey}.
@@ -428,9 +446,10 @@ export interface MlDsa extends MlDsaSigner {
    * Reads a private key of this parameter set and checks it as RFC 9881 §6
    * asks: `raw-seed` (32 bytes), `raw` (the FIPS 204 secret key), `pkcs8`
    * (DER, any of the forms `seed [0]`, `expandedKey`, `both`), `pem`
-   * (`-----BEGIN PRIVATE KEY-----`) or `jwk` (RFC 9964, `priv` = seed, `pub`
-   * checked against it). An expanded key's tr and t0 must match its s1 and
-   * s2, and in `both` the expanded key must be the one the seed gives.
+   * (`-----BEGIN PRIVATE KEY-----`, a string or bytes, read as
+   * {@link importPublicKey} reads PEM) or `jwk` (RFC 9964, `priv` = seed,
+   * `pub` checked against it). An expanded key's tr and t0 must match its s1
+   * and s2, and in `both` the expanded key must be the one the seed gives.
    * @throws TypeError / RangeError for a wrong type, format name or length
    * (an input longer than any key can be is refused before it is copied into
    * wasm memory); Error when the key is malformed, inconsistent, or for another
@@ -441,18 +460,23 @@ export interface MlDsa extends MlDsaSigner {
    * ```
    */
   importSecretKey(data: Uint8Array, format: 'raw-seed' | 'raw' | 'pkcs8'): ImportedSecretKey;
-  importSecretKey(data: string, format: 'pem'): ImportedSecretKey;
+  importSecretKey(data: string | Uint8Array, format: 'pem'): ImportedSecretKey;
   importSecretKey(data: MlDsaJwk, format: 'jwk'): ImportedSecretKey;
   /**
    * Writes a private key, given as its 32-byte seed or its FIPS 204 secret
    * key (told apart by length). `raw-seed`, `jwk` and the PKCS#8 `seed` and
-   * `both` forms need the seed; PKCS#8 and PEM write the seed form unless
-   * `options.form` asks for another.
+   * `both` forms need the seed (`keygen()` returns it as `seed`); PKCS#8 and
+   * PEM write the seed form unless `options.form` asks for another, and
+   * an expanded key alone can be written as `raw` or with
+   * `{ form: 'expandedKey' }`. PEM is written strictly (RFC 7468 §3: lines
+   * of 64 characters, LF).
+   * @throws Error when the format needs the seed and `key` is the expanded key.
    * @example
    * ```ts
-   * const seed = crypto.getRandomValues(new Uint8Array(32));
+   * const { seed, secretKey } = ml_dsa65.keygen();
    * const pem = ml_dsa65.exportSecretKey(seed, 'pem');           // seed form
    * const der = ml_dsa65.exportSecretKey(seed, 'pkcs8', { form: 'both' });
+   * const expanded = ml_dsa65.exportSecretKey(secretKey, 'pem', { form: 'expandedKey' });
    * ```
    */
   exportSecretKey(key: Uint8Array, format: 'raw-seed' | 'raw' | 'pkcs8', options?: ExportSecretKeyOptions): Bytes;

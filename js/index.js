@@ -129,17 +129,26 @@ function makeMlDsa(ps) {
     signRand: RND_BYTES,
   });
 
-  const keygen = (seed) => {
-    const own = seed === undefined;
-    const xi = own ? randomBytes('seed') : readLength(seed, SEED_BYTES, 'seed');
+  // The key pair of ξ, in new arrays.
+  const keyPair = (xi) => {
     const publicKey = new U8(pkLen);
     const secretKey = new U8(skLen);
-    try {
-      wasm.keygen(ps, xi, publicKey, secretKey);
-    } finally {
-      if (own) apply(u8Fill, xi, [0]);
-    }
+    wasm.keygen(ps, xi, publicKey, secretKey);
     return { publicKey, secretKey };
+  };
+
+  // noble's { publicKey, secretKey }, and the seed: a copy of the one given,
+  // or the 32 fresh bytes drawn, which are the caller's from here on (wiped
+  // only if keygen fails).
+  const keygen = (seed) => {
+    const xi = seed === undefined ? randomBytes('seed') : new U8(readLength(seed, SEED_BYTES, 'seed'));
+    try {
+      const { publicKey, secretKey } = keyPair(xi);
+      return { publicKey, secretKey, seed: xi };
+    } catch (e) {
+      apply(u8Fill, xi, [0]);
+      throw e;
+    }
   };
 
   const getPublicKey = (secretKey) => wasm.public_key(ps, readLength(secretKey, skLen, 'secretKey'));
@@ -193,7 +202,7 @@ function makeMlDsa(ps) {
       const bytes = readBytes(secretKey, 'secretKey');
       if (len(bytes) !== skLen && len(bytes) !== SEED_BYTES)
         throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${len(bytes)}`);
-      const sk = len(bytes) === SEED_BYTES ? keygen(bytes).secretKey : new U8(bytes);
+      const sk = len(bytes) === SEED_BYTES ? keyPair(bytes).secretKey : new U8(bytes);
       let msg;
       try {
         msg = open(ctx, () => wasm.stream_mu_secret(ps, sk), () => trOfSecret(sk));

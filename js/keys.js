@@ -5,7 +5,7 @@
  * arguments, checks the parameter set, and assembles JWK objects.
  * @module
  */
-import { apply, U8, isArray, len, u8Fill, wasm, PARAMS, SEED_BYTES, EMPTY, describe, readBytes, readLength, readOptions } from './boundary.js';
+import { apply, U8, taTag, isArray, len, u8Fill, wasm, PARAMS, SEED_BYTES, EMPTY, describe, readBytes, readLength, readOptions } from './boundary.js';
 
 const NAMES = { 44: 'ML-DSA-44', 65: 'ML-DSA-65', 87: 'ML-DSA-87' };
 const PUBLIC_FORMATS = Object.freeze(['raw', 'spki', 'pem', 'jwk']);
@@ -23,15 +23,16 @@ const wipe = (bytes) => apply(u8Fill, bytes, [0]);
 // input of any size would otherwise grow it for the life of the process): no
 // SPKI or PKCS#8 of any set is longer than the longest the Rust crate writes
 // (build/tables.js: PARAMS[set].spki, .pkcs8Max, the "both" form), and no PEM
-// longer than that DER in base64 lines of 64 characters with CRLF, its armour
-// and room for text around it. The bounds are those of the largest set with
-// room to spare, so that a key of another set, or one a few bytes off, is
-// still refused for what it is by the DER reader.
+// longer than that DER in base64 lines of 64 characters with CRLF and its
+// armour, with 4 KiB to spare for the text that RFC 7468 lets stand around
+// the armour and the whitespace it lets stand in the base64. The bounds are
+// those of the largest set with room to spare, so that a key of another set,
+// or one a few bytes off, is still refused for what it is by the DER reader.
 const SLACK = 256;
 const largest = (field) => Math.max(...Object.values(PARAMS).map((p) => p[field])) + SLACK;
 const spkiMax = largest('spki');
 const pkcs8Max = largest('pkcs8Max');
-const pemMax = Math.ceil(pkcs8Max / 3) * 4 + Math.ceil(pkcs8Max / 48) * 2 + 4 * SLACK;
+const pemMax = Math.ceil(pkcs8Max / 3) * 4 + Math.ceil(pkcs8Max / 48) * 2 + 16 * SLACK;
 
 function readFormat(format, allowed, what) {
   if (typeof format !== 'string' || !allowed.includes(format))
@@ -54,6 +55,18 @@ function readDer(value, name, max) {
   const bytes = readBytes(value, name);
   if (len(bytes) > max) throw new RangeError(`${name}: expected at most ${max} bytes, got ${len(bytes)}`);
   return bytes;
+}
+
+/**
+ * PEM text as bytes: a string, as a new copy of its UTF-8 (`own`: to be
+ * wiped after use), or a Uint8Array of the text, read in place (the glue
+ * copies it into wasm memory).
+ */
+function readPem(value) {
+  if (typeof value === 'string') return { bytes: readText(value, 'pem', pemMax), own: true };
+  if (apply(taTag, value, []) !== 'Uint8Array')
+    throw new TypeError(`pem: expected a string or a Uint8Array of text, got ${describe(value)}`);
+  return { bytes: readDer(value, 'pem', pemMax), own: false };
 }
 
 /**
@@ -91,13 +104,13 @@ export function keyFormats(ps) {
   };
   // The DER inside PEM armour; the decoder's message names the label it wanted.
   const pemDecode = (text, label) => {
-    const bytes = readText(text, 'pem', pemMax);
+    const { bytes, own } = readPem(text);
     try {
       return wasm.pem_decode(bytes, label);
     } catch (e) {
       throw new Error(e.message.replace('<label>', label), { cause: e });
     } finally {
-      wipe(bytes);
+      if (own) wipe(bytes);
     }
   };
   // base64url without padding (RFC 7515): `length` bytes are exactly this many characters.
@@ -200,7 +213,12 @@ export function keyFormats(ps) {
     const form = FORMS.indexOf(formName);
     if (form < 0) throw new TypeError(`form: expected one of ${FORMS.map((x) => `"${x}"`).join(', ')}, got ${describe(formName)}`);
     const { seed, sk } = readSecret(key);
-    const noSeed = (what) => new Error(`${what}: needs the ${SEED_BYTES}-byte seed, and a ${skLen}-byte expanded secret key does not contain it`);
+    const noSeed = (what) =>
+      new Error(
+        `${what}: needs the ${SEED_BYTES}-byte seed, and a ${skLen}-byte expanded secret key does not contain it. ` +
+          'keygen() returns the seed as .seed (and importSecretKey as .seed, when the key it reads has one); ' +
+          "an expanded key alone can be exported as 'raw', or as 'pkcs8' or 'pem' with { form: 'expandedKey' }",
+      );
     switch (f) {
       case 'raw-seed':
         if (!len(seed)) throw noSeed('raw-seed');

@@ -380,8 +380,9 @@ function generateKey(alg, extractable, usages) {
   if (typeof getRandomValues !== 'function') throw fail('OperationError', 'generateKey: no crypto.getRandomValues here');
   const seed = new U8(32);
   apply(getRandomValues, cryptoObject, [seed]);
-  const { publicKey, secretKey } = SETS[alg.name].keygen(seed);
+  const { publicKey, secretKey, seed: copy } = SETS[alg.name].keygen(seed);
   wipe(secretKey);
+  wipe(copy); // keygen's copy of the seed (the key holds `seed`)
   return {
     publicKey: makeKey(alg.name, 'public', true, usages.filter((u) => u === 'verify'), publicKey),
     privateKey: makeKey(alg.name, 'private', extractable, usages.filter((u) => u === 'sign'), publicKey, seed),

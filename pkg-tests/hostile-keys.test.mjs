@@ -1,7 +1,7 @@
 // Hostile and oversized inputs to the key formats and to mldsa-simd/webcrypto.
 //
-// 1. Every byte argument of the key-format functions (importPublicKey spki/raw,
-//    importSecretKey pkcs8/raw-seed/raw, exportPublicKey, exportSecretKey) and of
+// 1. Every byte argument of the key-format functions (importPublicKey spki/raw/pem,
+//    importSecretKey pkcs8/raw-seed/raw/pem, exportPublicKey, exportSecretKey) and of
 //    subtle.importKey (spki, raw-public, pkcs8, raw-seed) gets each hostile shape
 //    of lib/hostile.mjs. The rule is hostile.test.mjs's: the result the same
 //    function gives for a plain copy of the argument's real bytes, or an error
@@ -9,7 +9,7 @@
 //    WebCrypto); shapes that are plain bytes must work (in WebCrypto, but for
 //    shared buffers, which Web IDL refuses); a Proxy is a TypeError.
 // 2. Every input that is copied into wasm memory, at sizes far beyond any key
-//    (1 GiB + 1 byte of DER, 64 Mi characters of PEM or base64url, a context of
+//    (1 GiB + 1 byte of DER or PEM, 64 Mi characters of PEM or base64url, a context of
 //    1 MiB), is refused with a RangeError (DataError in WebCrypto) that names
 //    the limit, before anything reaches wasm: linear memory, and the part of
 //    it in use, are the same afterwards, and the next calls are right.
@@ -49,8 +49,11 @@ test('hostile byte arguments of the key formats: the result on the real bytes, o
     const { publicKey, secretKey } = alg.keygen(seed);
     const spki = alg.exportPublicKey(publicKey, 'spki');
     const pkcs8 = alg.exportSecretKey(seed, 'pkcs8', { form: 'both' });
+    const pemBytes = (text) => new TextEncoder().encode(text);
     // [what, the argument's bytes, its name in messages, the call]
     const cases = [
+      ['importPublicKey(pem bytes)', pemBytes(alg.exportPublicKey(publicKey, 'pem')), /\bpem\b/, (b) => alg.importPublicKey(b, 'pem')],
+      ['importSecretKey(pem bytes)', pemBytes(alg.exportSecretKey(seed, 'pem', { form: 'both' })), /\bpem\b/, (b) => alg.importSecretKey(b, 'pem')],
       ['importPublicKey(spki)', spki, /\bspki\b/, (b) => alg.importPublicKey(b, 'spki')],
       ['importPublicKey(raw)', publicKey, /public ?key/i, (b) => alg.importPublicKey(b, 'raw')],
       ['importSecretKey(pkcs8)', pkcs8, /\bpkcs8\b/, (b) => alg.importSecretKey(b, 'pkcs8')],
@@ -157,9 +160,11 @@ test('inputs far beyond any key are refused before they reach wasm memory', { sk
     ['importPublicKey(spki)', () => alg.importPublicKey(GiB, 'spki')],
     ['importPublicKey(raw)', () => alg.importPublicKey(GiB, 'raw')],
     ['importPublicKey(pem)', () => alg.importPublicKey(pem('PUBLIC KEY'), 'pem')],
+    ['importPublicKey(pem bytes)', () => alg.importPublicKey(GiB, 'pem')],
     ['importPublicKey(jwk)', () => alg.importPublicKey(jwk, 'jwk')],
     ['importSecretKey(pkcs8)', () => alg.importSecretKey(GiB, 'pkcs8')],
     ['importSecretKey(pem)', () => alg.importSecretKey(pem('PRIVATE KEY'), 'pem')],
+    ['importSecretKey(pem bytes)', () => alg.importSecretKey(GiB, 'pem')],
     ['importSecretKey(jwk priv)', () => alg.importSecretKey({ ...jwk, pub: alg.exportPublicKey(publicKey, 'jwk').pub, priv: text }, 'jwk')],
     ['importSecretKey(raw-seed)', () => alg.importSecretKey(GiB, 'raw-seed')],
     ['importSecretKey(raw)', () => alg.importSecretKey(GiB, 'raw')],

@@ -6,6 +6,8 @@
 // the Node that runs npm test; node:crypto's ML-DSA comes from the Node 24
 // binary that scripts/setup.sh installs in .tools/node24 (MLDSA_NODE24
 // overrides the path), run as a child process with JSON on stdin/stdout.
+// PEM in other layouts than the strict one: the lax layouts both read, to the
+// same key; what node:crypto (OpenSSL) takes and ours refuses, on purpose.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { lib, SETS, IMPL, inNode24 } from './lib/load.mjs';
@@ -146,4 +148,86 @@ test('keys and signatures from ours import and verify in node:crypto', { skip },
       assert.equal(toHex(key.publicKey), toHex(pk), `${P.name}: Node's PKCS#8 of an expanded-only key`);
     }
   }
+});
+
+// The base64 of `der` in lines of `n` characters joined by `eol`.
+const lines = (der, n, eol = '\n') => B(der).match(new RegExp(`.{1,${n}}`, 'g')).join(eol);
+
+test('PEM in RFC 7468 lax layouts: node:crypto and ours read the same key', { skip }, () => {
+  const input = { sets: {} };
+  const texts = {};
+  for (const P of SETS) {
+    const ours = lib[P.key];
+    const { publicKey, seed } = ours.keygen(rng.bytes(32));
+    const spki = ours.exportPublicKey(publicKey, 'spki');
+    const pkcs8 = ours.exportSecretKey(seed, 'pkcs8');
+    const layouts = (label, der) => {
+      const [b, e] = [`-----BEGIN ${label}-----`, `-----END ${label}-----`];
+      return [
+        ['76 columns', `${b}\n${lines(der, 76)}\n${e}\n`],
+        ['76 columns, CR LF', `${b}\r\n${lines(der, 76, '\r\n')}\r\n${e}\r\n`],
+        ['one line', `${b}\n${B(der)}\n${e}\n`],
+        ['tabs and spaces', `${b}\n${lines(der, 64, ' \t\n\t')} \n${e}\n`],
+        ['spaces inside lines', `${b}\n${lines(der, 64).replace(/(.{10})/g, '$1 ')}\n${e}\n`],
+        ['padding apart', `${b}\n${lines(der, 64).replace(/=/g, '\n=')}\n${e}\n`],
+        ['text before and after', `Subject: test\nNotes: none\n\n${b}\n${lines(der, 64)}\n${e}\nmore text\n`],
+      ];
+    };
+    texts[P.name] = { publicKey, seed, pub: layouts('PUBLIC KEY', spki), priv: layouts('PRIVATE KEY', pkcs8) };
+    input.sets[P.name] = { pub: texts[P.name].pub.map(([, t]) => t), priv: texts[P.name].priv.map(([, t]) => t) };
+  }
+  const out = inNode24(
+    `
+    const res = {};
+    const read = (f) => { try { return f(); } catch (e) { return 'error: ' + e.message; } };
+    for (const [name, s] of Object.entries(input.sets)) {
+      res[name] = {
+        pub: s.pub.map((t) => read(() => B(crypto.createPublicKey(t).export({ format: 'raw-public' })))),
+        privBytes: s.priv.map((t) => read(() => B(crypto.createPrivateKey(Buffer.from(t)).export({ format: 'raw-seed' })))),
+      };
+    }
+    return res;`,
+    input,
+  );
+  for (const P of SETS) {
+    const ours = lib[P.key];
+    const t = texts[P.name];
+    t.pub.forEach(([layout, text], i) => {
+      assert.equal(out[P.name].pub[i], B(t.publicKey), `${P.name}: node:crypto reads a public key PEM in ${layout}`);
+      assert.equal(toHex(ours.importPublicKey(text, 'pem')), toHex(t.publicKey), `${P.name}: ours reads a public key PEM in ${layout}`);
+    });
+    t.priv.forEach(([layout, text], i) => {
+      assert.equal(out[P.name].privBytes[i], B(t.seed), `${P.name}: node:crypto reads a private key PEM (bytes) in ${layout}`);
+      const key = ours.importSecretKey(new TextEncoder().encode(text), 'pem');
+      assert.equal(toHex(key.seed), toHex(t.seed), `${P.name}: ours reads a private key PEM (bytes) in ${layout}`);
+    });
+  }
+});
+
+test('PEM that node:crypto takes and ours refuses, on purpose: a non-canonical last character, bytes after the DER', { skip }, () => {
+  const P = SETS[0];
+  const ours = lib[P.key];
+  const { publicKey } = ours.keygen(rng.bytes(32));
+  const der = ours.exportPublicKey(publicKey, 'spki');
+  const body = B(der);
+  const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const at = body.indexOf('=') - 1;
+  assert.ok(at > 0, `${P.name}: an SPKI whose base64 is padded`);
+  const wrap = (b) => `-----BEGIN PUBLIC KEY-----\n${b.match(/.{1,64}/g).join('\n')}\n-----END PUBLIC KEY-----\n`;
+  const cases = [
+    ['a non-canonical last character', wrap(body.slice(0, at) + A[A.indexOf(body[at]) | 1] + body.slice(at + 1)), /not canonical/],
+    ['base64 after the DER', wrap(B(Buffer.concat([der, Buffer.from([0, 0, 0])]))), /bytes after/],
+  ];
+  const out = inNode24(
+    `return input.map((t) => { try { return B(crypto.createPublicKey(t).export({ format: 'raw-public' })); } catch (e) { return 'error: ' + e.message; } });`,
+    cases.map(([, t]) => t),
+  );
+  cases.forEach(([what, text, re], i) => {
+    assert.equal(out[i], B(publicKey), `node:crypto takes ${what} (if it stops, README "Key formats" should say so)`);
+    assert.throws(() => ours.importPublicKey(text, 'pem'), (e) => re.test(e.message), `ours refuses ${what}`);
+  });
+  // Missing padding: both refuse it.
+  const unpadded = wrap(body.replace(/=+$/, ''));
+  assert.match(inNode24(`try { crypto.createPublicKey(input); return 'read'; } catch (e) { return 'error: ' + e.message; }`, unpadded), /^error/);
+  assert.throws(() => ours.importPublicKey(unpadded, 'pem'), /padding missing/);
 });

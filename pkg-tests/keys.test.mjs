@@ -29,8 +29,27 @@ const expandedForm = (sk) => tlv(0x04, sk);
 const bothForm = (seed, sk) => tlv(0x30, u8(tlv(0x04, seed), tlv(0x04, sk)));
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
 const b64url = (bytes) => Buffer.from(bytes).toString('base64url');
-const pemOf = (label, der) =>
-  `-----BEGIN ${label}-----\n${b64(der).match(/.{1,64}/g).join('\n')}\n-----END ${label}-----\n`;
+/** The base64 of `der` in lines of `n` characters joined by `eol`. */
+const lines = (der, n, eol = '\n') => b64(der).match(new RegExp(`.{1,${n}}`, 'g')).join(eol);
+const pemOf = (label, der) => `-----BEGIN ${label}-----\n${lines(der, 64)}\n-----END ${label}-----\n`;
+/**
+ * The PEM of `der` in layouts that RFC 7468 §3's lax grammar (and §2's text
+ * around the armour) allows, each with a name; node:crypto reads all of
+ * them too (keys-node24.test.mjs).
+ */
+const laxLayouts = (label, der) => {
+  const [b, e] = [`-----BEGIN ${label}-----`, `-----END ${label}-----`];
+  return [
+    ['76 columns', `${b}\n${lines(der, 76)}\n${e}\n`],
+    ['76 columns, CR LF', `${b}\r\n${lines(der, 76, '\r\n')}\r\n${e}\r\n`],
+    ['one line', `${b}\n${b64(der)}\n${e}\n`],
+    ['lines of 40 and 64 mixed', `${b}\n${lines(der, 40).replace(/\n(.{64})/, '$1\n')}\n${e}\n`],
+    ['tabs and spaces', `${b}\n${lines(der, 64, ' \t\n\t')} \n${e}\n`],
+    ['spaces inside lines', `${b}\n${lines(der, 64).replace(/(.{10})/g, '$1 ')}\n${e}\n`],
+    ['CR LF, no final line break', `${b}\r\n${lines(der, 64, '\r\n')}\r\n${e}`],
+    ['text before and after', `Subject: the key of test.example\nValid until: never\n\n${b}\n${lines(der, 64)}\n${e}\nNotes: none\n`],
+  ];
+};
 const eqBytes = (got, want, what) => {
   assert.ok(got instanceof Uint8Array, `${what}: expected a Uint8Array`);
   assert.equal(toHex(got), toHex(want), `${what}: bytes differ`);
@@ -43,6 +62,46 @@ for (const P of SETS) {
   const other = SETS.find((s) => s !== P);
   const seed = rng.bytes(32);
   const { publicKey: pk, secretKey: sk } = skip ? {} : ours.keygen(seed);
+
+  test(`${P.name}: keygen returns its seed, the caller's own`, { skip }, () => {
+    const given = rng.bytes(32);
+    const kept = new Uint8Array(given);
+    const k = ours.keygen(given);
+    assert.deepEqual(Object.keys(k), ['publicKey', 'secretKey', 'seed'], 'noble\'s two keys, then the seed');
+    eqBytes(k.seed, given, 'keygen(seed).seed');
+    eqBytes(ours.getPublicKey(k.secretKey), k.publicKey, 'the key pair of keygen(seed)');
+    assert.notEqual(k.seed.buffer, given.buffer, 'keygen(seed).seed is a copy');
+    k.seed.fill(0);
+    eqBytes(given, kept, 'the given seed, after wiping the copy');
+    const r = ours.keygen();
+    assert.ok(r.seed instanceof Uint8Array && r.seed.length === 32, 'keygen().seed is 32 bytes');
+    assert.ok(r.seed.some((x) => x !== 0), 'keygen().seed is not wiped');
+    eqBytes(ours.keygen(r.seed).secretKey, r.secretKey, 'keygen(keygen().seed) gives the same key');
+    assert.notEqual(toHex(ours.keygen().seed), toHex(r.seed), 'two keygen() calls drew the same seed');
+    // The default form after a plain keygen().
+    const pem = ours.exportSecretKey(r.seed, 'pem');
+    const back = ours.importSecretKey(pem, 'pem');
+    eqBytes(back.secretKey, r.secretKey, 'exportSecretKey(keygen().seed, "pem"): secretKey');
+    eqBytes(back.seed, r.seed, 'exportSecretKey(keygen().seed, "pem"): seed');
+  });
+
+  test(`${P.name}: an export that needs the seed says how to get it`, { skip }, () => {
+    for (const [format, opts] of [['raw-seed'], ['jwk'], ['pkcs8'], ['pem'], ['pkcs8', { form: 'both' }], ['pem', { form: 'seed' }]]) {
+      let message = '';
+      try {
+        ours.exportSecretKey(sk, format, opts);
+      } catch (e) {
+        message = e.message;
+      }
+      assert.match(message, new RegExp(`needs the 32-byte seed, and a ${P.sk}-byte expanded secret key does not contain it`), format);
+      assert.match(message, /keygen\(\) returns the seed as \.seed/, `${format}: where the seed comes from`);
+      assert.match(message, /\{ form: 'expandedKey' \}/, `${format}: how to export the expanded key`);
+      assert.doesNotMatch(message, new RegExp(b64(sk.subarray(0, 12)).slice(0, 12) + '|' + toHex(sk.subarray(0, 8))), `${format}: no key bytes in the message`);
+    }
+    // What the hint says works.
+    eqBytes(ours.exportSecretKey(sk, 'pkcs8', { form: 'expandedKey' }), pkcs8Of(P, expandedForm(sk)), 'the expandedKey form');
+    assert.equal(ours.exportSecretKey(sk, 'pem', { form: 'expandedKey' }), pemOf('PRIVATE KEY', pkcs8Of(P, expandedForm(sk))));
+  });
 
   test(`${P.name}: every format holds the bytes RFC 9881 / 7468 / 9964 say`, { skip }, () => {
     eqBytes(ours.exportPublicKey(pk, 'raw'), pk, 'raw');
@@ -159,23 +218,97 @@ for (const P of SETS) {
     refuses(() => ours.importSecretKey(jwk, 'jwk'), /"pub" is not the public key of the seed/, 'jwk with another pub');
   });
 
-  test(`${P.name}: strict PEM and base64url`, { skip }, () => {
-    const good = pemOf('PUBLIC KEY', spkiOf(P, pk));
-    const lines = good.split('\n');
-    const body = lines.slice(1, -2).join('');
-    const cases = [
-      [good.replace('PUBLIC KEY', 'PRIVATE KEY'), /start with the line -----BEGIN PUBLIC KEY-----/],
-      [good.replace('-----END PUBLIC KEY-----', '-----END RSA PUBLIC KEY-----'), /end with the line -----END PUBLIC KEY-----/],
-      [`${good}\n`, /end with/],
-      [`preamble\n${good}`, /start with/],
-      [`-----BEGIN PUBLIC KEY-----\n${body.match(/.{1,76}/g).join('\n')}\n-----END PUBLIC KEY-----\n`, /64 characters/],
-      [`-----BEGIN PUBLIC KEY-----\n${body}\n-----END PUBLIC KEY-----\n`, /64 characters/],
-      [good.replace(lines[1], lines[1].slice(0, 30) + ' ' + lines[1].slice(31)), /base64/],
-      [good.replace(lines[2], lines[2].slice(0, 63) + '\n' + lines[2].slice(63)), /64 characters/],
-      [good.replace(lines[3], ''), /64 characters|base64/],
+  test(`${P.name}: PEM is read as RFC 7468's lax grammar allows, to the same key`, { skip }, () => {
+    const spki = spkiOf(P, pk);
+    const both = pkcs8Of(P, bothForm(seed, sk));
+    const utf8 = (text) => new TextEncoder().encode(text);
+    for (const [name, text] of laxLayouts('PUBLIC KEY', spki)) {
+      eqBytes(ours.importPublicKey(text, 'pem'), pk, `public key, ${name}`);
+      eqBytes(ours.importPublicKey(utf8(text), 'pem'), pk, `public key, ${name}, as bytes`);
+    }
+    for (const [name, text] of laxLayouts('PRIVATE KEY', both)) {
+      for (const [how, data] of [['a string', text], ['bytes', Buffer.from(text)]]) {
+        const key = ours.importSecretKey(data, 'pem');
+        eqBytes(key.seed, seed, `private key, ${name}, as ${how}: seed`);
+        eqBytes(key.secretKey, sk, `private key, ${name}, as ${how}: secretKey`);
+      }
+    }
+    // Lax layouts that node:crypto does not read: VT and FF, CR alone, armour
+    // lines indented or with text on them, no line break at all.
+    const b = b64(spki);
+    const more = [
+      `-----BEGIN PUBLIC KEY-----\n${lines(spki, 64, '\x0b\n\x0c')}\n-----END PUBLIC KEY-----\n`,
+      `-----BEGIN PUBLIC KEY-----\r${lines(spki, 64, '\r')}\r-----END PUBLIC KEY-----\r`,
+      `  -----BEGIN PUBLIC KEY-----\n  ${lines(spki, 64, '\n  ')}\n  -----END PUBLIC KEY-----  \n`,
+      `key: -----BEGIN PUBLIC KEY-----\n${lines(spki, 64)}\n-----END PUBLIC KEY----- (end)`,
+      `-----BEGIN PUBLIC KEY-----${b}-----END PUBLIC KEY-----`,
     ];
-    for (const [text, re] of cases) refuses(() => ours.importPublicKey(text, 'pem'), re, JSON.stringify(text.slice(0, 60)));
-    refuses(() => ours.importPublicKey(Buffer.from(good), 'pem'), /expected a string/, 'pem as bytes');
+    for (const text of more) eqBytes(ours.importPublicKey(text, 'pem'), pk, JSON.stringify(text.slice(0, 40)));
+    // Bytes: a view inside a larger buffer, read in place and left as it was.
+    const text = utf8(pemOf('PRIVATE KEY', both));
+    const big = new Uint8Array(text.length + 20).fill(0x41);
+    big.set(text, 10);
+    const view = big.subarray(10, 10 + text.length);
+    const before = big.slice();
+    eqBytes(ours.importSecretKey(view, 'pem').secretKey, sk, 'PEM bytes in a subarray');
+    eqBytes(big, before, 'the caller\'s bytes after the import');
+    // Writing stays strict: lines of 64, LF.
+    assert.equal(ours.exportPublicKey(pk, 'pem'), pemOf('PUBLIC KEY', spki));
+    assert.equal(ours.exportSecretKey(seed, 'pem', { form: 'both' }), pemOf('PRIVATE KEY', both));
+  });
+
+  test(`${P.name}: PEM still refuses non-canonical base64, a wrong label, other text inside the armour, and BER`, { skip }, () => {
+    const der = spkiOf(P, pk);
+    const wrap = (body, label = 'PUBLIC KEY') => `-----BEGIN ${label}-----\n${body.match(/.{1,64}/g).join('\n')}\n-----END ${label}-----\n`;
+    const good = wrap(b64(der));
+    // DER one byte short when its base64 has no padding: the refusals of the
+    // base64 come before the DER is read.
+    const short = der.subarray(0, der.length - (der.length % 3 === 0 ? 1 : 0));
+    const padded = b64(short);
+    assert.ok(padded.endsWith('='), 'a padded base64');
+    const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const at = padded.indexOf('=') - 1;
+    const nonCanonical = padded.slice(0, at) + A[A.indexOf(padded[at]) | 1] + padded.slice(at + 1);
+    const body = b64(der);
+    const ber = (d) => u8(0x30, 0x83, 0, (d.length - 4) >> 8, (d.length - 4) & 0xff, d.subarray(4));
+    assert.equal(der[1], 0x82, 'SPKI with a 2-byte length');
+    const cases = [
+      ['a bad character', wrap(body.slice(0, 30) + '*' + body.slice(31)), /base64: a character outside the alphabet/],
+      ['a non-ASCII character', wrap(body.slice(0, 30) + '\u00e9' + body.slice(32)), /base64: a character outside the alphabet/],
+      ['a NUL', wrap(body.slice(0, 30) + '\0' + body.slice(31)), /base64: a character outside the alphabet/],
+      ['a dash in the base64', wrap(body.slice(0, 30) + '-' + body.slice(31)), /-----END PUBLIC KEY-----/],
+      ['padding missing', wrap(padded.replace(/=+$/, '')), /padding missing or extra/],
+      ['padding extra', wrap(padded + '='), /padding missing or extra/],
+      ['padding in the middle', wrap(padded.slice(0, 8) + '=' + padded.slice(9)), /padding before the end/],
+      ['a non-canonical last character', wrap(nonCanonical), /not canonical/],
+      ['base64 after the padding', wrap(padded + 'AAAA'), /padding before the end/],
+      ['base64 after the DER', wrap(b64(u8(der, 0, 0, 0))), /bytes after/],
+      ['words after the base64', wrap(body).replace('\n-----END', '\nsee the notes\n-----END'), /base64|bytes after|not a DER/],
+      ['an RFC 1421 header', good.replace('KEY-----\n', 'KEY-----\nProc-Type: 4,ENCRYPTED\n\n'), /-----END PUBLIC KEY-----/],
+      ['the private label', good.replaceAll('PUBLIC KEY', 'PRIVATE KEY'), /-----BEGIN PUBLIC KEY-----/],
+      ['an RSA label', good.replaceAll('PUBLIC KEY', 'RSA PUBLIC KEY'), /-----BEGIN PUBLIC KEY-----/],
+      ['a lower-case label', good.replaceAll('PUBLIC KEY', 'public key'), /-----BEGIN PUBLIC KEY-----/],
+      ['another END label', good.replace('END PUBLIC', 'END PRIVATE'), /-----END PUBLIC KEY-----/],
+      ['no END line', good.replace('-----END PUBLIC KEY-----\n', ''), /-----END PUBLIC KEY-----/],
+      ['four dashes', good.replace('-----BEGIN', '----BEGIN'), /-----BEGIN PUBLIC KEY-----/],
+      ['no base64', '-----BEGIN PUBLIC KEY-----\n \n-----END PUBLIC KEY-----\n', /no base64/],
+      ['no armour', body, /-----BEGIN PUBLIC KEY-----/],
+      ['BER: a long-form length', wrap(b64(ber(der))), /not a DER/],
+      ['BER: an indefinite length', wrap(b64(u8(0x30, 0x80, der.subarray(4), 0, 0))), /not a DER/],
+    ];
+    for (const [what, text, re] of cases) {
+      refuses(() => ours.importPublicKey(text, 'pem'), re, what);
+      refuses(() => ours.importPublicKey(Buffer.from(text), 'pem'), re, `${what}, as bytes`);
+    }
+    const privateBer = pkcs8Of(P, seedForm(seed));
+    refuses(() => ours.importSecretKey(wrap(b64(u8(0x30, 0x81, privateBer.length - 2, privateBer.subarray(2))), 'PRIVATE KEY'), 'pem'), /not a DER/, 'PKCS#8 BER');
+    for (const wrong of [42, null, new ArrayBuffer(8), [...Buffer.from(good)], new Uint16Array(4), { toString: () => good }])
+      assert.throws(() => ours.importPublicKey(wrong, 'pem'), (e) => e instanceof TypeError && /pem: expected a string or a Uint8Array/.test(e.message), String(wrong));
+    assert.throws(() => ours.importSecretKey(new Uint8Array(1 << 20), 'pem'), (e) => e instanceof RangeError && /pem: expected at most \d+ bytes/.test(e.message));
+    assert.throws(() => ours.importSecretKey(' '.repeat(1 << 20), 'pem'), (e) => e instanceof RangeError && /pem: expected at most \d+ characters/.test(e.message));
+  });
+
+  test(`${P.name}: strict base64url in JWK`, { skip }, () => {
     const jwk = (pub) => ({ kty: 'AKP', alg: P.name, pub });
     refuses(() => ours.importPublicKey(jwk(b64(pk)), 'jwk'), /base64/, 'jwk pub in base64 with + / and =');
     refuses(() => ours.importPublicKey(jwk(b64url(pk) + 'A'), 'jwk'), /base64|bytes/, 'jwk pub one character longer');

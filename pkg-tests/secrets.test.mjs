@@ -84,6 +84,7 @@ test('no secret is left in wasm memory after any secret-handling call', { skip, 
 
     const random = onCleanStack(`${P.name} keygen()`, () => alg.keygen());
     scan(`${P.name} keygen()`, [
+      ['ξ (returned as seed)', random.seed], ...windows('ξ', random.seed),
       ['K', random.secretKey.subarray(32, 64)],
       ...windows('s1 ‖ s2 ‖ t0', random.secretKey.subarray(128), 48),
     ]);

@@ -16,9 +16,11 @@
 #                                 reported secret came from)
 #
 # Both sizes then decode and encode again, for each set, PKCS#8 DER in the
-# seed, expandedKey and both forms (from_pkcs8, to_pkcs8), its PEM in 4 layouts
-# (LF, CR LF, no final line break, LF and CR LF mixed) and a JWK's priv
-# (base64url); that part takes well under a second under valgrind.
+# seed, expandedKey and both forms (from_pkcs8, to_pkcs8), its PEM in 7 layouts
+# (LF, CR LF, no final line break, LF and CR LF mixed; and RFC 7468's lax ones:
+# 76 columns with CR LF and text around the armour, one line, tabs and spaces)
+# and a JWK's priv (base64url); that part takes well under a second under
+# valgrind.
 #
 # First it runs two canaries that branch and index on a secret on purpose and
 # checks that memcheck reports each: without that, a build in which the marks

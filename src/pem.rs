@@ -1,6 +1,13 @@
 //! Base64 (RFC 4648 §4, and §5's URL-safe alphabet for JWK) and PEM armour
-//! (RFC 7468), both strict: canonical padding and trailing bits, PEM's
-//! labelled BEGIN/END lines and 64-character lines, nothing else.
+//! (RFC 7468). Base64 is read strictly: canonical padding and trailing bits.
+//! PEM is read as RFC 7468 §3's lax grammar (`laxtextualmsg`) allows, which
+//! covers the layouts OpenSSL and node:crypto read: any text before the
+//! `-----BEGIN <label>-----` and after the `-----END <label>-----`, and
+//! whitespace anywhere between them (any line length, LF, CR LF or CR, tabs
+//! and spaces). The base64 left when the whitespace is taken out is read as
+//! strictly as any other, canonical and padded (OpenSSL also takes a last
+//! character with unused bits set). PEM is written in the strict form (§3:
+//! lines of 64, LF).
 //!
 //! The text can hold a private key, so the decoders are constant time in its
 //! base64 characters: characters are mapped to values and back by arithmetic
@@ -8,8 +15,8 @@
 //! (the cache-timing attacks on PEM decoding read keys through such
 //! lookups); validity and the canonical check gather in masks, and only the
 //! verdict is declassified. What is branched on is public: the lengths, the
-//! armour lines, the line breaks of PEM (read only where a well-formed text
-//! has one, see `pem_decode`), and whether the last two characters are `=`
+//! layout of PEM (which bytes are whitespace or dashes, and where the armour
+//! lines are; see `pem_decode`), and whether the last two characters are `=`
 //! (the padding, which the data's length fixes). `scripts/ct.sh` checks this
 //! under valgrind with the characters of a private key marked secret.
 
@@ -30,12 +37,13 @@ pub enum Base64Error {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PemError {
-    /// The text does not start with `-----BEGIN <label>-----` and a line break.
+    /// The text has no `-----BEGIN <label>-----`.
     BadBegin,
-    /// The text does not end with `-----END <label>-----` (and at most one line break).
+    /// The base64 after the BEGIN line is not followed by `-----END <label>-----`
+    /// (or holds a dash, which only the armour has).
     BadEnd,
-    /// A base64 line other than the last is not 64 characters, or the last is empty or longer.
-    BadLine,
+    /// Nothing but whitespace between the BEGIN and END lines.
+    Empty,
     Base64(Base64Error),
 }
 
@@ -52,9 +60,9 @@ impl Base64Error {
 impl PemError {
     pub fn message(self) -> &'static str {
         match self {
-            PemError::BadBegin => "pem: expected the text to start with the line -----BEGIN <label>----- for this kind of key",
-            PemError::BadEnd => "pem: expected the text to end with the line -----END <label>----- for this kind of key",
-            PemError::BadLine => "pem: base64 lines must be 64 characters long, except the last (1 to 64), with no blank lines",
+            PemError::BadBegin => "pem: expected -----BEGIN <label>----- (the armour of this kind of key)",
+            PemError::BadEnd => "pem: expected -----END <label>----- after the base64, and only base64 and whitespace between the armour lines",
+            PemError::Empty => "pem: no base64 between the BEGIN and END lines",
             PemError::Base64(e) => e.message(),
         }
     }
@@ -90,9 +98,12 @@ fn is_byte(c: u8, v: u8) -> i32 {
     equal(i32::from(c), i32::from(v))
 }
 
-/// −1 when `line` holds an LF, else 0.
-fn has_lf(line: &[u8]) -> i32 {
-    line.iter().fold(0, |m, &c| m | is_byte(c, b'\n'))
+/// −1 when c is whitespace as RFC 7468 §3 defines it (W: SP, HT, LF, VT,
+/// FF, CR), else 0.
+#[inline(always)]
+fn is_space(c: u8) -> i32 {
+    let c = i32::from(c);
+    in_range(c, 9, 13) | equal(c, 32)
 }
 
 /// The 6-bit value of a base64 character and −1 if it is one, or 0 as the mask if not.
@@ -231,76 +242,82 @@ pub fn base64_decode(text: &[u8]) -> Result<Zeroizing<Vec<u8>>, Base64Error> {
 const DASHES: &[u8] = b"-----";
 const LINE: usize = 64;
 
-/// The DER inside PEM armour with this label (RFC 7468 §3's strict form):
-/// `-----BEGIN <label>-----`, base64 in lines of 64 characters (the last
-/// 1–64), `-----END <label>-----`, lines ended by LF or CR LF, and at most
-/// one line break after the END line. No text before or after, no headers.
+/// What a byte of a PEM text is to its layout.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    Space,
+    Dash,
+    /// Anything else: a base64 character, `=`, or a character the base64
+    /// decoder refuses.
+    Other,
+}
+
+/// The layout class of `c`, computed with masks and declassified.
 ///
-/// Constant time in the base64 characters: the layout is read only from
-/// bytes that a well-formed text has at places fixed by its length and its
-/// earlier line breaks, never by searching the characters. The BEGIN line
-/// is read from the start and the END line from the end. A line that starts
-/// at least 64 + 3 bytes before the END line has another line after it (its
-/// own break, a character and a break), so it is a full line and its break
-/// is the byte after its 64 characters. The last line is the r bytes before
-/// the END line: r − 1 characters and LF, or r − 2 and CR LF; the body is a
-/// multiple of 4 characters, so at most one of the two fits, and the byte
-/// before the LF is compared with CR only when the length says it must be
-/// one. No base64 character is a CR, an LF or a dash, so on a well-formed
-/// text no branch reads a character; a malformed one is refused at the
-/// first fault in its layout, or by masks gathered over the characters.
+/// Declassified: whether `c` is whitespace, a dash, or neither. The class is
+/// the same for all 65 characters of base64 and its padding (none is
+/// whitespace or a dash), so for a text whose secret bytes are base64
+/// characters the classes, and every branch taken on them, are the same
+/// whatever the characters are: they give the positions of the characters,
+/// never their values. Those positions are the text's layout (its line
+/// length, line ends, indentation and the text around the armour), which the
+/// program that wrote it chose and which is the same for every key it writes
+/// in one format; for a key in a given layout they follow from the length of
+/// its DER, fixed by its set and form.
+#[inline(always)]
+fn layout(c: u8) -> Layout {
+    let class = ct::declassified((is_space(c) & 1) | (is_byte(c, b'-') & 2));
+    match class {
+        1 => Layout::Space,
+        2 => Layout::Dash,
+        _ => Layout::Other,
+    }
+}
+
+/// The DER inside PEM armour with this label, read as RFC 7468 §3's lax
+/// grammar allows: the first `-----BEGIN <label>-----` in the text, then
+/// base64 with whitespace (W: SP, HT, LF, VT, FF, CR) anywhere in it, then
+/// `-----END <label>-----`; text before the BEGIN and after the END is
+/// ignored (§2: explanatory text). The base64 without its whitespace must be
+/// canonical, with its padding. RFC 1421 headers (`Proc-Type: ...`) are not
+/// read: the dash in them ends the base64 at the wrong place, a `BadEnd`.
+///
+/// Constant time in the base64 characters: each byte is classed as
+/// whitespace, a dash or other by masks, and only that class is declassified
+/// (see `layout`: it is the same for every base64 character). The BEGIN line
+/// is looked for at the dashes, and the base64 ends at the first dash after
+/// it, where the END line must be; the armour lines are compared by masks
+/// and only the verdict, whether the line is there, is declassified. The
+/// characters between the lines are gathered without their whitespace and
+/// decoded by `base64_decode`, which declassifies only its verdicts and the
+/// padding.
 pub fn pem_decode(text: &[u8], label: &str) -> Result<Zeroizing<Vec<u8>>, PemError> {
     let label = label.as_bytes();
-    let begin = armour_len(b"BEGIN ", label);
-    if !armour_at(text, 0, b"BEGIN ", label) {
-        return Err(PemError::BadBegin);
+    let begin = (0..text.len())
+        .find(|&i| layout(text[i]) == Layout::Dash && armour_at(text, i, b"BEGIN ", label))
+        .ok_or(PemError::BadBegin)?;
+    let start = begin + armour_len(b"BEGIN ", label);
+    // Room for every character: the body never moves (and leaves no copy
+    // behind) while it fills.
+    let mut body = Zeroizing::new(Vec::with_capacity(text.len() - start));
+    let mut end = None;
+    for (i, &c) in text.iter().enumerate().skip(start) {
+        match layout(c) {
+            Layout::Space => {}
+            Layout::Dash => {
+                end = Some(i);
+                break;
+            }
+            Layout::Other => body.push(c),
+        }
     }
-    let mut p = begin + line_break(text, begin).ok_or(PemError::BadBegin)?;
-    let t = text.len() - line_break_before(text, text.len());
-    let e = t
-        .checked_sub(armour_len(b"END ", label))
-        .filter(|&e| e >= p && armour_at(text, e, b"END ", label))
-        .ok_or(PemError::BadEnd)?;
-    if e == p {
-        return Err(PemError::BadLine);
-    }
-    if text[e - 1] != b'\n' {
+    if !end.is_some_and(|e| armour_at(text, e, b"END ", label)) {
         return Err(PemError::BadEnd);
     }
-    let mut body = Zeroizing::new(Vec::with_capacity(e - p));
-    // A line shorter than 64 characters puts its line break among the
-    // characters: an LF, or a CR just before the LF found after 64. Masks
-    // find both, and they are the line error that they are.
-    let mut short_line = 0;
-    while e - p >= LINE + 3 {
-        let eol = line_break(text, p + LINE).ok_or(PemError::BadLine)?;
-        let line = &text[p..p + LINE];
-        short_line |= has_lf(line) | if eol == 1 { is_byte(line[LINE - 1], b'\r') } else { 0 };
-        body.extend_from_slice(line);
-        p += LINE + eol;
+    if body.is_empty() {
+        return Err(PemError::Empty);
     }
-    let r = e - p;
-    let lf_fits = (body.len() + r - 1) % 4 == 0;
-    let crlf = !lf_fits && r >= 2 && text[e - 2] == b'\r';
-    let n = r - 1 - usize::from(crlf);
-    if n == 0 || n > LINE {
-        return Err(PemError::BadLine);
-    }
-    let line = &text[p..p + n];
-    short_line |= has_lf(line);
-    // Where LF fits, a CR before it leaves the body a character short of
-    // whole groups of 4: the length error.
-    let lone_cr = if crlf { 0 } else { is_byte(line[n - 1], b'\r') };
-    body.extend_from_slice(line);
-    let der = base64_decode(&body);
-    // Declassified: errors only (the text is refused whole).
-    if ct::declassified(short_line) != 0 {
-        return Err(PemError::BadLine);
-    }
-    if ct::declassified(lone_cr) != 0 {
-        return Err(PemError::Base64(Base64Error::BadLength));
-    }
-    der.map_err(PemError::Base64)
+    base64_decode(&body).map_err(PemError::Base64)
 }
 
 /// PEM armour around `der`: LF line ends, 64-character lines, a final LF.
@@ -325,33 +342,20 @@ fn armour_len(word: &[u8], label: &[u8]) -> usize {
     2 * DASHES.len() + word.len() + label.len()
 }
 
-/// Whether `text` holds `-----<word><label>-----` at `at`.
+/// Whether `text` holds `-----<word><label>-----` at `at`, compared by masks.
 fn armour_at(text: &[u8], at: usize, word: &[u8], label: &[u8]) -> bool {
     let Some(line) = text.get(at..at + armour_len(word, label)) else {
         return false;
     };
-    line.starts_with(DASHES)
-        && line[DASHES.len()..].starts_with(word)
-        && line[DASHES.len() + word.len()..].starts_with(label)
-        && line.ends_with(DASHES)
-}
-
-/// The length of the line break at `at`: 1 for LF, 2 for CR LF.
-fn line_break(text: &[u8], at: usize) -> Option<usize> {
-    match text.get(at..)? {
-        [b'\n', ..] => Some(1),
-        [b'\r', b'\n', ..] => Some(2),
-        _ => None,
-    }
-}
-
-/// The length of the line break that ends at `end`: 0, 1 for LF, 2 for CR LF.
-fn line_break_before(text: &[u8], end: usize) -> usize {
-    match &text[..end] {
-        [.., b'\r', b'\n'] => 2,
-        [.., b'\n'] => 1,
-        _ => 0,
-    }
+    let armour = DASHES.iter().chain(word).chain(label).chain(DASHES);
+    let differ = line.iter().zip(armour).fold(0, |d, (&c, &a)| d | (c ^ a));
+    // Declassified: whether the armour line is at this place, a fact of the
+    // layout. `pem_decode` asks only at a dash. Base64 characters have no
+    // dash or space among them, so the verdict could turn on a key's
+    // characters only if a run of them stood between dashes and spaces just
+    // as a word of the armour does: not the layout of a key's base64, and
+    // the verdict is all that is revealed.
+    ct::declassified(differ) == 0
 }
 
 #[cfg(test)]
@@ -522,39 +526,138 @@ mod tests {
         }
     }
 
+    /// The base64 of `der` in lines of `n` characters, each followed by `eol`.
+    fn wrapped(der: &[u8], n: usize, eol: &str) -> String {
+        let mut b64 = Vec::new();
+        encode_into(der, false, true, &mut b64);
+        b64.chunks(n).map(|l| alloc::format!("{}{eol}", core::str::from_utf8(l).unwrap())).collect()
+    }
+
+    /// Every layout that RFC 7468 §3's lax grammar allows, and the text
+    /// around the armour that §2 allows, reads as the strict form does.
     #[test]
-    fn refuses_loose_armour() {
+    fn reads_the_lax_layouts() {
+        use alloc::format;
+        let mut rng = Rng(17);
+        for len in [1, 2, 3, 48, 100, 1334, 1974, 2614] {
+            let mut der = alloc::vec![0u8; len];
+            rng.fill(&mut der);
+            let (b, e) = ("-----BEGIN PUBLIC KEY-----", "-----END PUBLIC KEY-----");
+            let one = wrapped(&der, usize::MAX, "");
+            let lines = wrapped(&der, 64, "\n");
+            let layouts = [
+                format!("{b}\n{}{e}\n", wrapped(&der, 76, "\n")),
+                format!("{b}\n{}{e}\n", wrapped(&der, 76, "\r\n")),
+                format!("{b}\r\n{}{e}", wrapped(&der, 64, "\r\n")),
+                format!("{b}\r{}{e}\r", wrapped(&der, 64, "\r")),
+                format!("{b}\n{one}\n{e}\n"),
+                format!("{b}{one}{e}"),
+                format!("{b}\n{}{e}\n", wrapped(&der, 1, "\n")),
+                format!("{b}\n{}{e}\n", wrapped(&der, 64, " \t\n\t ")),
+                format!("{b}\n\n{}\n\n{e}\n", wrapped(&der, 64, "\n\x0b\x0c")),
+                format!("  {b}\n    {}  {e}  \n", lines.replace('\n', "\n    ")),
+                format!("{b}\n{}{e}\n", one.replace('=', "\n=")),
+                format!("Key for the test server\n-- made by a script --\n\n{b}\n{lines}{e}\nSubject: example\n"),
+                format!("{b}\n{lines}{e}\n{b}\n{}{e}\n", wrapped(&[0], 64, "\n")),
+                format!("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n{b}\n{lines}{e}\n"),
+                format!("text-----{b}{lines}{e}-----text"),
+            ];
+            for text in &layouts {
+                assert_eq!(pem_decode(text.as_bytes(), "PUBLIC KEY").as_deref().map(|d| &d[..]), Ok(&der[..]), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_what_the_lax_grammar_does_not_allow() {
+        use Base64Error::*;
+        use PemError::*;
         let der = [0x30u8; 100];
         let good = pem_encode(&der, "PRIVATE KEY");
         let g = good.as_str();
-        let b64: String = g.lines().nth(1).unwrap().into();
         let cases = [
-            (g.replace("PRIVATE KEY", "PUBLIC KEY"), PemError::BadBegin),
-            (alloc::format!(" {g}"), PemError::BadBegin),
-            (alloc::format!("text before\n{g}"), PemError::BadBegin),
-            (g.replacen("-----BEGIN PRIVATE KEY-----\n", "-----BEGIN PRIVATE KEY-----", 1), PemError::BadBegin),
-            (g.replace("-----END PRIVATE KEY-----", "-----END PUBLIC KEY-----"), PemError::BadEnd),
-            (alloc::format!("{g}\n"), PemError::BadEnd),
-            (alloc::format!("{g}more"), PemError::BadEnd),
-            (g.replacen(&b64, &b64[..60], 1), PemError::BadLine),
-            (g.replacen(&b64, &alloc::format!("{b64}\n"), 1), PemError::BadLine),
-            (g.replacen(&b64, &alloc::format!("{}\n{}", &b64[..32], &b64[32..]), 1), PemError::BadLine),
-            (g.replacen("MDAw", "MD*w", 1), PemError::Base64(Base64Error::BadCharacter)),
-            (String::from("-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n"), PemError::BadLine),
-            // A line of 63 characters, or of 63 and a CR, before a full one.
-            (g.replacen(&b64, &b64[1..], 1), PemError::BadLine),
-            (g.replacen(&b64, &alloc::format!("{}\r", &b64[1..]), 1), PemError::BadLine),
-            // A CR before the last LF where the length says LF alone: the line is a character short.
-            (g.replacen("==\n-----END", "=\r\n-----END", 1), PemError::Base64(Base64Error::BadLength)),
-            (g.replacen("\n-----END", "\n\n-----END", 1), PemError::BadLine),
-            (g.replacen("-----END", "----END", 1), PemError::BadEnd),
-            (g.replacen("\n-----END", "-----END", 1), PemError::BadEnd),
+            (g.replace("PRIVATE KEY", "PUBLIC KEY"), BadBegin),
+            (g.replace("BEGIN PRIVATE", "BEGIN ENCRYPTED PRIVATE"), BadBegin),
+            (g.replace("-----BEGIN", "----BEGIN"), BadBegin),
+            (g.replace("KEY-----\nMDAw", "KEY----\nMDAw"), BadBegin),
+            (g.replace("BEGIN PRIVATE KEY", "BEGIN  PRIVATE KEY"), BadBegin),
+            (g.replace("BEGIN PRIVATE KEY", "BEGIN private key"), BadBegin),
+            (String::new(), BadBegin),
+            (g.replace("-----END PRIVATE KEY-----", "-----END PUBLIC KEY-----"), BadEnd),
+            (g.replace("-----END PRIVATE KEY-----", "-----END PRIVATE KEY----"), BadEnd),
+            (g.replace("-----END PRIVATE KEY-----\n", ""), BadEnd),
+            (g.replace("-----END", "----END"), BadEnd),
+            (g.replacen("MDAw", "MD-w", 1), BadEnd),
+            (g.replace("KEY-----\n", "KEY-----\nProc-Type: 4,ENCRYPTED\n\n"), BadEnd),
+            (String::from("-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n"), Empty),
+            (String::from("-----BEGIN PRIVATE KEY----- \r\n\t-----END PRIVATE KEY-----"), Empty),
+            (g.replacen("MDAw", "MD*w", 1), Base64(BadCharacter)),
+            (g.replacen("MDAw", "MD\u{e9}", 1), Base64(BadCharacter)), // é: two bytes of UTF-8
+            (g.replacen("MDAw", "MD\0w", 1), Base64(BadCharacter)),
+            (g.replacen("MDAw", "MD=w", 1), Base64(BadCharacter)),
+            (g.replace("==\n", "\n"), Base64(BadLength)),
+            (g.replace("==\n", "=\n"), Base64(BadLength)),
+            (g.replace("==\n", "===\n"), Base64(BadLength)),
+            (g.replace("==\n", "==\nMDAw\n"), Base64(BadCharacter)),
+            (g.replace("MA==\n", "MB==\n"), Base64(NonCanonical)),
         ];
-        // Without the final line break is allowed.
-        assert_eq!(&pem_decode(g.trim_end().as_bytes(), "PRIVATE KEY").unwrap()[..], &der[..]);
         for (text, want) in cases {
             assert_eq!(pem_decode(text.as_bytes(), "PRIVATE KEY").err(), Some(want), "{text:?}");
         }
     }
-}
 
+    /// `pem_decode` reads random layouts, some damaged, as a plain reader
+    /// does: the first BEGIN line found by a search, the base64 up to the
+    /// first dash after it, W taken out, and the table decoder.
+    #[test]
+    fn reads_as_a_plain_reader_does() {
+        fn find(text: &[u8], line: &[u8], from: usize) -> Option<usize> {
+            (from..text.len()).find(|&i| text[i..].starts_with(line))
+        }
+        fn plain(text: &[u8]) -> Result<Vec<u8>, PemError> {
+            let (b, e) = (b"-----BEGIN PUBLIC KEY-----", b"-----END PUBLIC KEY-----");
+            let start = find(text, b, 0).ok_or(PemError::BadBegin)? + b.len();
+            let end = (start..text.len()).find(|&i| text[i] == b'-');
+            if end.is_none_or(|i| !text[i..].starts_with(e)) {
+                return Err(PemError::BadEnd);
+            }
+            let body: Vec<u8> = text[start..end.unwrap()].iter().copied().filter(|c| !b" \t\n\x0b\x0c\r".contains(c)).collect();
+            if body.is_empty() {
+                return Err(PemError::Empty);
+            }
+            table_decode(&body, false, true).map_err(PemError::Base64)
+        }
+        let mut rng = Rng(23);
+        // How often each outcome came: accepted, no BEGIN, no END, base64 refused.
+        let mut seen = [0; 4];
+        let noise = b" \t\n\r\x0b\x0c-=*A/+\x00\x80BEGIN";
+        for round in 0..3000 {
+            let mut der = alloc::vec![0u8; 1 + rng.next() as usize % 40];
+            rng.fill(&mut der);
+            let mut text = pem_encode(&der, "PUBLIC KEY").as_bytes().to_vec();
+            // Insert or replace a few bytes anywhere (whitespace mostly), and
+            // sometimes text before and after.
+            for _ in 0..rng.next() % 8 {
+                let at = rng.next() as usize % (text.len() + 1);
+                let c = if rng.next() % 4 == 0 { noise[rng.next() as usize % noise.len()] } else { b" \t\n\r"[rng.next() as usize % 4] };
+                match rng.next() % 3 {
+                    0 if at < text.len() => text[at] = c,
+                    _ => text.insert(at, c),
+                }
+            }
+            if round % 5 == 0 {
+                text.splice(0..0, b"intro -- text\n".iter().copied());
+                text.extend_from_slice(b"\n-----END PUBLIC KEY----- and so on");
+            }
+            let got = pem_decode(&text, "PUBLIC KEY").map(|d| d.to_vec());
+            assert_eq!(got, plain(&text), "{:?}", String::from_utf8_lossy(&text));
+            seen[match got {
+                Ok(_) => 0,
+                Err(PemError::BadBegin) => 1,
+                Err(PemError::BadEnd) => 2,
+                Err(_) => 3,
+            }] += 1;
+        }
+        assert!(seen.iter().all(|&n| n >= 100), "{seen:?}");
+    }
+}

@@ -154,11 +154,24 @@ fn key_formats() {
     }
     let pem = pem_encode(&seed, "PRIVATE KEY");
     put("spki_pem", "44-pem-private-crlf-no-final-break", pem.trim_end().replace('\n', "\r\n").as_bytes());
-    // Refused: the END line ended by a CR alone, a short line before the last, a blank line.
+    // RFC 7468's lax layouts: the END line ended by a CR alone, a short line
+    // before the last, a blank line; the base64 in 76 columns with text
+    // around the armour, on one line, indented by tabs and spaces.
     put("spki_pem", "44-pem-private-cr-end", format!("{}\r", pem.trim_end()).as_bytes());
     let b64 = pem.lines().nth(1).unwrap();
     put("spki_pem", "44-pem-private-short-line", pem.replacen(b64, &format!("{}\n{}", &b64[..40], &b64[40..]), 1).as_bytes());
     put("spki_pem", "44-pem-private-blank-line", pem.replacen(b64, &format!("{b64}\n"), 1).as_bytes());
+    let spki_pem = pem_encode(&spki, "PUBLIC KEY");
+    let body: String = spki_pem.lines().filter(|l| !l.starts_with('-')).collect();
+    let lines76: Vec<&str> = body.as_bytes().chunks(76).map(|l| std::str::from_utf8(l).unwrap()).collect();
+    let (begin, end) = ("-----BEGIN PUBLIC KEY-----", "-----END PUBLIC KEY-----");
+    let col76 = format!("Test key\r\n-- not a secret --\r\n{begin}\r\n{}\r\n{end}\r\nmore text\r\n", lines76.join("\r\n"));
+    put("spki_pem", "44-pem-public-76-columns-text-around", col76.as_bytes());
+    put("spki_pem", "44-pem-public-one-line", format!("{begin}{body}{end}").as_bytes());
+    put("spki_pem", "44-pem-public-indented", spki_pem.replace('\n', "\n\t ").as_bytes());
+    // Refused: the padding missing, a dash in the base64.
+    put("spki_pem", "44-pem-public-no-padding", spki_pem.replace('=', "").as_bytes());
+    put("spki_pem", "44-pem-public-dash", spki_pem.replacen("\nMI", "\nM-", 1).as_bytes());
     put("spki_pem", "base64url-32", base64url_encode(&seed[22..]).as_bytes());
     put("spki_pem", "base64url-31", base64url_encode(&seed[23..]).as_bytes());
 }

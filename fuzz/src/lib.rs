@@ -388,37 +388,21 @@ pub fn ref_pem_encode(der: &[u8], label: &str) -> Vec<u8> {
     out
 }
 
-/// The text with every CR LF made LF and a final LF added if missing: the
-/// form `pem_encode` writes, of each text that `pem_decode` accepts (whose
-/// lines end in LF or CR LF, the END line in either or in nothing).
-pub fn pem_normalise(text: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len() + 1);
-    for (i, &c) in text.iter().enumerate() {
-        if !(c == b'\r' && text.get(i + 1) == Some(&b'\n')) {
-            out.push(c);
-        }
-    }
-    if out.last() != Some(&b'\n') {
-        out.push(b'\n');
-    }
-    out
-}
-
-/// The DER in a strict PEM text: BEGIN line, base64 lines of 64 characters
-/// (the last 1 to 64), END line; each line ended by LF or CR LF, except that
-/// the END line may end the text; no other CR anywhere.
+/// The DER in a PEM text as the crate documents its reading (RFC 7468 §3's
+/// lax grammar): the first `-----BEGIN <label>-----`, then base64 and
+/// whitespace (W: SP, HT, LF, VT, FF, CR) up to the first dash, which must
+/// start `-----END <label>-----`; text before and after is not read; the
+/// base64 without its whitespace is strict padded base64, and not empty.
 pub fn ref_pem_decode(text: &[u8], label: &str) -> Option<Vec<u8>> {
-    let t = pem_normalise(text);
-    if t.contains(&b'\r') {
+    let begin = format!("-----BEGIN {label}-----").into_bytes();
+    let rest = &text[text.windows(begin.len()).position(|w| w == begin)? + begin.len()..];
+    let end = rest.iter().position(|&c| c == b'-')?;
+    if !rest[end..].starts_with(format!("-----END {label}-----").as_bytes()) {
         return None;
     }
-    let middle = t
-        .strip_prefix(format!("-----BEGIN {label}-----\n").as_bytes())?
-        .strip_suffix(format!("-----END {label}-----\n").as_bytes())?;
-    let lines: Vec<&[u8]> = middle.strip_suffix(b"\n")?.split(|&c| c == b'\n').collect();
-    let (last, full) = lines.split_last()?;
-    if full.iter().any(|l| l.len() != 64) || last.is_empty() || last.len() > 64 {
+    let body: Vec<u8> = rest[..end].iter().copied().filter(|c| !b" \t\n\x0b\x0c\r".contains(c)).collect();
+    if body.is_empty() {
         return None;
     }
-    ref_base64_decode(&lines.concat(), BASE64, true)
+    ref_base64_decode(&body, BASE64, true)
 }

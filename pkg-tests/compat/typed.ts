@@ -16,6 +16,9 @@ const ok: boolean = ml_dsa65.verify(sig, msg, keys.publicKey);
 const k44 = ml_dsa44.keygen(new Uint8Array(32));
 const ok44: boolean = ml_dsa44.verify(ml_dsa44.sign(msg, k44.secretKey, { extraEntropy: false }), msg, k44.publicKey);
 const blob = new Blob([sig]);
+// keygen's seed is the private key of the default export; PEM reads from a string or bytes.
+const pem: string = ml_dsa65.exportSecretKey(keys.seed, 'pem');
+const fromBytes: Uint8Array = ml_dsa65.importSecretKey(new TextEncoder().encode(pem), 'pem').secretKey;
 
 export async function platformVerifies(): Promise<boolean> {
   const forced: boolean = await install({ force: true });
@@ -49,4 +52,4 @@ export const task: WorkerTask = { set: 65, op: 'verify', args: [sig, msg, keys.p
 // @ts-expect-error a task names an operation of the synchronous API
 export const unknownTask: WorkerTask = { set: 65, op: 'encrypt', args: [] };
 
-export const summary = [ok, ok44, blob.size];
+export const summary = [ok, ok44, blob.size, fromBytes.length];

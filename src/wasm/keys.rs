@@ -86,7 +86,7 @@ pub fn pkcs8_encode(ps: u32, seed: Vec<u8>, sk: Vec<u8>, form_code: u32) -> Resu
     .map_err(js)
 }
 
-/// The DER inside strict PEM armour with this label.
+/// The DER inside PEM armour with this label (RFC 7468, read laxly: see `pem::pem_decode`).
 #[wasm_bindgen]
 pub fn pem_decode(text: Vec<u8>, label: &str) -> Result<Vec<u8>, JsError> {
     wiping(|| pem::pem_decode(&text, label).map(|der| der.to_vec())).map_err(|e| JsError::new(e.message()))
