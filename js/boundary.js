@@ -81,6 +81,9 @@ function replaceInstance() {
   broken = false;
 }
 
+/** Whether `e` is an error that Rust returned (not a failure of the call, nor the package unable to run). */
+const fromRust = (e) => e === glue.rustError;
+
 /** The generation of the instance that the next call runs in (replacing a broken one first). */
 function liveGeneration() {
   if (broken) replaceInstance();
@@ -339,7 +342,7 @@ function nativeShake256(head, parts) {
 
 export {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len,
-  wasm, liveGeneration, isSupported, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
+  wasm, liveGeneration, isSupported, fromRust, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 };

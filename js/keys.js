@@ -5,7 +5,7 @@
  * arguments, checks the parameter set, and assembles JWK objects.
  * @module
  */
-import { apply, U8, taTag, isArray, len, u8Fill, wasm, PARAMS, SEED_BYTES, EMPTY, describe, readBytes, readLength, readOptions } from './boundary.js';
+import { apply, U8, taTag, isArray, len, u8Fill, wasm, fromRust, PARAMS, SEED_BYTES, EMPTY, describe, readBytes, readLength, readOptions } from './boundary.js';
 
 const NAMES = { 44: 'ML-DSA-44', 65: 'ML-DSA-65', 87: 'ML-DSA-87' };
 const PUBLIC_FORMATS = Object.freeze(['raw', 'spki', 'pem', 'jwk']);
@@ -108,6 +108,7 @@ export function keyFormats(ps) {
     try {
       return wasm.pem_decode(bytes, label);
     } catch (e) {
+      if (!fromRust(e)) throw e;
       throw new Error(e.message.replace('<label>', label), { cause: e });
     } finally {
       if (own) wipe(bytes);
@@ -122,6 +123,7 @@ export function keyFormats(ps) {
     try {
       return wasm.base64url_decode(ascii);
     } catch (e) {
+      if (!fromRust(e)) throw e;
       throw new Error(`${what}: ${e.message}`, { cause: e });
     } finally {
       wipe(ascii);
