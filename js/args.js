@@ -104,6 +104,19 @@ function readLength(value, length, name) {
 }
 
 /**
+ * A private key given as its 32-byte seed or as an encoded secret key of
+ * `skLength` bytes, told apart by length (callers compare the length with
+ * SEED_BYTES); RangeError for any other length.
+ */
+function readSeedOrSecretKey(value, skLength) {
+  const bytes = readBytes(value, 'secretKey');
+  const n = len(bytes);
+  if (n !== skLength && n !== SEED_BYTES)
+    throw new RangeError(`secretKey: expected ${skLength} bytes (or a ${SEED_BYTES}-byte seed), got ${n}`);
+  return bytes;
+}
+
+/**
  * After code of the caller's has run (a pre-hash function): the views read
  * before must still see all their bytes. A view's buffer can be detached or
  * shrunk in the meantime, and a view out of bounds reads as empty.
@@ -163,5 +176,5 @@ function readFlag(value, name) {
 export {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len,
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
-  describe, describeString, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
+  describe, describeString, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
 };

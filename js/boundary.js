@@ -10,7 +10,7 @@ import { compileModule } from './wasm-module.js';
 import {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len,
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
-  describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
+  describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
 } from './args.js';
 import { NIST_HASH_OID_PREFIX, PREHASHES } from '../build/tables.js';
 
@@ -343,6 +343,6 @@ function nativeShake256(head, parts) {
 export {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len,
   wasm, liveGeneration, isSupported, fromRust, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
-  describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
+  describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 };

@@ -13,11 +13,11 @@
 import {
   apply, U8, taTag, u8Fill, u8Set, FR, frRegister, frUnregister, len,
   wasm, liveGeneration, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK, EMPTY,
-  describe, readBytes, readLength, checkIntact, readOptions, readContext, readEntropy, readFlag,
+  describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 } from './boundary.js';
 import { keyFormats } from './keys.js';
-import { NIST_HASH_OID_PREFIX, PREHASHES } from '../build/tables.js';
+import { NIST_HASH_OID_PREFIX, PREHASHES, SECRET_KEY_TR } from '../build/tables.js';
 
 const SIGN_KEYS = Object.freeze(['context', 'extraEntropy']);
 const VERIFY_KEYS = Object.freeze(['context']);
@@ -155,11 +155,11 @@ function makeMlDsa(ps) {
 
   // μ = H(tr ‖ parts…, 64) of a long message, by the platform's hash where
   // it can (boundary.js, nativeShake256; `tr` null: it cannot), else by the
-  // wasm stream `wasmState()` holding the key's tr. tr is bytes 64..127 of a
-  // secret key (FIPS 204 Algorithm 24), H(pk, 64) for a public key
+  // wasm stream `wasmState()` holding the key's tr. tr is part of an encoded
+  // secret key (SECRET_KEY_TR: FIPS 204 Algorithm 24), H(pk, 64) for a public key
   // (Algorithm 8, line 6).
   const muOf = (tr, parts, wasmState) => (tr && nativeShake256(tr, parts)) ?? streamed(wasmState(), parts);
-  const trOfSecret = (sk) => part(sk, 64, 128);
+  const trOfSecret = (sk) => part(sk, SECRET_KEY_TR[0], SECRET_KEY_TR[1]);
   const trOfPublic = (pk) => nativeShake256(pk, []);
   const muSecret = (sk, parts) => muOf(trOfSecret(sk), parts, () => wasm.stream_mu_secret(ps, sk));
   const muPublic = (pk, parts) => muOf(trOfPublic(pk), parts, () => wasm.stream_mu_public(ps, pk));
@@ -199,9 +199,7 @@ function makeMlDsa(ps) {
   const streaming = (open) => {
     const openSign = (secretKey, opts) => {
       const ctx = new U8(readContext(readOptions(opts, VERIFY_KEYS).context));
-      const bytes = readBytes(secretKey, 'secretKey');
-      if (len(bytes) !== skLen && len(bytes) !== SEED_BYTES)
-        throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${len(bytes)}`);
+      const bytes = readSeedOrSecretKey(secretKey, skLen);
       const sk = len(bytes) === SEED_BYTES ? keyPair(bytes).secretKey : new U8(bytes);
       let msg;
       try {
@@ -370,9 +368,7 @@ function makeMlDsa(ps) {
   // pool has evicted it.
   // From a secret key or a 32-byte seed; a seed is what the signer keeps.
   const signer = (secretKey) => {
-    const bytes = readBytes(secretKey, 'secretKey');
-    if (len(bytes) !== skLen && len(bytes) !== SEED_BYTES)
-      throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${len(bytes)}`);
+    const bytes = readSeedOrSecretKey(secretKey, skLen);
     const fromSeed = len(bytes) === SEED_BYTES;
     const own = new U8(bytes);
     // tr for the platform's hash: in a secret key, not in a seed (then wasm hashes).

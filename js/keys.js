@@ -5,9 +5,11 @@
  * arguments, checks the parameter set, and assembles JWK objects.
  * @module
  */
-import { apply, U8, taTag, isArray, len, u8Fill, wasm, fromRust, PARAMS, SEED_BYTES, EMPTY, describe, readBytes, readLength, readOptions } from './boundary.js';
+import { apply, U8, taTag, isArray, len, u8Fill, wasm, fromRust, PARAMS, SEED_BYTES, EMPTY, describe, readBytes, readLength, readSeedOrSecretKey, readOptions } from './boundary.js';
 
-const NAMES = { 44: 'ML-DSA-44', 65: 'ML-DSA-65', 87: 'ML-DSA-87' };
+// The sets' names (build/tables.js, from the crate): { 44: 'ML-DSA-44', … }, and as a message lists them.
+const NAMES = Object.fromEntries(Object.entries(PARAMS).map(([set, p]) => [set, p.name]));
+const NAME_LIST = Object.values(NAMES).map((n) => `"${n}"`).join(', ');
 const PUBLIC_FORMATS = Object.freeze(['raw', 'spki', 'pem', 'jwk']);
 const SECRET_FORMATS = Object.freeze(['raw-seed', 'raw', 'pkcs8', 'pem', 'jwk']);
 const FORMS = Object.freeze(['seed', 'expandedKey', 'both']);
@@ -80,7 +82,7 @@ function readJwk(jwk, name, wantPriv) {
   const member = (key) => (apply(hasOwn, jwk, [key]) ? jwk[key] : undefined);
   const out = { kty: member('kty'), alg: member('alg'), pub: member('pub'), priv: member('priv') };
   if (out.kty !== 'AKP') throw new Error(`${name}: expected kty "AKP" (RFC 9964), got ${describe(out.kty)}`);
-  if (typeof out.alg !== 'string') throw new Error(`${name}: expected alg to be "ML-DSA-44", "ML-DSA-65" or "ML-DSA-87"`);
+  if (typeof out.alg !== 'string') throw new Error(`${name}: expected alg to be one of ${NAME_LIST}`);
   if (typeof out.pub !== 'string') throw new Error(`${name}: the "pub" member is missing or not a string`);
   if (wantPriv && typeof out.priv !== 'string') throw new Error(`${name}: the "priv" member is missing or not a string`);
   if (!wantPriv && out.priv !== undefined)
@@ -99,7 +101,7 @@ export function keyFormats(ps) {
   };
   const jwkAlg = (alg, what) => {
     const found = Object.keys(NAMES).find((k) => NAMES[k] === alg);
-    if (found === undefined) throw new Error(`${what}: expected alg "ML-DSA-44", "ML-DSA-65" or "ML-DSA-87", got ${describe(alg)}`);
+    if (found === undefined) throw new Error(`${what}: expected alg to be one of ${NAME_LIST}, got ${describe(alg)}`);
     sameSet(Number(found), what);
   };
   // The DER inside PEM armour; the decoder's message names the label it wanted.
@@ -144,10 +146,8 @@ export function keyFormats(ps) {
 
   // A seed (32 bytes) or an expanded secret key, told apart by length.
   const readSecret = (key) => {
-    const bytes = readBytes(key, 'secretKey');
-    if (len(bytes) === SEED_BYTES) return { seed: bytes, sk: new U8(0) };
-    if (len(bytes) === skLen) return { seed: new U8(0), sk: bytes };
-    throw new RangeError(`secretKey: expected a ${SEED_BYTES}-byte seed or a ${skLen}-byte secret key, got ${len(bytes)} bytes`);
+    const bytes = readSeedOrSecretKey(key, skLen);
+    return len(bytes) === SEED_BYTES ? { seed: bytes, sk: new U8(0) } : { seed: new U8(0), sk: bytes };
   };
 
   function importPublicKey(data, format) {
