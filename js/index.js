@@ -2,12 +2,23 @@
  * mldsa-simd: ML-DSA (FIPS 204) signatures from Rust compiled to WebAssembly
  * (simd128), with the API of `@noble/post-quantum/ml-dsa.js`.
  *
- * This file is only argument checks, conversions and calls into the wasm
- * exports; the algorithms live in the Rust crate (src/). The module is
- * instantiated synchronously at import, so there is no init call for the
- * user: from bytes inlined at build time (LZMA-compressed, with a small
- * decoder module: js/wasm-inline.js, js/unpack.js), or in the node entries
- * from the .wasm file shipped beside them (js/wasm-module.node.js).
+ * The algorithms live in the Rust crate (src/); the instance and the calls
+ * into it in ./boundary.js, the argument reading in ./args.js, the key
+ * formats in ./keys.js. This file builds the three parameter-set objects on
+ * them, and holds more than checks and calls:
+ * - message routing: a message up to 64 KiB goes to wasm whole; a longer one,
+ *   or one given in pieces, is hashed into μ (or PH(M) for HashML-DSA) first,
+ *   by the platform's SHAKE256 where it has one (boundary.js), and M′ is
+ *   built here for HashML-DSA (FIPS 204 Algorithms 4 and 5);
+ * - the incremental objects of createSign/createVerify (a small state
+ *   machine: update until sign/verify, then finished);
+ * - the life of prepared keys (signer/verifier): the key bytes kept here,
+ *   expanded into the instance's pool, made again when evicted or after the
+ *   instance was replaced, freed by free() or a FinalizationRegistry.
+ * (Moving the routing and the prepared-key life into modules of their own is
+ * planned work.) The instance is made at import, so there is no init call;
+ * where the platform refuses WebAssembly the import still succeeds and
+ * isSupported() says so.
  * @module
  */
 import {
