@@ -15,8 +15,7 @@
  * - the life of prepared keys (signer/verifier): the key bytes kept here,
  *   expanded into the instance's pool, made again when evicted or after the
  *   instance was replaced, freed by free() or a FinalizationRegistry.
- * (Moving the routing and the prepared-key life into modules of their own is
- * planned work.) The instance is made at import, so there is no init call;
+ * The instance is made at import, so there is no init call;
  * where the platform refuses WebAssembly the import still succeeds and
  * isSupported() says so.
  * @module
