@@ -34,6 +34,13 @@ const { keys: objectKeys, getPrototypeOf } = Object;
 const FR = globalThis.FinalizationRegistry;
 const frRegister = FR?.prototype.register;
 const frUnregister = FR?.prototype.unregister;
+/** Registers `target` (its own unregister token) with `registry`, if there is one, through the captured method. */
+function register(registry, target, held) {
+  if (registry) apply(frRegister, registry, [target, held, target]);
+}
+function unregister(registry, target) {
+  if (registry) apply(frUnregister, registry, [target]);
+}
 
 const MAX_CONTEXT = 255;
 const EMPTY = new U8(0);
@@ -174,7 +181,7 @@ function readFlag(value, name) {
 }
 
 export {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len,
+  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, register, unregister, len,
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, describeString, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
 };

@@ -8,7 +8,7 @@
 import * as glue from '../build/wasm/mldsa_simd.js';
 import { compileModule } from './wasm-module.js';
 import {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len,
+  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, register, unregister, len,
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
 } from './args.js';
@@ -341,7 +341,7 @@ function nativeShake256(head, parts) {
 }
 
 export {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len,
+  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, register, unregister, len,
   wasm, liveGeneration, isSupported, fromRust, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,

@@ -21,12 +21,14 @@
  * @module
  */
 import {
-  apply, U8, taTag, u8Fill, u8Set, FR, frRegister, frUnregister, len,
+  apply, U8, taTag, u8Fill, u8Set, register, unregister, len,
   wasm, liveGeneration, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK, EMPTY,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 } from './boundary.js';
 import { keyFormats } from './keys.js';
+import { prepared } from './prepared.js';
+import { incremental, wipeDropped } from './incremental.js';
 import { NIST_HASH_OID_PREFIX, PREHASHES, SECRET_KEY_TR } from '../build/tables.js';
 
 const SIGN_KEYS = Object.freeze(['context', 'extraEntropy']);
@@ -426,126 +428,6 @@ function makeMlDsa(ps) {
     verifier,
     ...keyFormats(ps),
   });
-}
-
-// What a prepared key's finalizer needs: its handle in the instance of its
-// generation, and its key bytes, wiped when it is dropped (secret keys).
-// Frees the wasm slot of keys dropped without free(); the pool's bound holds
-// either way. (A handle is only ever given to the instance it was made in.)
-const finalizer =
-  typeof FR === 'function'
-    ? new FR((state) => {
-        if (state.generation !== -1 && state.generation === liveGeneration()) wasm.prepared_free(state.handle);
-        if (state.secret) apply(u8Fill, state.bytes, [0]);
-      })
-    : undefined;
-const disposeSymbol = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
-
-/**
- * A prepared key: `bytes` (the package's own copy of the key), expanded into
- * the pool by `make(bytes)`, which returns a handle; `methods(handle)` gives
- * its methods, where `handle()` is a live handle in the current instance,
- * the key expanded again if the pool evicted it or the instance was replaced
- * after a failure (or an Error after free()). The object, with free() and
- * [Symbol.dispose], is made and registered with the finalizer before the key
- * is expanded, and nothing but assignments follows the expansion: a failure
- * at any point (a caller deep in recursion runs out of stack anywhere) leaves
- * no expanded key in the pool that no object or finalizer will free.
- */
-function prepared(what, bytes, secret, make, methods) {
-  const state = { __proto__: null, bytes, secret, generation: -1, handle: undefined, freed: false };
-  const handle = () => {
-    if (state.freed) throw new Error(`${what}: used after free()`);
-    const now = liveGeneration();
-    if (state.generation !== now || !wasm.prepared_live(state.handle)) {
-      state.generation = -1;
-      state.handle = make(bytes);
-      state.generation = now;
-    }
-    return state.handle;
-  };
-  const object = Object.freeze({
-    ...methods(handle),
-    free() {
-      if (state.freed) return;
-      // Freed in wasm first (a failure there replaces the instance), and only
-      // then marked freed: a free() that fails part-way can be called again.
-      if (state.generation !== -1 && state.generation === liveGeneration()) wasm.prepared_free(state.handle);
-      state.freed = true;
-      unregister(finalizer, object);
-      if (secret) apply(u8Fill, bytes, [0]);
-    },
-    [disposeSymbol]() {
-      object.free();
-    },
-  });
-  register(finalizer, object, state);
-  try {
-    handle();
-  } catch (e) {
-    state.freed = true;
-    unregister(finalizer, object);
-    if (secret) apply(u8Fill, bytes, [0]);
-    throw e;
-  }
-  return object;
-}
-
-/**
- * An incremental object (createSign/createVerify): `update(chunk)` reads the
- * chunk and feeds it to `update`; `name(arg)` (sign or verify) reads `arg` with
- * `read`, then finishes the object and returns `finish(read's result)`. A
- * finished object throws Error, and so does a call made from inside another
- * call on the same object (from a caller's hash function). `close` (which
- * wipes a key copy) runs when the object finishes, by its method or by an
- * update that failed half-way.
- */
-function incremental(what, update, name, read, finish, close) {
-  let finished; // why, once finished
-  let busy = false;
-  const enter = (method) => {
-    if (busy) throw new Error(`${what}: ${method}() called during another call on this object`);
-    if (finished) throw new Error(`${what}: ${method}() on a finished object (${finished}); create a new one`);
-  };
-  const object = Object.freeze({
-    update(chunk) {
-      const bytes = readBytes(chunk, 'chunk');
-      enter('update');
-      busy = true;
-      try {
-        update(bytes);
-      } catch (e) {
-        finished = 'an update failed';
-        close?.();
-        throw e;
-      } finally {
-        busy = false;
-      }
-      return object;
-    },
-    [name](arg) {
-      const input = read(arg);
-      enter(name);
-      finished = `${name}() was called`;
-      try {
-        return finish(input);
-      } finally {
-        close?.();
-      }
-    },
-  });
-  return object;
-}
-
-// Wipes the secret-key copy of a createSign() object dropped before sign().
-const wipeDropped = typeof FR === 'function' ? new FR((bytes) => apply(u8Fill, bytes, [0])) : undefined;
-
-// A registry's methods as they were at load (js/args.js); `target` is its own unregister token.
-function register(registry, target, held) {
-  if (registry) apply(frRegister, registry, [target, held, target]);
-}
-function unregister(registry, target) {
-  if (registry) apply(frUnregister, registry, [target]);
 }
 
 /** ML-DSA-44 (NIST security category 2). */
