@@ -4,18 +4,13 @@
  *
  * The algorithms live in the Rust crate (src/); the instance and the calls
  * into it in ./boundary.js, the argument reading in ./args.js, the key
- * formats in ./keys.js. This file builds the three parameter-set objects on
- * them, and holds more than checks and calls:
- * - message routing: a message up to 64 KiB goes to wasm whole; a longer one,
- *   or one given in pieces, is hashed into μ (or PH(M) for HashML-DSA) first,
- *   by the platform's SHAKE256 where it has one (boundary.js), and M′ is
- *   built here for HashML-DSA (FIPS 204 Algorithms 4 and 5);
- * - the incremental objects of createSign/createVerify (a small state
- *   machine: update until sign/verify, then finished);
- * - the life of prepared keys (signer/verifier): the key bytes kept here,
- *   expanded into the instance's pool, made again when evicted or after the
- *   instance was replaced, freed by free() or a FinalizationRegistry.
- * The instance is made at import, so there is no init call;
+ * formats in ./keys.js, the life of prepared keys in ./prepared.js and the
+ * createSign/createVerify objects in ./incremental.js. This file builds the
+ * three parameter-set objects on them and routes messages: a message up to
+ * 64 KiB goes to wasm whole; a longer one, or one given in pieces, is hashed
+ * into μ (or PH(M) for HashML-DSA) first, by the platform's SHAKE256 where it
+ * has one (boundary.js); M′ of HashML-DSA (FIPS 204 Algorithms 4 and 5) is
+ * built here. The instance is made at import, so there is no init call;
  * where the platform refuses WebAssembly the import still succeeds and
  * isSupported() says so.
  * @module
