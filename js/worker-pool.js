@@ -1,6 +1,6 @@
 /**
  * The main-thread side of mldsa-simd/worker, shared by the Node pool
- * (js/worker-node.js, piscina) and the Web Worker pool
+ * (js/worker-node.js, worker_threads) and the Web Worker pool
  * (js/worker-browser.js): the per-set methods, which read and check every
  * argument here with the package's own readers (js/args.js: the same
  * TypeError/RangeError as the synchronous API, before anything travels) and
@@ -66,7 +66,7 @@ const clone = globalThis.structuredClone;
 const own = (object, key) => apply(objectHasOwn, object, [key]);
 /** An empty array with no prototype, for a list that may hold secrets. */
 const list = () => setPrototypeOf([], null);
-/** A list's elements in an array of the usual kind (for the platform, or piscina). */
+/** A list's elements in an array of the usual kind (for the platform). */
 const toArray = (l) => apply(arraySlice, l, []);
 /** Appends `value` to a list. */
 const append = (l, value) => {
@@ -472,7 +472,7 @@ export function makePool(runner, pool) {
  * pools. Scheduling is deliberately plain: each call goes at once to the live
  * worker with the fewest calls in flight, whose message queue holds it.
  *
- * `start(events)` starts one worker (js/worker-web.js)
+ * `start(events)` starts one worker (js/worker-thread.js, js/worker-web.js)
  * and returns { post(message, transfer), busy(on), terminate() (a promise,
  * or nothing) }, its own properties, read once. The worker answers each message { id, task } with
  * { id, value } or { id, error: { name, message } }, in the order it receives
