@@ -1,11 +1,11 @@
 /**
  * mldsa-simd/worker in browsers (and runtimes with module Web Workers): the
- * pool of js/worker-pool.js on a few module Web Workers running
- * js/worker-web.js. Scheduling is deliberately plain: each call goes at once
- * to the worker with the fewest calls in flight, whose message queue holds it.
+ * pool of js/worker-pool.js (makePool over its workerRunner, which says how
+ * calls are scheduled and what a failed worker does) on a few module Web
+ * Workers running js/worker-web.js.
  * @module
  */
-import { makePool, poolName, readPoolOptions, rebuild, own } from './worker-pool.js';
+import { makePool, poolName, readPoolOptions, workerRunner, own } from './worker-pool.js';
 
 // What is called on a worker and its messages, as it was at load: a replaced
 // postMessage would be handed every task (secret keys, seeds, rnd), a replaced
@@ -36,6 +36,7 @@ const holds = (object, key, value) => {
   return d !== undefined && own(d, 'value') && d.value === value;
 };
 const iterationIntact = () => holds(Array.prototype, Symbol.iterator, arrayValues) && holds(arrayIterator, 'next', arrayIteratorNext);
+// (A worker's event loop keeps no page alive: nothing to do when it is busy.)
 const noop = () => {};
 
 /** A pool of `size` module Web Workers (default: navigator.hardwareConcurrency, else 4). */
@@ -43,77 +44,22 @@ export function createPool(options) {
   const { size } = readPoolOptions(options, globalThis.navigator?.hardwareConcurrency || 4);
   if (typeof WorkerClass !== 'function') throw new Error('mldsa-simd/worker: this JavaScript environment has no Web Workers (Worker)');
   const pool = poolName();
-  let nextCall = 1;
 
-  const spawn = () => {
+  const start = (events) => {
     // This exact form is the one bundlers such as webpack 5, Vite and Parcel look for to emit the worker module.
     const worker = new Worker(new URL('./worker-web.mjs', import.meta.url), { type: 'module', name: 'mldsa-simd' });
-    // The calls in flight, by id: { done(result), fail(error) }.
-    const w = { worker, calls: new Map(), failed: undefined };
-    const failAll = (error) => {
-      for (const { fail } of w.calls.values()) fail(error);
-      w.calls.clear();
-    };
-    // A result holds what a task made (a key pair, for keygen): its fields
-    // are read only where they are its own.
-    listen(worker, 'onmessage', (event) => {
-      const data = messageData ? apply(messageData, event, []) : event.data;
-      if (data === null || typeof data !== 'object') return;
-      if (own(data, 'lost')) {
-        // The worker could not read the oldest call waiting (see js/worker-web.js).
-        const [id, c] = w.calls.entries().next().value ?? [];
-        w.calls.delete(id);
-        c?.fail(new Error('mldsa-simd/worker: a call could not be received by a worker'));
-        return;
-      }
-      const c = own(data, 'id') ? w.calls.get(data.id) : undefined;
-      if (!c) return;
-      w.calls.delete(data.id);
-      if (own(data, 'error')) c.fail(rebuild(data.error));
-      else c.done(own(data, 'value') ? data.value : undefined);
-    });
+    listen(worker, 'onmessage', (event) => events.answer(messageData ? apply(messageData, event, []) : event.data));
     listen(worker, 'onerror', (event) => {
       event.preventDefault?.();
-      w.failed = new Error(`mldsa-simd/worker: a worker failed: ${event.message || 'it could not load or run'}`);
-      failAll(w.failed);
+      events.failed(new Error(`mldsa-simd/worker: a worker failed: ${event.message || 'it could not load or run'}`));
     });
-    listen(worker, 'onmessageerror', () => failAll(new Error('mldsa-simd/worker: a result could not be received from a worker')));
-    return w;
-  };
-  const workers = Array.from({ length: size }, spawn);
-
-  const post = (w, task, transfer, done, fail) => {
-    if (w.failed) return fail(w.failed);
-    const id = nextCall++;
-    w.calls.set(id, { done, fail });
-    try {
-      apply(workerPost, w.worker, [{ id, task }, transfer.length > 0 && iterationIntact() ? transfer : []]);
-    } catch (e) {
-      w.calls.delete(id);
-      fail(e);
-    }
+    listen(worker, 'onmessageerror', () => events.unreadable(new Error('mldsa-simd/worker: a result could not be received from a worker')));
+    return {
+      post: (message, transfer) => apply(workerPost, worker, [message, transfer.length > 0 && iterationIntact() ? transfer : []]),
+      busy: noop,
+      terminate: () => apply(workerTerminate, worker, []),
+    };
   };
 
-  const run = (task, transfer, done, fail) => {
-    let best = workers.find((w) => !w.failed) ?? workers[0];
-    for (const w of workers) if (!w.failed && w.calls.size < best.calls.size) best = w;
-    post(best, task, transfer, done, fail);
-  };
-
-  const close = async () => {
-    await Promise.all(workers.map((w) => new Promise((settle) => post(w, { op: 'forgetPool', key: { pool } }, [], settle, settle))));
-    for (const w of workers) apply(workerTerminate, w.worker, []);
-  };
-
-  return makePool(
-    {
-      size,
-      run,
-      forget: (key) => {
-        for (const w of workers) post(w, { op: 'forget', key }, [], noop, noop);
-      },
-      close,
-    },
-    pool,
-  );
+  return makePool(workerRunner(size, start, pool), pool);
 }

@@ -1,9 +1,11 @@
 /**
  * The main-thread side of mldsa-simd/worker, shared by the Node pool
- * (js/worker-node.js, piscina) and the Web Worker pool (js/worker-browser.js):
- * the per-set methods, which read and check every argument here with the
- * package's own readers (js/args.js: the same TypeError/RangeError as the
- * synchronous API, before anything travels) and send the worker plain bytes.
+ * (js/worker-node.js, worker_threads) and the Web Worker pool
+ * (js/worker-browser.js): the per-set methods, which read and check every
+ * argument here with the package's own readers (js/args.js: the same
+ * TypeError/RangeError as the synchronous API, before anything travels) and
+ * send the worker plain bytes; and the runner that sends them to a fixed
+ * number of workers (workerRunner).
  *
  * What travels: by default, a fresh copy of just the bytes of each argument
  * (a view's bytes, never the rest of its buffer, which structured cloning
@@ -49,6 +51,11 @@ const P = Promise;
 const promiseThen = P.prototype.then;
 const objectHasOwn = Object.prototype.hasOwnProperty;
 const { add: setAdd, delete: setDelete, forEach: setForEach, clear: setClear } = Set.prototype;
+// The calls in flight of a worker hold the callbacks that settle them (done
+// gets a call's result: a key pair, for keygen): found with these.
+const { get: mapGet, set: mapSet, delete: mapDelete, forEach: mapForEach, keys: mapKeys } = Map.prototype;
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, 'size').get;
+const mapIteratorNext = Object.getPrototypeOf(new Map().keys()).next;
 const microtask = globalThis.queueMicrotask;
 const abByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
 const abResizable = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'resizable')?.get;
@@ -59,7 +66,7 @@ const clone = globalThis.structuredClone;
 const own = (object, key) => apply(objectHasOwn, object, [key]);
 /** An empty array with no prototype, for a list that may hold secrets. */
 const list = () => setPrototypeOf([], null);
-/** A list's elements in an array of the usual kind (for the platform, or piscina). */
+/** A list's elements in an array of the usual kind (for the platform). */
 const toArray = (l) => apply(arraySlice, l, []);
 /** Appends `value` to a list. */
 const append = (l, value) => {
@@ -78,6 +85,7 @@ function begin(fn) {
     return new P((_, reject) => reject(e));
   }
 }
+const noop = () => {};
 /** Calls `done` or `fail` when `promise` settles. */
 const whenSettled = (promise, done, fail) => {
   apply(promiseThen, promise, [done, fail]);
@@ -457,4 +465,128 @@ export function makePool(runner, pool) {
     close,
     [asyncDisposeSymbol]: close,
   });
+}
+
+/**
+ * The runner of makePool over `size` workers of the package's own, for both
+ * pools. Scheduling is deliberately plain: each call goes at once to the live
+ * worker with the fewest calls in flight, whose message queue holds it.
+ *
+ * `start(events)` starts one worker (js/worker-thread.js, js/worker-web.js)
+ * and returns { post(message, transfer), busy(on), terminate() (a promise,
+ * or nothing) }, its own properties, read once. The worker answers each message { id, task } with
+ * { id, value } or { id, error: { name, message } }, in the order it receives
+ * them, and one it could not read with { lost: true } (which is then the
+ * oldest call it holds). start's code hands each answer to events.answer; it
+ * calls events.failed(error) when the worker can run nothing more: the calls
+ * it holds fail with that error, and so do any sent to it later, which only
+ * happens once every worker has failed (a failed worker is not replaced: the
+ * pool goes on with the others); and events.unreadable(error) when an answer
+ * could not be read: the calls the worker holds fail with it. busy(true) is
+ * called when a worker that held no call gets one, busy(false) when it holds
+ * none again.
+ */
+export function workerRunner(size, start, pool) {
+  let nextCall = 1;
+  const workers = list();
+  // The calls in flight of worker `w`, by id: { done(result), fail(error) }.
+  const held = (w) => apply(mapSize, w.calls, []);
+  const release = (w, id) => {
+    apply(mapDelete, w.calls, [id]);
+    if (held(w) === 0) w.busy(false);
+  };
+
+  const spawn = () => {
+    const w = { calls: new Map(), failed: undefined, post: undefined, busy: undefined, terminate: undefined };
+    const failAll = (error) => {
+      const calls = w.calls;
+      w.calls = new Map();
+      if (apply(mapSize, calls, []) > 0) w.busy(false);
+      apply(mapForEach, calls, [(c) => c.fail(error)]);
+    };
+    const worker = start({
+      // A result holds what a task made (a key pair, for keygen): its fields
+      // are read only where they are its own.
+      answer(data) {
+        if (data === null || typeof data !== 'object') return;
+        if (own(data, 'lost')) {
+          const { value: id } = apply(mapIteratorNext, apply(mapKeys, w.calls, []), []);
+          const c = apply(mapGet, w.calls, [id]);
+          if (!c) return;
+          release(w, id);
+          c.fail(new Error('mldsa-simd/worker: a call could not be received by a worker'));
+          return;
+        }
+        const id = own(data, 'id') ? data.id : undefined;
+        const c = apply(mapGet, w.calls, [id]);
+        if (!c) return;
+        release(w, id);
+        if (own(data, 'error')) c.fail(rebuild(data.error));
+        else c.done(own(data, 'value') ? data.value : undefined);
+      },
+      failed(error) {
+        w.failed ??= error;
+        failAll(w.failed);
+      },
+      unreadable: failAll,
+    });
+    ({ post: w.post, busy: w.busy, terminate: w.terminate } = worker);
+    return w;
+  };
+  try {
+    for (let i = 0; i < size; i++) append(workers, spawn());
+  } catch (e) {
+    for (let i = 0; i < workers.length; i++) workers[i].terminate();
+    throw e;
+  }
+
+  const post = (w, task, transfer, done, fail) => {
+    if (w.failed) return fail(w.failed);
+    const id = nextCall++;
+    apply(mapSet, w.calls, [id, { done, fail }]);
+    if (held(w) === 1) w.busy(true);
+    try {
+      w.post({ id, task }, transfer);
+    } catch (e) {
+      release(w, id);
+      fail(e);
+    }
+  };
+
+  const run = (task, transfer, done, fail) => {
+    let best;
+    for (let i = 0; i < workers.length; i++) {
+      const w = workers[i];
+      if (!w.failed && (best === undefined || held(w) < held(best))) best = w;
+    }
+    post(best ?? workers[0], task, transfer, done, fail);
+  };
+
+  /** Calls `each(w, settle)` for every worker; resolves once each has called settle. */
+  const everyWorker = (each) =>
+    new P((resolve) => {
+      let left = workers.length;
+      const settle = () => {
+        if (--left === 0) resolve();
+      };
+      for (let i = 0; i < workers.length; i++) each(workers[i], settle);
+    });
+
+  return {
+    size,
+    run,
+    forget: (key) => {
+      for (let i = 0; i < workers.length; i++) post(workers[i], { op: 'forget', key }, [], noop, noop);
+    },
+    // Each worker wipes this pool's keys (its answer says it has, or it has
+    // failed), then all end.
+    close: async () => {
+      await everyWorker((w, settle) => post(w, { op: 'forgetPool', key: { pool } }, [], settle, settle));
+      await everyWorker((w, settle) => {
+        const ended = w.terminate();
+        if (ended) whenSettled(ended, settle, settle);
+        else settle();
+      });
+    },
+  };
 }

@@ -1,8 +1,9 @@
 /**
  * One task of mldsa-simd/worker, run inside a worker thread or Web Worker on
  * the package's synchronous API (./index.js, which re-checks every argument).
- * The two worker entries (js/worker-task.js for piscina, js/worker-web.js for
- * module Web Workers) only carry tasks and results to and from here.
+ * The worker entries (js/worker-thread.js for worker_threads, js/worker-web.js
+ * for module Web Workers, js/worker-task.js for a piscina pool of a program's
+ * own) only carry tasks and results to and from here.
  *
  * A task is a plain, structured-cloneable object:
  *

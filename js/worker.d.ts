@@ -1,7 +1,7 @@
 /**
  * mldsa-simd/worker: the ML-DSA operations of `mldsa-simd` as promises, run
- * off the main thread by a pool of workers: worker_threads scheduled by
- * piscina in Node, module Web Workers elsewhere.
+ * off the main thread by a pool of workers: worker_threads in Node, module
+ * Web Workers elsewhere. No other package is needed.
  *
  * ```ts
  * import { createPool } from 'mldsa-simd/worker';
@@ -115,7 +115,8 @@ export interface WorkerPool {
 
 /**
  * Starts a pool of workers. Throws `TypeError`/`RangeError` for bad options;
- * in Node, an `Error` when piscina, an optional peer dependency, is not
- * installed (`npm install piscina`).
+ * in browsers, an `Error` when there are no Web Workers. A worker that fails
+ * or ends rejects the calls it held with an `Error`; the others go on (it is
+ * not replaced), and once none is left every call rejects.
  */
 export declare function createPool(options?: PoolOptions): WorkerPool;

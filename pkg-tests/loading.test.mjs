@@ -94,13 +94,10 @@ test('installed package.json and files', { skip }, () => {
   const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
   assert.equal(pj.name, PKG_NAME);
   assert.match(pj.version, /^\d+\.\d+\.\d+/);
-  // No dependencies. piscina, loaded only by the Node pool of mldsa-simd/worker (and its
-  // task module), is an optional peer dependency.
-  for (const kind of ['dependencies', 'optionalDependencies', 'bundleDependencies', 'bundledDependencies']) {
+  // No dependencies of any kind (the Node pool of mldsa-simd/worker runs on node:worker_threads).
+  for (const kind of ['dependencies', 'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta', 'bundleDependencies', 'bundledDependencies']) {
     assert.equal(pj[kind], undefined, `package.json has ${kind}: ${JSON.stringify(pj[kind])}`);
   }
-  assert.deepEqual(Object.keys(pj.peerDependencies ?? {}), ['piscina'], `peerDependencies: ${JSON.stringify(pj.peerDependencies)}`);
-  assert.deepEqual(pj.peerDependenciesMeta, { piscina: { optional: true } }, 'piscina is an optional peer');
   const root = pj.exports?.['.'];
   assert.ok(root, 'package.json has no exports["."]');
   const targets = JSON.stringify(root);
@@ -119,13 +116,10 @@ test('installed package.json and files', { skip }, () => {
     assert.match(dts, new RegExp(`\\b${name}\\b`), `index.d.ts does not mention ${name}`);
   }
   // What npm installed in the consumer folder (its own record; other tests link dev tools
-  // in beside): the package, and piscina, which scripts/test.sh installs beside it for the
-  // worker tests (with piscina's optional native helper). plain-install.test.mjs installs
-  // the package alone.
+  // in beside): the package alone.
   const lock = JSON.parse(fs.readFileSync(path.join(consumerDir, 'node_modules', '.package-lock.json'), 'utf8'));
-  const installed = Object.entries(lock.packages).filter(([k]) => k.startsWith('node_modules/'));
-  const required = installed.filter(([, v]) => !v.optional).map(([k]) => k.slice('node_modules/'.length)).sort();
-  assert.deepEqual(required, [PKG_NAME, 'piscina'], 'npm installed more than the package and piscina');
+  const installed = Object.keys(lock.packages).filter((k) => k.startsWith('node_modules/')).map((k) => k.slice('node_modules/'.length));
+  assert.deepEqual(installed, [PKG_NAME], 'npm installed more than the package');
 });
 
 test('package code imports nothing but its own files', { skip }, () => {
@@ -138,12 +132,13 @@ test('package code imports nothing but its own files', { skip }, () => {
       ...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
       ...code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g),
     ].map((m) => m[1]);
-    // The Node-only modules of mldsa-simd/worker (export condition "node") may use piscina and node: built-ins.
-    // So may the entries of export condition "node" (index.node.*, webcrypto.node.*), which read the shipped .wasm.
-    const nodeOnly = /^(worker-(node\.(m|c)js|task\.mjs)|(index|webcrypto)\.node\.(m|c)js)$/.test(f);
-    for (const s of specs) if (!s.startsWith('./') && !s.startsWith('../') && !(nodeOnly && (s === 'piscina' || s.startsWith('node:')))) bad.push(`${f}: ${s}`);
-    // piscina is loaded through createRequire (js/piscina.js), which the patterns above do not see.
-    if (!nodeOnly && /["']piscina["']/.test(code)) bad.push(`${f}: piscina`);
+    // The Node-only modules of mldsa-simd/worker (export condition "node", and the worker thread
+    // its pool starts) may use node: built-ins. So may the entries of export condition "node"
+    // (index.node.*, webcrypto.node.*), which read the shipped .wasm.
+    const nodeOnly = /^(worker-(node\.(m|c)js|task\.mjs|thread\.mjs)|(index|webcrypto)\.node\.(m|c)js)$/.test(f);
+    for (const s of specs) if (!s.startsWith('./') && !s.startsWith('../') && !(nodeOnly && s.startsWith('node:'))) bad.push(`${f}: ${s}`);
+    // Nor by another route (createRequire, a computed import): no module loads piscina.
+    if (/["']piscina["']/.test(code)) bad.push(`${f}: piscina`);
   }
   assert.deepEqual(bad, [], 'the package imports modules it does not ship (and must not need node: built-ins in browsers)');
 });

@@ -3,14 +3,16 @@
 // (deterministic signatures byte for byte), every refusal with the error the
 // synchronous API throws (class and message); then concurrency, close() with calls
 // in flight, a closed pool, freed prepared keys, what is transferred and what is
-// copied, the piscina task module used directly (and its wiping of secrets), the
-// CommonJS entry, processes that end, and a module Web Worker pool in Chromium.
+// copied, workers that die, the task module in a piscina pool of the test's own
+// (and its wiping of secrets), the CommonJS entry, processes that end, and a
+// module Web Worker pool in Chromium and Firefox.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { IMPL, PKG_NAME, lib, consumerDir, installedPackageDir, importFromConsumer, consumerRequire, SETS } from './lib/load.mjs';
+import { createRequire } from 'node:module';
+import { IMPL, PKG_NAME, lib, consumerDir, repoRoot, installedPackageDir, importFromConsumer, consumerRequire, SETS } from './lib/load.mjs';
 import { Rng, toHex } from './lib/util.mjs';
 import { openPage } from './lib/chromium.mjs';
 import { openFirefox } from './lib/firefox.mjs';
@@ -379,7 +381,8 @@ test('a buffer detached by the caller right after the call: no call hangs, close
 });
 
 test('mldsa-simd/worker-task: a task module for piscina pools of your own, which wipes the secrets it gets', { skip, timeout: 60_000 }, async () => {
-  const { Piscina } = consumerRequire()('piscina');
+  // piscina is no dependency of the package: the repository's devDependency, as a user's own.
+  const { Piscina } = createRequire(path.join(repoRoot, 'package.json'))('piscina');
   const filename = consumerRequire().resolve(`${PKG_NAME}/worker-task`);
   assert.match(filename, /worker-task\.mjs$/, 'the node condition picks the piscina task module');
   const own = new Piscina({ filename, maxThreads: 1 });
@@ -427,6 +430,57 @@ test('mldsa-simd/worker-task: a task module for piscina pools of your own, which
   assert.equal(task({ set: 44, op: 'verify', args: [sigA, m], key: as(b.publicKey) }), false);
   assert.equal(task({ set: 44, op: 'verify', args: [sync.sign(m, b.secretKey), m], key: as(b.publicKey) }), true);
   assert.equal(task({ op: 'forgetPool', key: { pool: 'ids' } }), 1);
+});
+
+// A child process in which the test holds the pool's worker threads (node:worker_threads'
+// Worker, replaced before the package is imported, records each one made) and ends them.
+test('workers that die: the calls they held reject with an Error, the others go on; then every call rejects', { skip, timeout: 120_000 }, () => {
+  const code = `import { syncBuiltinESMExports } from 'node:module';
+import threads from 'node:worker_threads';
+const made = [];
+threads.Worker = class extends threads.Worker {
+  constructor(...args) {
+    super(...args);
+    made.push(this);
+  }
+};
+syncBuiltinESMExports();
+const { createPool } = await import('${PKG_NAME}/worker');
+const settle = (p) => p.then((value) => ({ value }), (e) => ({ error: e.constructor.name + ': ' + e.message }));
+const pool = createPool({ size: 2 });
+const out = { made: made.length };
+const api = pool.ml_dsa87;
+const calls = Array.from({ length: 64 }, () => settle(api.keygen()));
+await null; // the calls have been posted, half to each worker
+await made[0].terminate();
+const first = await Promise.all(calls);
+out.first = { kept: first.filter((r) => r.value?.publicKey.length === 2592).length, errors: [...new Set(first.flatMap((r) => r.error ?? []))] };
+const after = await Promise.all(Array.from({ length: 8 }, () => settle(api.verify(new Uint8Array(4627), new Uint8Array(1), new Uint8Array(2592)))));
+out.after = after.map((r) => r.value ?? r.error);
+await made[1].terminate();
+out.none = (await settle(api.keygen())).error;
+await pool.close();
+out.closed = (await settle(api.keygen())).error;
+console.log(JSON.stringify(out));`;
+  const file = path.join(consumerDir, `worker-die-${process.pid}.mjs`);
+  fs.writeFileSync(file, code);
+  try {
+    const r = spawnSync(process.execPath, [file], { cwd: consumerDir, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.signal, null, 'the process did not end by itself');
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.made, 2);
+    const stopped = /^Error: mldsa-simd\/worker: a worker stopped \(exit code \d+\)$/;
+    // Each worker got a batch of 32: the first's calls rejected, the second's made key pairs.
+    assert.equal(out.first.kept, 32);
+    assert.equal(out.first.errors.length, 1);
+    assert.match(out.first.errors[0], stopped);
+    assert.deepEqual(out.after, Array(8).fill(false), 'the worker left answers every call');
+    assert.match(out.none, stopped, 'with no worker left, a call rejects at once');
+    assert.equal(out.closed, 'Error: mldsa-simd/worker: the pool is closed');
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
 });
 
 test('CommonJS: require("mldsa-simd/worker")', { skip, timeout: 60_000 }, async () => {

@@ -258,16 +258,18 @@ const outputs = [
   ['webcrypto.node.cjs', 'cjs', path.join(root, 'js', 'webcrypto.js'), true, './index.node.cjs'],
   ...Object.keys(edgeEntries).map((c) => [`webcrypto.${c}.mjs`, 'esm', path.join(root, 'js', 'webcrypto.js'), true, `./index.${c}.mjs`]),
   // mldsa-simd/worker: the pools run on the main thread and load no wasm; the
-  // worker modules import ./index.mjs (the piscina task, Node-only, ./index.node.mjs). The pools find their worker module by
+  // worker modules import ./index.mjs (the Node-only ones, the worker thread and the
+  // piscina task, ./index.node.mjs). The pools find their worker module by
   // new URL(..., import.meta.url) (the CommonJS one by its __filename).
   ...(() => {
-    const node = { external: ['piscina', 'node:*'] };
+    const node = { external: ['node:*'] };
     const url = { importMeta: true };
     const cjsUrl = { ...node, define: { 'import.meta.url': '__mldsaWorkerUrl' }, banner: "\nconst __mldsaWorkerUrl = require('node:url').pathToFileURL(__filename).href;" };
     return [
       ['worker-node.mjs', 'esm', path.join(root, 'js', 'worker-node.js'), true, undefined, { ...node, ...url }],
       ['worker-node.cjs', 'cjs', path.join(root, 'js', 'worker-node.js'), true, undefined, cjsUrl],
-      ['worker-task.mjs', 'esm', path.join(root, 'js', 'worker-task.js'), true, './index.node.mjs', { ...node, ...url }],
+      ['worker-thread.mjs', 'esm', path.join(root, 'js', 'worker-thread.js'), true, './index.node.mjs', node],
+      ['worker-task.mjs', 'esm', path.join(root, 'js', 'worker-task.js'), true, './index.node.mjs', node],
       ['worker-browser.mjs', 'esm', path.join(root, 'js', 'worker-browser.js'), true, undefined, url],
       ['worker-web.mjs', 'esm', path.join(root, 'js', 'worker-web.js'), true, './index.mjs'],
     ];

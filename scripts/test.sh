@@ -7,8 +7,7 @@
 #   2. cargo test --release --target wasm32-unknown-unknown  the same crate as wasm, in Node
 #   3. npm run build                                         the npm package in pkg/
 #      (then node --test unpack/*.test.mjs: the built decoder module against LZMA-JS)
-#   4. npm pack pkg/ and install the tarball, with piscina (the optional peer dependency of
-#      mldsa-simd/worker in Node), into an empty consumer folder (npm cache first)
+#   4. npm pack pkg/ and install the tarball into an empty consumer folder (npm cache first)
 #   5. node --test pkg-tests/*.test.mjs                      the installed package, as a user gets it
 # Logs of each step go to target/test-logs/. A summary is printed at the end (also on failure).
 set -euo pipefail
@@ -232,19 +231,9 @@ pack_and_install() {
   echo "packed: $tarball ($(wc -c < "$CONSUMER/$tarball") bytes); contents:"
   tar -tzvf "$CONSUMER/$tarball" || return 1
   printf '{\n  "name": "mldsa-simd-consumer",\n  "version": "0.0.0",\n  "private": true\n}\n' > "$CONSUMER/package.json" || return 1
-  # The package has no dependencies. piscina, its optional peer dependency (the Node pool
-  # of mldsa-simd/worker), is installed beside it, as a user of that pool does, at the
-  # package's range, so that the worker tests run (pkg-tests/plain-install.test.mjs
-  # installs the tarball alone). piscina is a root devDependency, so `npm ci` has put its
-  # tarball in the npm cache; but resolving its version range needs the registry's package
-  # document, which `npm ci` (installing from the lockfile) does not cache. --prefer-offline
-  # takes what the cache has and asks the registry for the rest (on a fresh machine,
-  # --offline failed with ENOTCACHED).
-  local piscina
-  piscina="$(node -p "require('./pkg/package.json').peerDependencies.piscina")" || return 1
-  (cd "$CONSUMER" && npm install --prefer-offline --no-audit --no-fund "./$tarball" "piscina@$piscina") || return 1
+  # The package has no dependencies: the tarball is installed alone.
+  (cd "$CONSUMER" && npm install --prefer-offline --no-audit --no-fund "./$tarball") || return 1
   [ -f "$CONSUMER/node_modules/mldsa-simd/package.json" ] || { echo "mldsa-simd not installed in $CONSUMER" >&2; return 1; }
-  [ -f "$CONSUMER/node_modules/piscina/package.json" ] || { echo "piscina not installed in $CONSUMER" >&2; return 1; }
   echo "installed: mldsa-simd $(node -p "require('$CONSUMER/node_modules/mldsa-simd/package.json').version") in $CONSUMER"
 }
 run "npm pack + install" "$LOGS/pack.log" pack_and_install

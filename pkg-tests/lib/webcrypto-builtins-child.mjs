@@ -17,12 +17,16 @@
 // seed of those keys (bytes or base64url), its expanded key's K, or a view of
 // the package's WebAssembly memory; each find is attributed to the file of
 // the code that called the built-in. Then the Node pool of mldsa-simd/worker
-// runs with the spies in place (keygen, sign with a secret key, a prepared
-// signer used, freed, and one dropped, close): its calls are attributed to the
-// worker modules when one of them is on the stack, and to piscina (or to node
-// internals under it) when piscina is. The workers' own realms are out of the
-// spies' reach. Prints { leaks, hits, hooks, collected } as JSON.
+// starts and runs with the spies in place (keygen, sign with a secret key, a
+// key moved, a prepared signer used, freed, and one dropped, close), with
+// spies also on what carries messages between threads (MessagePort, Worker,
+// EventEmitter and EventTarget methods, MessageEvent's data): each find is
+// recorded with its phase ('worker' while the pool runs), whatever code
+// called the built-in (the worker modules, a library under them, Node's
+// internals). The workers' own realms are out of the spies' reach.
+// Prints { leaks, hits, workerHits, spied, hooks, collected } as JSON.
 import { Buffer } from 'node:buffer';
+import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 
@@ -77,19 +81,21 @@ main = await import(mainUrl);
 const { createPool } = await import(workerUrl);
 
 // ---------------------------------------------------------------- the spies
-const leaks = new Map(); // "hook | caller | what" -> count
+const leaks = new Map(); // "hook | caller | what | phase" -> count
 const hits = {};
+let workerHits = 0; // spy calls while the pool runs
 
 let phase = 'main'; // 'worker' while the pool runs
 // With --enable-source-maps, the package's frames name its sources.
 const sourceOf = (file) => /\/(?:js|src)\/([\w-]+\.js)$/.exec(file)?.[1];
 const isWorkerModule = (file) => /^worker-[\w-]+\.js$/.test(sourceOf(file) ?? '');
-const isPiscina = (file) => /\/node_modules\/piscina\//.test(file);
+// Another package's file (a library the package would use): its name.
+const libraryOf = (file) => /\/node_modules\/((?:@[\w.-]+\/)?[\w.-]+)\//.exec(file ?? '')?.[1];
 
 /**
- * The package file (or 'test', 'node', 'piscina', …) of the code that called
- * the spy; `worker (file)` when a module of mldsa-simd/worker is on the stack
- * (the readers of js/args.js are shared with the main API).
+ * The package file (or 'test', 'node', a library's name, …) of the code that
+ * called the spy; `worker (file)` when a module of mldsa-simd/worker is on
+ * the stack (the readers of js/args.js are shared with the main API).
  */
 function caller() {
   const files = [];
@@ -106,11 +112,11 @@ function caller() {
   if (source) return source === 'webcrypto.js' ? 'webcrypto' : `main (${source})`;
   if (/\/webcrypto[.\w-]*\.[cm]?js$/.test(file)) return 'webcrypto';
   if (/\/index[.\w-]*\.[cm]?js$/.test(file)) return 'main';
-  if (isPiscina(file)) return 'piscina';
+  if (libraryOf(file)) return libraryOf(file);
   if (file.startsWith('node:')) {
     // Node's internals, on behalf of the first code of a package under them.
     const above = files.find((f) => !f.startsWith('node:'));
-    if (above && isPiscina(above)) return 'piscina (node internals)';
+    if (above && !sourceOf(above) && libraryOf(above)) return `${libraryOf(above)} (node internals)`;
     if (above && isWorkerModule(above)) return `worker (node internals, from ${sourceOf(above)})`;
     return phase === 'worker' ? 'node (worker phase)' : 'node';
   }
@@ -147,9 +153,10 @@ function record(hook, values) {
   busy = true;
   try {
     hits[hook] = (hits[hook] ?? 0) + 1;
+    if (phase === 'worker') workerHits++;
     const what = find(values);
     if (what) {
-      const key = `${hook} | ${caller()} | ${what}`;
+      const key = `${hook} | ${caller()} | ${what} | ${phase}`;
       leaks.set(key, (leaks.get(key) ?? 0) + 1);
     }
   } finally {
@@ -158,6 +165,7 @@ function record(hook, values) {
 }
 
 const restores = [];
+const spied = [];
 const { apply, construct, defineProperty, getOwnPropertyDescriptor, ownKeys } = Reflect;
 const label = (owner, key) => `${owner}.${typeof key === 'symbol' ? `[${key.description}]` : key}`;
 
@@ -197,6 +205,7 @@ function spy(object, owner, key) {
   } else return;
   defineProperty(object, key, next);
   restores.push(() => defineProperty(object, key, d));
+  spied.push(name);
 }
 
 /** An accessor where a data property (or nothing) was: reading it records its receiver. */
@@ -255,9 +264,13 @@ const targets = [
   [Promise, 'Promise', ['resolve', 'reject', 'all', 'allSettled', 'race', 'any']],
   [WebAssembly.Memory.prototype, 'WebAssembly.Memory.prototype', ['buffer', 'grow']],
   [Symbol, 'Symbol', ['for']],
-  // What carries a task to a worker (piscina posts on a MessagePort), and what the pools post themselves.
-  [MessagePort.prototype, 'MessagePort.prototype', ['postMessage']],
-  [Worker.prototype, 'Worker.prototype', ['postMessage']],
+  // What carries tasks and results between threads: posting, listening and dispatching.
+  [MessagePort.prototype, 'MessagePort.prototype', everything(MessagePort.prototype)],
+  [Object.getPrototypeOf(MessagePort.prototype), 'NodeEventTarget.prototype', everything(Object.getPrototypeOf(MessagePort.prototype))],
+  [EventTarget.prototype, 'EventTarget.prototype', ['addEventListener', 'removeEventListener', 'dispatchEvent']],
+  [MessageEvent.prototype, 'MessageEvent.prototype', ['data', 'ports']],
+  [Worker.prototype, 'Worker.prototype', everything(Worker.prototype)],
+  [EventEmitter.prototype, 'EventEmitter.prototype', ['emit', 'on', 'once', 'addListener', 'prependListener', 'off', 'removeListener']],
   [BroadcastChannel.prototype, 'BroadcastChannel.prototype', ['postMessage']],
   [globalThis, 'globalThis', ['structuredClone', 'queueMicrotask']],
 ];
@@ -383,10 +396,12 @@ try {
 }
 const out = {
   leaks: [...leaks].map(([key, count]) => {
-    const [hook, from, what] = key.split(' | ');
-    return { hook, caller: from, what, count };
+    const [hook, from, what, during] = key.split(' | ');
+    return { hook, caller: from, what, phase: during, count };
   }),
   hits,
+  workerHits,
+  spied,
   hooks: restores.length,
   collected: dropped === 5,
 };
