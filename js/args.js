@@ -27,6 +27,10 @@ const len = (view) => apply(taLength, view, []);
 const u8Fill = U8.prototype.fill;
 const u8Set = U8.prototype.set;
 const isArray = Array.isArray;
+// Objects that hold a key's methods are frozen through this: a replaced
+// Object.freeze would be handed every signer made after it.
+const freeze = Object.freeze;
+const isSafeInteger = Number.isSafeInteger;
 // An options bag may hold secrets (extraEntropy): read with these, never with what `Object` holds later.
 const { keys: objectKeys, getPrototypeOf } = Object;
 // A finalization registry's methods see the values held for dropped objects
@@ -181,7 +185,7 @@ function readFlag(value, name) {
 }
 
 export {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, register, unregister, len,
+  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, frRegister, frUnregister, register, unregister, len,
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, describeString, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
 };

@@ -8,7 +8,7 @@
 import * as glue from '../build/wasm/mldsa_simd.js';
 import { compileModule } from './wasm-module.js';
 import {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, register, unregister, len,
+  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, register, unregister, len,
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
 } from './args.js';
@@ -252,13 +252,13 @@ function part(bytes, start, end) {
  */
 function absorb(state, bytes) {
   for (let i = 0; i < len(bytes); i += CHUNK)
-    if (!wasm.stream_update(state, part(bytes, i, Math.min(i + CHUNK, len(bytes)))))
+    if (!wasm.stream_update(state, part(bytes, i, i + CHUNK < len(bytes) ? i + CHUNK : len(bytes))))
       throw new Error('mldsa-simd: internal error: not a stream state');
 }
 
 /** Feeds `parts` (plain views) to the stream of `state`, and returns its digest. */
 function streamed(state, parts) {
-  for (const bytes of parts) absorb(state, bytes);
+  for (let i = 0; i < parts.length; i++) absorb(state, parts[i]);
   return wasm.stream_finish(state);
 }
 
@@ -284,7 +284,7 @@ function nativeHash(n, head) {
   const h = apply(n.createHash, n.module, ['shake256', { outputLength: MU_BYTES }]);
   // node:crypto refuses a view of 2^31 bytes or more (ERR_OUT_OF_RANGE): pieces of at most 2^30.
   const update = (bytes) => {
-    for (let i = 0; i < len(bytes); i += NATIVE_PIECE) apply(n.update, h, [part(bytes, i, Math.min(i + NATIVE_PIECE, len(bytes)))]);
+    for (let i = 0; i < len(bytes); i += NATIVE_PIECE) apply(n.update, h, [part(bytes, i, i + NATIVE_PIECE < len(bytes) ? i + NATIVE_PIECE : len(bytes))]);
   };
   update(new U8(head)); // a copy: the view may be of a secret key's buffer (tr = bytes 64..127)
   return {
@@ -297,21 +297,30 @@ function nativeHash(n, head) {
   };
 }
 
+// Looks the platform's SHAKE256 up and probes it; `native` is set only once
+// the look-up has finished. What node:crypto throws means "none" (null); a
+// failure of our own (the wasm digest of the probe, or a RangeError: the
+// caller's stack ran out) propagates, and the look-up runs again next time.
 function lookUpNative() {
-  native = null;
-  if (typeof getBuiltinModule !== 'function') return;
-  const module = apply(getBuiltinModule, processObject, ['node:crypto']);
-  const createHash = module?.createHash;
-  if (typeof createHash !== 'function') return;
-  const proto = getPrototypeOf(apply(createHash, module, ['shake256', { outputLength: MU_BYTES }]));
-  const found = { module, createHash, update: proto.update, digest: proto.digest };
   const probe = new U8(3 * 136 + 7);
-  for (let i = 0; i < probe.length; i++) probe[i] = (i * 151 + 7) & 255;
-  const theirs = nativeHash(found, probe).digest();
+  for (let i = 0; i < len(probe); i++) probe[i] = (i * 151 + 7) & 255;
+  let found, theirs;
+  try {
+    if (typeof getBuiltinModule !== 'function') return (native = null);
+    const module = apply(getBuiltinModule, processObject, ['node:crypto']);
+    const createHash = module?.createHash;
+    if (typeof createHash !== 'function') return (native = null);
+    const proto = getPrototypeOf(apply(createHash, module, ['shake256', { outputLength: MU_BYTES }]));
+    found = { __proto__: null, module, createHash, update: proto.update, digest: proto.digest };
+    theirs = nativeHash(found, probe).digest();
+  } catch (e) {
+    if (e instanceof RangeError) throw e;
+    return (native = null);
+  }
   const ours = streamed(wasm.stream_prehash(SHAKE256_OID), [probe]);
   let differ = 0;
   for (let i = 0; i < MU_BYTES; i++) differ |= theirs[i] ^ ours[i];
-  if (differ === 0) native = found;
+  native = differ === 0 ? found : null;
 }
 
 /**
@@ -320,10 +329,12 @@ function lookUpNative() {
  * caller hashes in wasm).
  */
 function nativeShake256Start(head) {
+  if (native === undefined) lookUpNative();
+  if (!native) return null;
   try {
-    if (native === undefined) lookUpNative();
-    return native && nativeHash(native, head);
-  } catch {
+    return nativeHash(native, head);
+  } catch (e) {
+    if (e instanceof RangeError) throw e;
     return null;
   }
 }
@@ -335,13 +346,14 @@ function nativeShake256(head, parts) {
   try {
     for (let i = 0; i < parts.length; i++) h.update(parts[i]);
     return h.digest();
-  } catch {
+  } catch (e) {
+    if (e instanceof RangeError) throw e;
     return null;
   }
 }
 
 export {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, register, unregister, len,
+  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, register, unregister, len,
   wasm, liveGeneration, isSupported, fromRust, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,

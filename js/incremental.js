@@ -4,7 +4,7 @@
  * createSign() object dropped before it signed.
  * @module
  */
-import { apply, u8Fill, FR, readBytes } from './boundary.js';
+import { apply, u8Fill, freeze, FR, readBytes } from './boundary.js';
 
 /**
  * An incremental object (createSign/createVerify): `update(chunk)` reads the
@@ -22,7 +22,7 @@ function incremental(what, update, name, read, finish, close) {
     if (busy) throw new Error(`${what}: ${method}() called during another call on this object`);
     if (finished) throw new Error(`${what}: ${method}() on a finished object (${finished}); create a new one`);
   };
-  const object = Object.freeze({
+  const object = freeze({
     update(chunk) {
       const bytes = readBytes(chunk, 'chunk');
       enter('update');

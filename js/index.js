@@ -16,7 +16,7 @@
  * @module
  */
 import {
-  apply, U8, taTag, u8Fill, u8Set, register, unregister, len,
+  apply, U8, taTag, u8Fill, u8Set, freeze, isSafeInteger, register, unregister, len,
   wasm, liveGeneration, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK, EMPTY,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
@@ -26,11 +26,11 @@ import { prepared } from './prepared.js';
 import { incremental, wipeDropped } from './incremental.js';
 import { NIST_HASH_OID_PREFIX, PREHASHES, SECRET_KEY_TR } from '../build/tables.js';
 
-const SIGN_KEYS = Object.freeze(['context', 'extraEntropy']);
-const VERIFY_KEYS = Object.freeze(['context']);
-const ENTROPY_KEYS = Object.freeze(['extraEntropy']);
-const INTERNAL_SIGN_KEYS = Object.freeze(['extraEntropy', 'externalMu']);
-const INTERNAL_VERIFY_KEYS = Object.freeze(['externalMu']);
+const SIGN_KEYS = freeze(['context', 'extraEntropy']);
+const VERIFY_KEYS = freeze(['context']);
+const ENTROPY_KEYS = freeze(['extraEntropy']);
+const INTERNAL_SIGN_KEYS = freeze(['extraEntropy', 'externalMu']);
+const INTERNAL_VERIFY_KEYS = freeze(['externalMu']);
 
 // The pre-hash functions FIPS 204 §5.4 admits, [name, last OID byte, output bytes],
 // from the Rust crate (build/tables.js). A named one is hashed inside wasm,
@@ -64,7 +64,7 @@ function resolveHash(hash) {
   if (apply(taTag, oidValue, []) !== 'Uint8Array') throw new TypeError(badOid);
   const oid = new U8(readBytes(oidValue, 'hash.oid')); // a copy: read once, kept
   if (len(oid) !== 11 || NIST_HASH_OID_PREFIX.some((b, i) => oid[i] !== b)) throw new TypeError(badOid);
-  if (!Number.isSafeInteger(outputLen))
+  if (!isSafeInteger(outputLen))
     throw new TypeError(`hash: expected .outputLen to be an integer, got ${describe(outputLen)}`);
   const wantLen = prehashBy(1, oid[10])?.[2];
   if (wantLen === undefined)
@@ -128,7 +128,7 @@ function verifyArgs(sig, msg, opts) {
 
 function makeMlDsa(ps) {
   const { publicKey: pkLen, secretKey: skLen, signature: sigLen, securityLevel } = PARAMS[ps];
-  const lengths = Object.freeze({
+  const lengths = freeze({
     publicKey: pkLen,
     secretKey: skLen,
     signature: sigLen,
@@ -302,8 +302,8 @@ function makeMlDsa(ps) {
   };
   const readMOrMu = (mOrMu, externalMu) => (externalMu ? readLength(mOrMu, MU_BYTES, 'mu') : readBytes(mOrMu, 'msg'));
 
-  const internal = Object.freeze({
-    info: Object.freeze({ type: 'internal-ml-dsa' }),
+  const internal = freeze({
+    info: freeze({ type: 'internal-ml-dsa' }),
     ...keyOps,
     sign: (mOrMu, secretKey, opts) => {
       const { options, externalMu } = internalArgs(opts, INTERNAL_SIGN_KEYS);
@@ -349,8 +349,8 @@ function makeMlDsa(ps) {
         verify: (pk, sig) => wasm.verify_internal(ps, pk, hashMPrime(ctx, oid, h.digest()), sig),
       };
     });
-    return Object.freeze({
-      info: Object.freeze({ type: 'hashml-dsa' }),
+    return freeze({
+      info: freeze({ type: 'hashml-dsa' }),
       securityLevel,
       ...keyOps,
       ...hashStreaming,
@@ -384,11 +384,13 @@ function makeMlDsa(ps) {
     return prepared('signer', own, true, make, (handle) => ({
       sign(msg, opts) {
         const a = signArgs(msg, opts);
-        const h = handle();
+        // handle() at each use: code between two uses (the platform's hash,
+        // the first draw of randomness) can fail and replace the instance,
+        // and a handle is only valid in the instance it was made in.
         return withRnd(a.options, a.rnd, (rnd) => {
-          if (len(a.msg) <= CHUNK) return wasm.signer_sign(h, a.msg, a.ctx, rnd);
-          const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.signer_stream_mu(h));
-          return wasm.signer_sign_mu(h, mu, rnd);
+          if (len(a.msg) <= CHUNK) return wasm.signer_sign(handle(), a.msg, a.ctx, rnd);
+          const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.signer_stream_mu(handle()));
+          return wasm.signer_sign_mu(handle(), mu, rnd);
         });
       },
     }));
@@ -400,18 +402,20 @@ function makeMlDsa(ps) {
     return prepared('verifier', own, false, (pk) => wasm.prepare_verifier(ps, pk), (handle) => ({
       verify(sig, msg, opts) {
         const a = verifyArgs(sig, msg, opts);
-        const h = handle();
-        if (len(a.sig) !== sigLen) return false;
-        if (len(a.msg) <= CHUNK) return wasm.verifier_verify(h, a.msg, a.sig, a.ctx);
+        if (len(a.sig) !== sigLen) {
+          handle(); // (after free(), an Error even for a signature of the wrong length)
+          return false;
+        }
+        if (len(a.msg) <= CHUNK) return wasm.verifier_verify(handle(), a.msg, a.sig, a.ctx);
         if (tr === undefined) tr = trOfPublic(own);
-        const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.verifier_stream_mu(h));
-        return wasm.verifier_verify_mu(h, mu, a.sig);
+        const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.verifier_stream_mu(handle()));
+        return wasm.verifier_verify_mu(handle(), mu, a.sig);
       },
     }));
   };
 
-  return Object.freeze({
-    info: Object.freeze({ type: 'ml-dsa' }),
+  return freeze({
+    info: freeze({ type: 'ml-dsa' }),
     internal,
     securityLevel,
     ...keyOps,

@@ -26,15 +26,16 @@ const wipe = (bytes) => apply(u8Fill, bytes, [0]);
 // SPKI or PKCS#8 of any set is longer than the longest the Rust crate writes
 // (build/tables.js: PARAMS[set].spki, .pkcs8Max, the "both" form), and no PEM
 // longer than that DER in base64 lines of 64 characters with CRLF and its
-// armour, with 4 KiB to spare for the text that RFC 7468 lets stand around
-// the armour and the whitespace it lets stand in the base64. The bounds are
+// armour, with 64 KiB to spare for the text that RFC 7468 lets stand around
+// the armour (`openssl pkey -text` puts a hex dump of the whole key there)
+// and the whitespace it lets stand in the base64. The bounds are
 // those of the largest set with room to spare, so that a key of another set,
 // or one a few bytes off, is still refused for what it is by the DER reader.
 const SLACK = 256;
 const largest = (field) => Math.max(...Object.values(PARAMS).map((p) => p[field])) + SLACK;
 const spkiMax = largest('spki');
 const pkcs8Max = largest('pkcs8Max');
-const pemMax = Math.ceil(pkcs8Max / 3) * 4 + Math.ceil(pkcs8Max / 48) * 2 + 16 * SLACK;
+const pemMax = Math.ceil(pkcs8Max / 3) * 4 + Math.ceil(pkcs8Max / 48) * 2 + 64 * 1024;
 
 function readFormat(format, allowed, what) {
   if (typeof format !== 'string' || !allowed.includes(format))

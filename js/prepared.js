@@ -6,7 +6,7 @@
  * dropped without them, a FinalizationRegistry.
  * @module
  */
-import { apply, u8Fill, FR, register, unregister, wasm, liveGeneration } from './boundary.js';
+import { apply, u8Fill, freeze, FR, register, unregister, wasm, liveGeneration } from './boundary.js';
 
 // What a prepared key's finalizer needs: its handle in the instance of its
 // generation, and its key bytes, wiped when it is dropped (secret keys).
@@ -44,7 +44,7 @@ function prepared(what, bytes, secret, make, methods) {
     }
     return state.handle;
   };
-  const object = Object.freeze({
+  const object = freeze({
     ...methods(handle),
     free() {
       if (state.freed) return;

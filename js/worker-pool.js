@@ -20,12 +20,12 @@
  * @module
  */
 import {
-  apply, U8, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, FR, frRegister, frUnregister, len, PARAMS, SEED_BYTES,
+  apply, U8, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, frRegister, frUnregister, len, PARAMS, SEED_BYTES,
   describe, readBytes, readLength, readOptions, readContext, readEntropy, readFlag,
 } from './args.js';
 
-const SIGN_KEYS = Object.freeze(['context', 'extraEntropy', 'transfer']);
-const VERIFY_KEYS = Object.freeze(['context', 'transfer']);
+const SIGN_KEYS = freeze(['context', 'extraEntropy', 'transfer']);
+const VERIFY_KEYS = freeze(['context', 'transfer']);
 
 // Calls made together (in one turn of the event loop) travel together: a few
 // batches of at most this many tasks, at least one per worker when there are
@@ -113,7 +113,7 @@ const asyncDisposeSymbol = typeof Symbol.asyncDispose === 'symbol' ? Symbol.asyn
 export function readPoolOptions(options, defaultSize) {
   const o = readOptions(options, ['size']);
   if (o.size === undefined) return { size: Math.max(1, Math.min(256, defaultSize | 0 || 1)) };
-  if (!Number.isSafeInteger(o.size)) throw new TypeError(`size: expected a whole number, got ${typeof o.size === 'number' ? o.size : describe(o.size)}`);
+  if (!isSafeInteger(o.size)) throw new TypeError(`size: expected a whole number, got ${typeof o.size === 'number' ? o.size : describe(o.size)}`);
   if (o.size < 1 || o.size > 256) throw new RangeError(`size: expected 1 to 256 workers, got ${o.size}`);
   return { size: o.size };
 }
@@ -335,7 +335,7 @@ export function makePool(runner, pool) {
         const view = seed === undefined ? undefined : readLength(seed, SEED_BYTES, 'seed');
         const out = outgoing(false, [view]);
         const args = view === undefined ? [] : [out.carry(view, true)];
-        return call({ set, op: 'keygen', args }, out, (kp) => ({ __proto__: null, publicKey: kp.publicKey, secretKey: kp.secretKey }));
+        return call({ set, op: 'keygen', args }, out, (kp) => ({ __proto__: null, publicKey: kp.publicKey, secretKey: kp.secretKey, seed: kp.seed }));
       });
 
     const getPublicKey = async (secretKey) => {
@@ -382,7 +382,7 @@ export function makePool(runner, pool) {
         if (secret) apply(u8Fill, bytes, [0]);
         throw e;
       }
-      const object = Object.freeze({
+      const object = freeze({
         ...methods({
           key: (out) => {
             if (freed) throw new Error(`${kind}: used after free()`);
@@ -442,8 +442,8 @@ export function makePool(runner, pool) {
       }));
     };
 
-    const lengths = Object.freeze({ publicKey: pkLen, secretKey: skLen, signature: PARAMS[set].signature, seed: SEED_BYTES, signRand: 32 });
-    return Object.freeze({ lengths, keygen, getPublicKey, sign, verify, signer, verifier });
+    const lengths = freeze({ publicKey: pkLen, secretKey: skLen, signature: PARAMS[set].signature, seed: SEED_BYTES, signRand: 32 });
+    return freeze({ lengths, keygen, getPublicKey, sign, verify, signer, verifier });
   };
 
   const close = () => {
@@ -457,7 +457,7 @@ export function makePool(runner, pool) {
     return closing;
   };
 
-  return Object.freeze({
+  return freeze({
     size: runner.size,
     ml_dsa44: makeSet(44),
     ml_dsa65: makeSet(65),

@@ -9,7 +9,7 @@
  *
  *   { set: 44 | 65 | 87, op, args, key? }
  *
- *   op 'keygen'        args [seed?]                    -> { publicKey, secretKey }
+ *   op 'keygen'        args [seed?]                    -> { publicKey, secretKey, seed }
  *   op 'getPublicKey'  args [secretKey]                -> Uint8Array
  *   op 'sign'          args [msg, secretKey, options?] -> Uint8Array
  *   op 'verify'        args [sig, msg, publicKey, options?] -> boolean
@@ -78,21 +78,24 @@ const forgotten = new Set();
 const nameOf = (set, key) => `${String(key.pool)}\u0000${String(key.id)}\u0000${set}\u0000${key.kind}`;
 const poolOf = (name) => name.slice(0, name.indexOf('\u0000'));
 const isU8 = (x) => apply(taTag, x, []) === 'Uint8Array';
-// (Key bytes are public or the caller's own: no need for constant time. The
-// pools put them first in a call's buffer, so they are 4-byte aligned.)
+// In constant time: a cached signer's key is compared with the bytes a task
+// brings under the same name, and whoever can post tasks must not learn the
+// cached key from how long a refusal takes. (The pools put key bytes first in
+// a call's buffer, so they are 4-byte aligned; lengths are public.)
 const sameBytes = (a, b) => {
   const n = len(a);
   if (n !== len(b)) return false;
   const offsetA = apply(taOffset, a, []);
   const offsetB = apply(taOffset, b, []);
+  let differ = 0;
   if (offsetA % 4 === 0 && offsetB % 4 === 0 && n % 4 === 0) {
     const x = new Uint32Array(apply(taBuffer, a, []), offsetA, n / 4);
     const y = new Uint32Array(apply(taBuffer, b, []), offsetB, n / 4);
-    for (let i = 0; i < n / 4; i++) if (x[i] !== y[i]) return false;
-    return true;
+    for (let i = 0; i < n / 4; i++) differ |= x[i] ^ y[i];
+  } else {
+    for (let i = 0; i < n; i++) differ |= a[i] ^ b[i];
   }
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return differ === 0;
 };
 
 function drop(name) {
@@ -162,6 +165,7 @@ function transferables(value) {
   else if (value !== null && typeof value === 'object') {
     add(value.publicKey);
     add(value.secretKey);
+    add(value.seed); // keygen's seed: moved too, so that no copy stays in the worker
   }
   return toArray(out);
 }

@@ -57,6 +57,8 @@ export interface WorkerSignOptions extends WorkerVerifyOptions {
 export interface WorkerKeyPair {
   publicKey: Uint8Array<ArrayBuffer>;
   secretKey: Uint8Array<ArrayBuffer>;
+  /** The 32-byte seed ξ the keys were made from (the one given, or the one drawn in the worker): the private key in its seed form, the caller's to keep or wipe. */
+  seed: Uint8Array<ArrayBuffer>;
 }
 
 /** A prepared key held by the pool: each worker expands it once and keeps it. */

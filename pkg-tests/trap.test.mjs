@@ -70,3 +70,42 @@ test('after a trap the instance is replaced and the next calls work', { skip, ti
   assert.equal(passed, total);
   t.diagnostic(`after the trap: ${passed}/${total} ACVP sigVer vectors right`);
 });
+
+// Code of the platform's that runs in the middle of a signature (here the
+// first look-up of node:crypto's SHAKE256, which a script replaced) can make
+// the instance fail and be replaced between two calls into wasm of the same
+// signature. Handles restart in a new instance, so the signer must fetch its
+// handle again at each call: otherwise the key first made in the new instance
+// (here the attacker's) would sign the victim's message.
+test('an instance replaced in the middle of a prepared signature: the signer\'s key, not the one now in its slot', { skip, timeout: 120_000 }, async () => {
+  const { lib, memory } = await importWatched('trap-mid');
+  const P = lib.ml_dsa44;
+  const victim = P.keygen(rng.bytes(32));
+  const attackerSeed = rng.bytes(32);
+  const msg = rng.bytes(70_000); // over 64 KiB: μ is hashed first, by node:crypto where there is one
+  const signer = P.signer(victim.secretKey); // an expanded key: tr is known, so the platform's hash is used
+  const nodeCrypto = process.getBuiltinModule('node:crypto');
+  const createHash = nodeCrypto.createHash;
+  let replaced = false;
+  nodeCrypto.createHash = function (...args) {
+    nodeCrypto.createHash = createHash;
+    const mem = memory();
+    mem.grow(65536 - mem.buffer.byteLength / 65536);
+    try {
+      lib.ml_dsa87.keygen(rng.bytes(32)); // more heap than the instance has: its allocation traps
+    } catch (e) {
+      replaced = /has been replaced/.test(e.message);
+    }
+    P.signer(attackerSeed); // the first key of the new instance takes the slot the victim's handle names
+    return Reflect.apply(createHash, this, args);
+  };
+  let sig;
+  try {
+    sig = signer.sign(msg, { extraEntropy: false });
+  } finally {
+    nodeCrypto.createHash = createHash;
+  }
+  assert.ok(replaced, 'the instance was replaced during the signature');
+  assert.equal(P.verify(sig, msg, victim.publicKey), true, 'the signature is the victim key\'s');
+  assert.ok(equalBytes(sig, noble.ml_dsa44.sign(msg, victim.secretKey, { extraEntropy: false })), 'and equals noble\'s');
+});

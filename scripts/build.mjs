@@ -148,14 +148,18 @@ for (const f of [wasmFile, glueFile, tablesFile]) if (!fs.existsSync(f)) fail(`m
 // The glue as the package ships it (scripts/glue.mjs): no built-in a script
 // could replace after the import is called on secrets or on linear memory;
 // Rust's errors marked; wipeMemory() and reinstantiate() for a failed call.
-// wasm-pack writes the glue anew on every build; with --skip-wasm it is
-// hardened already (the marker), and gets the current prelude and epilogue.
+// wasm-pack writes the glue anew on every build; a copy of what it wrote is
+// kept beside it, so that --skip-wasm hardens that again (with every
+// rewrite and check of this version of glue.mjs).
 {
+  const generatedFile = path.join(wasmDir, 'mldsa_simd.generated.js');
   const glue = fs.readFileSync(glueFile, 'utf8');
-  const { harden, refresh } = await import('./glue.mjs');
+  const hardenedBefore = glue.startsWith('// Added by scripts/build.mjs');
+  if (!hardenedBefore) fs.writeFileSync(generatedFile, glue);
+  else if (!fs.existsSync(generatedFile)) fail(`${rel(glueFile)} was hardened by an older build; run the build without --skip-wasm`);
+  const { harden } = await import('./glue.mjs');
   try {
-    const hardened = glue.startsWith('// Added by scripts/build.mjs') ? refresh(glue) : harden(glue);
-    if (hardened !== glue) fs.writeFileSync(glueFile, hardened);
+    fs.writeFileSync(glueFile, harden(fs.readFileSync(generatedFile, 'utf8')));
   } catch (e) {
     fail(`${rel(glueFile)}: ${e.message}`);
   }

@@ -48,6 +48,14 @@ const __Error = Error;
 // A replaced WebAssembly.Instance would be handed the imports, which read and
 // write linear memory (and so every live prepared signer's key).
 const __Instance = __WebAssembly && __WebAssembly.Instance;
+// Making an instance reads its exports (a getter a script could replace:
+// it would be handed the memory and every export) and may compile a module.
+const __Module = __WebAssembly && __WebAssembly.Module;
+const __exportsGet = __WebAssembly && __getter(__WebAssembly.Instance.prototype, 'exports');
+const __getPrototypeOf = Object.getPrototypeOf;
+const __ObjectPrototype = Object.prototype;
+const __TextDecoder = TextDecoder;
+const __TextEncoder = TextEncoder;
 const __memoryBuffer = () => __apply(__memoryBufferGet, wasm.memory, []);
 /** The error a Rust export returned last (thrown by the glue after the call returned). */
 export let rustError;
@@ -68,13 +76,13 @@ const REWRITES = [
             const to = new __U8(__apply(__taBuffer, arg2, []), __apply(__taOffset, arg2, []), __apply(__taByteLength, arg2, []));
             __apply(__u8Set, to, [getArrayU8FromWasm0(arg0, arg1)]);
         },`],
-  ['randomness through a copy', `        __wbg_getRandomValues_5d8c030b527203a6: function() { return handleError(function (arg0, arg1) {
+  // No export draws randomness inside wasm (JavaScript passes every seed and
+  // rnd in), so the getrandom import refuses: no code of the caller's can run
+  // inside a call into wasm through it.
+  ['no randomness drawn inside wasm', `        __wbg_getRandomValues_5d8c030b527203a6: function() { return handleError(function (arg0, arg1) {
             globalThis.crypto.getRandomValues(getArrayU8FromWasm0(arg0, arg1));
-        }, arguments); },`, `        __wbg_getRandomValues_5d8c030b527203a6: function() { return handleError(function (arg0, arg1) {
-            const out = new __U8(arg1);
-            globalThis.crypto.getRandomValues(out);
-            __apply(__u8Set, getUint8ArrayMemory0(), [out, arg0 >>> 0]);
-            __apply(__u8Fill, out, [0]);
+        }, arguments); },`, `        __wbg_getRandomValues_5d8c030b527203a6: function() { return handleError(function () {
+            throw __Error('mldsa-simd: no randomness is drawn inside wasm');
         }, arguments); },`],
   ['externref table', `        __wbindgen_init_externref_table: function() {
             const table = wasm.__wbindgen_externrefs;
@@ -187,17 +195,43 @@ function handleError(f, args) {
     const len = __apply(__taLength, bytes, []);
     numBytesDecoded += len;
     if (numBytesDecoded >= MAX_SAFARI_DECODE_BYTES) {
-        cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+        cachedTextDecoder = new __TextDecoder('utf-8', { ignoreBOM: true });
         __apply(__decode, cachedTextDecoder, []);
         numBytesDecoded = len;
     }
     return __apply(__decode, cachedTextDecoder, [bytes]);
 }`],
   ['the decoder primed', `let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-cachedTextDecoder.decode();`, `let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+cachedTextDecoder.decode();`, `let cachedTextDecoder = new __TextDecoder('utf-8', { ignoreBOM: true });
 __apply(__decode, cachedTextDecoder, []);`],
-  ['the instance made with the constructor captured at load', `    const instance = new WebAssembly.Instance(module, imports);
-    return __wbg_finalize_init(instance, module);`, `    const instance = new __Instance(module, imports);
+  ['the encoder', `const cachedTextEncoder = new TextEncoder();`, `const cachedTextEncoder = new __TextEncoder();`],
+  ['the exports read through the getter captured at load', `function __wbg_finalize_init(instance, module) {
+    wasmInstance = instance;
+    wasm = instance.exports;`, `function __wbg_finalize_init(instance, module) {
+    wasmInstance = instance;
+    wasm = __apply(__exportsGet, instance, []);`],
+  ['the instance made with the built-ins captured at load', `        if (Object.getPrototypeOf(module) === Object.prototype) {
+            ({module} = module)
+        } else {
+            console.warn('using deprecated parameters for \`initSync()\`; pass a single object instead')
+        }
+    }
+
+    const imports = __wbg_get_imports();
+    if (!(module instanceof WebAssembly.Module)) {
+        module = new WebAssembly.Module(module);
+    }
+    const instance = new WebAssembly.Instance(module, imports);
+    return __wbg_finalize_init(instance, module);`, `        if (__getPrototypeOf(module) === __ObjectPrototype) {
+            ({module} = module)
+        }
+    }
+
+    const imports = __wbg_get_imports();
+    if (!(module instanceof __Module)) {
+        module = new __Module(module);
+    }
+    const instance = new __Instance(module, imports);
     return __wbg_finalize_init(instance, module);`],
   ['no encodeInto fallback', `if (!('encodeInto' in cachedTextEncoder)) {
     cachedTextEncoder.encodeInto = function (arg, view) {
@@ -240,26 +274,14 @@ export function harden(glue) {
   for (const needed of ['let wasmModule, wasmInstance, wasm;', 'function initSync(module) {']) {
     if (!out.includes(needed)) throw new Error(`the generated glue has no "${needed}"; update scripts/glue.mjs`);
   }
-  out = PRELUDE + out + EPILOGUE;
-  // What is left of the glue that the package runs: no call of a replaceable
-  // method or accessor on a view, a buffer, the memory or a table.
+  // What is left of the glue that the package runs (the prelude, which
+  // captures the built-ins at load, aside): no call of a replaceable method or
+  // accessor on a view, a buffer, the memory, a table or an instance, and no
+  // global looked up after load.
   const used = out.slice(0, out.indexOf('async function __wbg_load(')) + out.slice(out.indexOf('function initSync(module) {'), out.indexOf('let __wbg_init_promise;')) + EPILOGUE;
+  out = PRELUDE + out + EPILOGUE;
   const code = used.replace(/^\s*(\/\/|\/?\*).*$/gm, '');
-  const bad = code.match(/\.(set|subarray|slice|fill|apply|call|decode|encode|encodeInto|get)\(|\.(buffer|byteLength|byteOffset|length)\b|new WebAssembly\.Instance\b/g);
+  const bad = code.match(/\.(set|subarray|slice|fill|apply|call|decode|encode|encodeInto|get)\(|\.(buffer|byteLength|byteOffset|length|exports)\b|\bWebAssembly\.|\bObject\.|\bconsole\.|\bnew (TextDecoder|TextEncoder|Uint8Array)\b/g);
   if (bad) throw new Error(`the hardened glue still calls ${[...new Set(bad)].join(', ')} on a value a script could have replaced the method of; update scripts/glue.mjs`);
   return out;
-}
-
-/**
- * Glue that an earlier build hardened (build/ as --skip-wasm reuses it) with
- * this version's prelude and epilogue, so that a change to either reaches the
- * bundle without a Rust build; the rewrites between them depend only on the
- * pinned wasm-bindgen.
- */
-export function refresh(hardened) {
-  const head = PRELUDE.slice(0, PRELUDE.indexOf('\n') + 1);
-  const preludeEnd = hardened.indexOf('export let rustError;\n');
-  const epilogueStart = hardened.lastIndexOf(EPILOGUE.slice(0, EPILOGUE.indexOf('\n', 1) + 1));
-  if (!hardened.startsWith(head) || preludeEnd < 0 || epilogueStart < 0) throw new Error('not glue hardened by scripts/glue.mjs; run the build without --skip-wasm');
-  return PRELUDE + hardened.slice(preludeEnd + 'export let rustError;\n'.length, epilogueStart) + EPILOGUE;
 }

@@ -263,6 +263,10 @@ const targets = [
   [Promise.prototype, 'Promise.prototype', ['then', 'catch', 'finally']],
   [Promise, 'Promise', ['resolve', 'reject', 'all', 'allSettled', 'race', 'any']],
   [WebAssembly.Memory.prototype, 'WebAssembly.Memory.prototype', ['buffer', 'grow']],
+  // Read when an instance is replaced after a failed call (forced below).
+  [WebAssembly.Instance.prototype, 'WebAssembly.Instance.prototype', ['exports']],
+  [WebAssembly.Table.prototype, 'WebAssembly.Table.prototype', ['get', 'set', 'grow']],
+  [WebAssembly, 'WebAssembly', ['Module', 'Instance', 'validate', 'compile', 'instantiate']],
   [Symbol, 'Symbol', ['for']],
   // What carries tasks and results between threads: posting, listening and dispatching.
   [MessagePort.prototype, 'MessagePort.prototype', everything(MessagePort.prototype)],
@@ -351,6 +355,25 @@ try {
     P.importSecretKey(chosen[1], 'raw-seed');
     P.importSecretKey(secretKey65, 'raw');
     main.ml_dsa44.exportSecretKey(chosen[0], 'pem');
+    // A call that fails inside the instance (a trap: every page up to 4 GiB is
+    // taken from outside, so the next allocation fails), so that the instance
+    // is wiped and replaced with the spies live; then a signer made before is
+    // made again in the new instance and signs.
+    busy = true;
+    const memory = instances.at(-1).exports.memory;
+    memory.grow(65536 - memory.buffer.byteLength / 65536);
+    busy = false;
+    let replaced = false;
+    const held = []; // each new signer takes a slot of 72 KiB until the heap must grow
+    for (let i = 0; i < 200 && !replaced; i++) {
+      try {
+        held[i] = P.signer(chosen[1]);
+      } catch (e) {
+        replaced = /has been replaced/.test(e.message);
+      }
+    }
+    if (!replaced) throw new Error('the forced trap did not replace the instance');
+    signers[1].sign(message);
   })();
   // Every key is dropped now: collect them, and let the finalizers run.
   for (let i = 0; i < 20 && dropped < 4; i++) {
