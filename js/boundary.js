@@ -39,13 +39,22 @@ const getPrototypeOf = Object.getPrototypeOf;
 // imports this package. Then isSupported() is false, and every call that
 // needs wasm throws unsupported(): `broken` stays set and replaceInstance()
 // throws it. Nothing is compiled again: neither a policy nor a missing
-// WebAssembly changes while the page or process lives.
+// WebAssembly changes while the page or process lives. A module that
+// compiled but could not be instantiated (memory refused, say) is only
+// instantiated again at the first call, as after a failed call.
 let compiled, loadFailure;
+let startFailed = false;
 try {
   compiled = compileModule();
-  glue.initSync({ module: compiled });
 } catch (e) {
   loadFailure = { error: e, noWasm: typeof globalThis.WebAssembly !== 'object' };
+}
+if (loadFailure === undefined) {
+  try {
+    glue.initSync({ module: compiled });
+  } catch {
+    startFailed = true;
+  }
 }
 
 /** Whether the package can run here: false where WebAssembly was refused at import. Never throws. */
@@ -72,7 +81,7 @@ function unsupported() {
 // where the stack allows, else at the start of the next call. `generation`
 // counts the instances: prepared keys made in one are made again in the next.
 let generation = 0;
-let broken = loadFailure !== undefined;
+let broken = loadFailure !== undefined || startFailed;
 
 function replaceInstance() {
   if (loadFailure !== undefined) throw unsupported();

@@ -138,6 +138,14 @@ test('Node: with no WebAssembly, or a compile that is refused, the import succee
     ['CommonJS, browser entry (index.cjs), compile refused', { setup: REFUSE, entry: path.join(pkgDir, 'index.cjs'), cjs: true }, WHAT_TO_ADD, 'CompileError'],
   ];
   for (const [what, child, why, causeName] of cases) checkUnsupported(runChild(child), why, causeName, what);
+  // An instance refused once at import (memory, say), not the compile: the
+  // package can run, and the first call makes the instance.
+  const once =
+    'const I = WebAssembly.Instance; let refused = false;' +
+    'WebAssembly.Instance = new Proxy(I, { construct(t, a, n) { if (!refused) { refused = true; throw new WebAssembly.RuntimeError("refused once"); } return Reflect.construct(t, a, n); } });';
+  const late = runChild({ setup: once, entry: PKG_NAME });
+  assert.equal(late.supported, true, 'an instance refused once at import: isSupported()');
+  assert.equal(late.roundTrip, true, 'an instance refused once at import: the first call makes it and signs');
   // And where nothing is refused:
   const r = runChild({ entry: PKG_NAME });
   assert.equal(r.supported, true);
