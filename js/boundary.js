@@ -85,7 +85,7 @@ let broken = loadFailure !== undefined || startFailed;
 
 function replaceInstance() {
   if (loadFailure !== undefined) throw unsupported();
-  glue.reinstantiate(compiled); // wipes the old instance's memory first (scripts/build.mjs)
+  glue.reinstantiate(compiled); // wipes the old instance's memory first (scripts/glue.mjs)
   generation++;
   broken = false;
 }
@@ -106,7 +106,7 @@ function liveGeneration() {
  * stack: then `broken` stays set and the next call replaces the instance.
  */
 function afterFailure(e) {
-  if (e === glue.rustError) {
+  if (fromRust(e)) {
     broken = false;
     return e;
   }
@@ -260,9 +260,15 @@ function part(bytes, start, end) {
  * exports of src/wasm/stream.rs say why it lives here), updated in place.
  */
 function absorb(state, bytes) {
-  for (let i = 0; i < len(bytes); i += CHUNK)
-    if (!wasm.stream_update(state, part(bytes, i, i + CHUNK < len(bytes) ? i + CHUNK : len(bytes))))
-      throw new Error('mldsa-simd: internal error: not a stream state');
+  eachPiece(bytes, CHUNK, (piece) => {
+    if (!wasm.stream_update(state, piece)) throw new Error('mldsa-simd: internal error: not a stream state');
+  });
+}
+
+/** Calls `each(view)` with the pieces of `bytes` (a plain view), in order, each at most `size` bytes. */
+function eachPiece(bytes, size, each) {
+  const n = len(bytes);
+  for (let i = 0; i < n; i += size) each(part(bytes, i, i + size < n ? i + size : n));
 }
 
 /** Feeds `parts` (plain views) to the stream of `state`, and returns its digest. */
@@ -292,9 +298,7 @@ let native; // undefined: not looked up yet; null: none
 function nativeHash(n, head) {
   const h = apply(n.createHash, n.module, ['shake256', { outputLength: MU_BYTES }]);
   // node:crypto refuses a view of 2^31 bytes or more (ERR_OUT_OF_RANGE): pieces of at most 2^30.
-  const update = (bytes) => {
-    for (let i = 0; i < len(bytes); i += NATIVE_PIECE) apply(n.update, h, [part(bytes, i, i + NATIVE_PIECE < len(bytes) ? i + NATIVE_PIECE : len(bytes))]);
-  };
+  const update = (bytes) => eachPiece(bytes, NATIVE_PIECE, (piece) => apply(n.update, h, [piece]));
   update(new U8(head)); // a copy: the view may be of a secret key's buffer (tr = bytes 64..127)
   return {
     update,

@@ -53,8 +53,8 @@ function readText(value, name, max) {
   return apply(encode, encoder, [value]);
 }
 
-/** DER bytes of at most `max` bytes. */
-function readDer(value, name, max) {
+/** The bytes of a Uint8Array (DER, or PEM given as bytes) of at most `max` bytes. */
+function readBytesUpTo(value, name, max) {
   const bytes = readBytes(value, name);
   if (len(bytes) > max) throw new RangeError(`${name}: expected at most ${max} bytes, got ${len(bytes)}`);
   return bytes;
@@ -69,7 +69,7 @@ function readPem(value) {
   if (typeof value === 'string') return { bytes: readText(value, 'pem', pemMax), own: true };
   if (apply(taTag, value, []) !== 'Uint8Array')
     throw new TypeError(`pem: expected a string or a Uint8Array of text, got ${describe(value)}`);
-  return { bytes: readDer(value, 'pem', pemMax), own: false };
+  return { bytes: readBytesUpTo(value, 'pem', pemMax), own: false };
 }
 
 /**
@@ -159,7 +159,7 @@ export function keyFormats(ps) {
       jwkAlg(jwk.alg, 'jwk');
       return base64url(jwk.pub, 'jwk.pub', pkLen);
     }
-    const der = f === 'pem' ? pemDecode(data, PUBLIC_LABEL) : readDer(data, 'spki', spkiMax);
+    const der = f === 'pem' ? pemDecode(data, PUBLIC_LABEL) : readBytesUpTo(data, 'spki', spkiMax);
     const publicKey = new U8(pkLen);
     sameSet(wasm.spki_decode(ps, der, publicKey), f);
     return publicKey;
@@ -201,7 +201,7 @@ export function keyFormats(ps) {
     let der;
     if (f === 'pem') der = pemDecode(data, PRIVATE_LABEL);
     try {
-      return privateKey((outSeed, outPk, outSk) => wasm.pkcs8_decode(ps, der ?? readDer(data, 'pkcs8', pkcs8Max), outSeed, outPk, outSk));
+      return privateKey((outSeed, outPk, outSk) => wasm.pkcs8_decode(ps, der ?? readBytesUpTo(data, 'pkcs8', pkcs8Max), outSeed, outPk, outSk));
     } finally {
       if (der) wipe(der);
     }

@@ -166,12 +166,7 @@ function handleError(f, args) {
     return ptr;
 }`],
   ['text into memory', /function passStringToWasm0\(arg, malloc, realloc\) \{\n[\s\S]*?\n    WASM_VECTOR_LEN = offset;\n    return ptr;\n\}/, `function passStringToWasm0(arg, malloc) {
-    const bytes = __apply(__encode, cachedTextEncoder, [arg]);
-    const len = __apply(__taLength, bytes, []);
-    const ptr = malloc(len, 1) >>> 0;
-    __apply(__u8Set, getUint8ArrayMemory0(), [bytes, ptr]);
-    WASM_VECTOR_LEN = len;
-    return ptr;
+    return passArray8ToWasm0(__apply(__encode, cachedTextEncoder, [arg]), malloc);
 }`],
   ['errors marked as Rust\'s', `function takeFromExternrefTable0(idx) {
     const value = wasm.__wbindgen_externrefs.get(idx);
