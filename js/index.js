@@ -21,7 +21,6 @@ import {
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 } from './boundary.js';
-import { keyFormats } from './keys.js';
 import { prepared } from './prepared.js';
 import { incremental, wipeDropped } from './incremental.js';
 import { NIST_HASH_OID_PREFIX, PREHASHES, SECRET_KEY_TR } from '../build/tables.js';
@@ -33,30 +32,21 @@ const INTERNAL_SIGN_KEYS = freeze(['extraEntropy', 'externalMu']);
 const INTERNAL_VERIFY_KEYS = freeze(['externalMu']);
 
 // The pre-hash functions FIPS 204 §5.4 admits, [name, last OID byte, output bytes],
-// from the Rust crate (build/tables.js). A named one is hashed inside wasm,
-// chosen there by its OID: the same bytes that go into M′.
+// from the Rust crate (build/tables.js): a hash function's .oid must be one of them.
 const prehashBy = (i, value) => PREHASHES.find((e) => e[i] === value);
 
 const mPrimeHeader = (ctx) => U8.of(0, len(ctx));
 
-// A named hash is hashed inside wasm; a noble-hashes function is called here.
-// Returns { oid, digest(msgView) -> plain bytes, start() -> { update(view), digest() }, callsOut }:
+// A hash function (noble-hashes' shape, as mldsa-simd/prehash makes them) is called here.
+// Returns { oid, digest(msgView) -> plain bytes, start() -> { update(view), digest() } }:
 // `start` begins an incremental PH(M).
 function resolveHash(hash) {
-  if (typeof hash === 'string') {
-    const entry = prehashBy(0, hash);
-    if (!entry)
-      throw new RangeError(`hash: an unknown hash name (${hash.length} characters); expected one of: ${PREHASHES.map((e) => e[0]).join(', ')}`);
-    const oid = U8.of(...NIST_HASH_OID_PREFIX, entry[1]);
-    const digest = (msg) => streamed(wasm.stream_prehash(oid), [msg]);
-    const start = () => {
-      const state = wasm.stream_prehash(oid);
-      return { update: (bytes) => absorb(state, bytes), digest: () => wasm.stream_finish(state) };
-    };
-    return { oid, digest, start, callsOut: false };
-  }
-  if (typeof hash !== 'function')
-    throw new TypeError(`hash: expected a hash name or a hash function, got ${describe(hash)}`);
+  if (typeof hash === 'string')
+    throw new TypeError(
+      `hash: expected a hash function, got a string of ${hash.length} characters; the named pre-hash functions are in ` +
+        "mldsa-simd/prehash: import { sha512 } from 'mldsa-simd/prehash' and pass prehash(sha512)",
+    );
+  if (typeof hash !== 'function') throw new TypeError(`hash: expected a hash function, got ${describe(hash)}`);
   const oidValue = hash.oid;
   const outputLen = hash.outputLen;
   const create = hash.create;
@@ -97,7 +87,7 @@ function resolveHash(hash) {
     const h = calling(() => apply(create, hash, []));
     return { update: (bytes) => calling(() => h.update(bytes)), digest: () => output(calling(() => h.digest())) };
   };
-  return { oid, digest, start, callsOut: true };
+  return { oid, digest, start };
 }
 
 // M′ of HashML-DSA (FIPS 204 Algorithms 4 and 5): 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M).
@@ -329,13 +319,13 @@ function makeMlDsa(ps) {
   });
 
   const prehash = (hash) => {
-    const { oid, digest, start, callsOut } = resolveHash(hash);
+    const { oid, digest, start } = resolveHash(hash);
     // PH(M), then M′. A caller's hash function runs code of its own: the views
     // read before it must still be whole afterwards.
     const mPrime = (msg, ctx, others) => {
       const d = digest(msg);
       // (Indexed, not iterated: the array iterator is a built-in a script could replace.)
-      if (callsOut) for (let i = 0; i < others.length; i++) checkIntact(others[i][0], others[i][1], others[i][2]);
+      for (let i = 0; i < others.length; i++) checkIntact(others[i][0], others[i][1], others[i][2]);
       return hashMPrime(ctx, oid, d);
     };
     // HashML-DSA: PH(M) in pieces, then M′ = 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M) signed
@@ -425,7 +415,6 @@ function makeMlDsa(ps) {
     prehash,
     signer,
     verifier,
-    ...keyFormats(ps),
   });
 }
 

@@ -11,6 +11,7 @@
  * @module
  */
 import { ml_dsa44, ml_dsa65, ml_dsa87, isSupported, wasmMemoryBytes } from './index.js';
+import { importPublicKey, exportPublicKey, importSecretKey, exportSecretKey } from './keys.js';
 
 // ---------------------------------------------------------------- intrinsics
 // Captured once, at load (as js/args.js does for the main API), so that a
@@ -404,7 +405,7 @@ function importKey(format, keyData, alg, extractable, usages) {
     case 'raw-public': {
       onlyUsage(usages, 'verify', format);
       try {
-        publicKey = ml.importPublicKey(keyData, format === 'spki' ? 'spki' : 'raw');
+        publicKey = importPublicKey(ml, keyData, format === 'spki' ? 'spki' : 'raw');
       } catch (e) {
         throw dataError(e);
       }
@@ -418,7 +419,7 @@ function importKey(format, keyData, alg, extractable, usages) {
         fail('NotSupportedError', 'importKey: a PKCS#8 key in the expandedKey form (without its seed) is not supported');
       let key;
       try {
-        key = ml.importSecretKey(keyData, format === 'pkcs8' ? 'pkcs8' : 'raw-seed');
+        key = importSecretKey(ml, keyData, format === 'pkcs8' ? 'pkcs8' : 'raw-seed');
       } catch (e) {
         // The draft refuses the expandedKey form before any check of its contents.
         if (/^pkcs8: the expandedKey is malformed/.test(e.message)) throw expandedOnly();
@@ -446,11 +447,11 @@ function importKey(format, keyData, alg, extractable, usages) {
       if (priv) object.priv = jwk.priv;
       try {
         if (priv) {
-          const key = ml.importSecretKey(object, 'jwk');
+          const key = importSecretKey(ml, object, 'jwk');
           wipe(key.secretKey);
           ({ publicKey, seed } = key);
         } else {
-          publicKey = ml.importPublicKey(object, 'jwk');
+          publicKey = importPublicKey(ml, object, 'jwk');
         }
       } catch (e) {
         throw dataError(e);
@@ -482,15 +483,15 @@ function exportKey(format, key) {
   const ml = SETS[s.set];
   switch (format) {
     case 'spki':
-      return toArrayBuffer(ml.exportPublicKey(s.publicKey, 'spki'));
+      return toArrayBuffer(exportPublicKey(ml, s.publicKey, 'spki'));
     case 'raw-public':
       return toArrayBuffer(copy(s.publicKey));
     case 'pkcs8':
-      return toArrayBuffer(ml.exportSecretKey(s.seed, 'pkcs8'));
+      return toArrayBuffer(exportSecretKey(ml, s.seed, 'pkcs8'));
     case 'raw-seed':
       return toArrayBuffer(copy(s.seed));
     default: {
-      const jwk = s.type === 'private' ? ml.exportSecretKey(s.seed, 'jwk') : ml.exportPublicKey(s.publicKey, 'jwk');
+      const jwk = s.type === 'private' ? exportSecretKey(ml, s.seed, 'jwk') : exportPublicKey(ml, s.publicKey, 'jwk');
       return { ...jwk, key_ops: [...s.usages], ext: s.extractable };
     }
   }

@@ -30,7 +30,9 @@
 //      importing pkg/mldsa_simd.wasm instead (js/wasm-module.edge.js), and
 //      pkg/index.node.mjs and .cjs (export condition "node") the same code
 //      reading that file at import (js/wasm-module.node.js);
-//      mldsa-simd/webcrypto gets the same six entries.
+//      mldsa-simd/keys and mldsa-simd/webcrypto get the same six entries, each
+//      importing the main entry of its runtime; mldsa-simd/prehash is plain
+//      JavaScript (ESM and CJS).
 //   4. pkg/ gets the types (index.d.ts, index.d.cts, and ts5.6/ for TypeScript
 //      before 5.7), package.json, the user part of README.md and the licence.
 //      package.json is pkg-template/package.json (the public surface, checked
@@ -250,17 +252,26 @@ const nodeCjs = {
   define: { 'import.meta.url': '__mldsaUrl' },
   banner: "\nconst __mldsaUrl = require('node:url').pathToFileURL(__filename).href;",
 };
+// The six forms of a subpath that imports the main entry: './index.js' and
+// './keys.js' in its sources become the same runtime's entries of the package.
+const onMain = (base) =>
+  ['mjs', 'cjs', 'node.mjs', 'node.cjs', ...Object.keys(edgeEntries).map((c) => `${c}.mjs`)].map((variant) => [
+    `${base}.${variant}`, variant.endsWith('cjs') ? 'cjs' : 'esm', path.join(root, 'js', `${base}.js`), true,
+    { './index.js': `./index.${variant}`, './keys.js': `./keys.${variant}` },
+  ]);
 const outputs = [
   ['index.mjs', 'esm', path.join(root, 'js', 'index.js'), true],
   ['index.cjs', 'cjs', path.join(pkgDir, 'index.mjs'), false],
   ['index.node.mjs', 'esm', path.join(root, 'js', 'index.js'), true, null, nodeWasm],
   ['index.node.cjs', 'cjs', path.join(pkgDir, 'index.node.mjs'), false, null, nodeCjs],
   ...Object.entries(edgeEntries).map(([c, wasmSpecifier]) => [`index.${c}.mjs`, 'esm', path.join(root, 'js', 'index.js'), true, null, { wasmModule: 'wasm-module.edge.js', wasm: wasmSpecifier }]),
-  ['webcrypto.mjs', 'esm', path.join(root, 'js', 'webcrypto.js'), true, './index.mjs'],
-  ['webcrypto.cjs', 'cjs', path.join(root, 'js', 'webcrypto.js'), true, './index.cjs'],
-  ['webcrypto.node.mjs', 'esm', path.join(root, 'js', 'webcrypto.js'), true, './index.node.mjs'],
-  ['webcrypto.node.cjs', 'cjs', path.join(root, 'js', 'webcrypto.js'), true, './index.node.cjs'],
-  ...Object.keys(edgeEntries).map((c) => [`webcrypto.${c}.mjs`, 'esm', path.join(root, 'js', 'webcrypto.js'), true, `./index.${c}.mjs`]),
+  // Subpaths built on the main entry: each runtime's form imports that
+  // runtime's main entry (and keys entry), never a copy of them.
+  ...onMain('keys'),
+  ...onMain('webcrypto'),
+  // mldsa-simd/prehash: plain JavaScript, no wasm.
+  ['prehash.mjs', 'esm', path.join(root, 'js', 'prehash.js'), true],
+  ['prehash.cjs', 'cjs', path.join(root, 'js', 'prehash.js'), true],
   // mldsa-simd/worker: the pools run on the main thread and load no wasm; the
   // worker modules import ./index.mjs (the Node-only ones, the worker thread and the
   // piscina task, ./index.node.mjs). The pools find their worker module by
@@ -283,10 +294,12 @@ const mapSources = new Map();
 for (const [name, format, entryPoint, bundle, mainEntry, extra = {}] of outputs) {
   const plugins = [];
   if (mainEntry) {
+    // A string: the main entry './index.js' resolves to; an object: each such module's entry.
+    const externals = typeof mainEntry === 'string' ? { './index.js': mainEntry } : mainEntry;
     plugins.push({
       name: 'main-entry-external',
       setup(b) {
-        b.onResolve({ filter: /^\.\/index\.js$/ }, () => ({ path: mainEntry, external: true }));
+        b.onResolve({ filter: /^\.\/(index|keys)\.js$/ }, (a) => (externals[a.path] ? { path: externals[a.path], external: true } : undefined));
       },
     });
   }
@@ -370,7 +383,7 @@ fs.copyFileSync(wasmFile, path.join(pkgDir, 'mldsa_simd.wasm'));
 // compilers get a copy in ts5.6/ with plain `Uint8Array`, chosen by the
 // `types@<5.7` export condition and, under moduleResolution node10 (which
 // ignores exports), by typesVersions, which also gives the subpaths types there.
-const typeBases = ['index', 'webcrypto', 'worker', 'worker-task', 'worker-web'];
+const typeBases = ['index', 'keys', 'prehash', 'webcrypto', 'worker', 'worker-task', 'worker-web'];
 // The module Web Worker (worker-web) has no CommonJS form, so no .d.cts.
 const typeExts = (base) => (base === 'worker-web' ? ['d.ts'] : ['d.ts', 'd.cts']);
 fs.mkdirSync(path.join(pkgDir, 'ts5.6'));
