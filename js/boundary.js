@@ -12,7 +12,6 @@ import {
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
 } from './args.js';
-import { NIST_HASH_OID_PREFIX, PREHASHES } from '../build/tables.js';
 
 // ---------------------------------------------------------------- intrinsics
 // (Those that the argument reading needs are in js/args.js.)
@@ -123,6 +122,13 @@ function afterFailure(e) {
   );
 }
 
+// What the message argument of wasm's sign, verify, signer_sign and
+// verifier_verify is (src/wasm/exports.rs has the same numbers): the message
+// M with its context, M′ as given, or μ.
+const MESSAGE = 0;
+const M_PRIME = 1;
+const MU = 2;
+
 // The glue's exports that the API uses, each behind afterFailure: only these
 // calls run wasm. (Named one by one so that bundlers drop the rest of the glue.)
 const wasm = {};
@@ -130,38 +136,19 @@ for (const [name, fn] of Object.entries({
   keygen: glue.keygen,
   public_key: glue.public_key,
   sign: glue.sign,
-  sign_internal: glue.sign_internal,
-  sign_mu: glue.sign_mu,
   verify: glue.verify,
-  verify_internal: glue.verify_internal,
-  verify_mu: glue.verify_mu,
   memory_bytes: glue.memory_bytes,
   memory_in_use: glue.memory_in_use,
   prepare_signer: glue.prepare_signer,
   prepare_verifier: glue.prepare_verifier,
   prepared_live: glue.prepared_live,
   prepared_free: glue.prepared_free,
+  prepared_stream_mu: glue.prepared_stream_mu,
   signer_sign: glue.signer_sign,
-  signer_sign_mu: glue.signer_sign_mu,
-  signer_stream_mu: glue.signer_stream_mu,
   verifier_verify: glue.verifier_verify,
-  verifier_verify_mu: glue.verifier_verify_mu,
-  verifier_stream_mu: glue.verifier_stream_mu,
-  stream_mu_public: glue.stream_mu_public,
-  stream_mu_secret: glue.stream_mu_secret,
-  stream_prehash: glue.stream_prehash,
+  stream_mu: glue.stream_mu,
   stream_update: glue.stream_update,
   stream_finish: glue.stream_finish,
-  prepare_signer_seed: glue.prepare_signer_seed,
-  spki_decode: glue.spki_decode,
-  spki_encode: glue.spki_encode,
-  pkcs8_decode: glue.pkcs8_decode,
-  pkcs8_encode: glue.pkcs8_encode,
-  private_key: glue.private_key,
-  pem_decode: glue.pem_decode,
-  pem_encode: glue.pem_encode,
-  base64url_decode: glue.base64url_decode,
-  base64url_encode: glue.base64url_encode,
 })) {
   // (Rest parameters and Reflect.apply: no array iterator, which a script
   // could have replaced, sees the arguments.)
@@ -286,11 +273,10 @@ function streamed(state, parts) {
 // of the public key, copied out of the secret key's buffer first; M′ is the
 // message). The hash is looked up at the first such message (an
 // import of node:crypto at load would cost more than the package's own
-// start), and used only if it gives, for a probe of three blocks, the digest
-// our SHAKE256 gives; anything else (no node:crypto, a hash that throws or
+// start), and used only if it gives, for a probe (μ of a made-up public key
+// and a message of three blocks), the digest our SHAKE256 gives; anything else (no node:crypto, a hash that throws or
 // differs, a shared buffer it refuses) falls back to the wasm stream.
 
-const SHAKE256_OID = U8.of(...NIST_HASH_OID_PREFIX, PREHASHES.find((e) => e[0] === 'shake256')[1]);
 const NATIVE_PIECE = 1 << 30;
 let native; // undefined: not looked up yet; null: none
 
@@ -317,6 +303,8 @@ function nativeHash(n, head) {
 function lookUpNative() {
   const probe = new U8(3 * 136 + 7);
   for (let i = 0; i < len(probe); i++) probe[i] = (i * 151 + 7) & 255;
+  const pk = new U8(PARAMS[44].publicKey);
+  for (let i = 0; i < len(pk); i++) pk[i] = (i * 73 + 11) & 255;
   let found, theirs;
   try {
     if (typeof getBuiltinModule !== 'function') return (native = null);
@@ -325,12 +313,14 @@ function lookUpNative() {
     if (typeof createHash !== 'function') return (native = null);
     const proto = getPrototypeOf(apply(createHash, module, ['shake256', { outputLength: MU_BYTES }]));
     found = { __proto__: null, module, createHash, update: proto.update, digest: proto.digest };
-    theirs = nativeHash(found, probe).digest();
+    const h = nativeHash(found, nativeHash(found, pk).digest());
+    h.update(probe);
+    theirs = h.digest();
   } catch (e) {
     if (e instanceof RangeError) throw e;
     return (native = null);
   }
-  const ours = streamed(wasm.stream_prehash(SHAKE256_OID), [probe]);
+  const ours = streamed(wasm.stream_mu(44, pk, false), [probe]);
   let differ = 0;
   for (let i = 0; i < MU_BYTES; i++) differ |= theirs[i] ^ ours[i];
   native = differ === 0 ? found : null;
@@ -367,7 +357,7 @@ function nativeShake256(head, parts) {
 
 export {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, register, unregister, len,
-  wasm, liveGeneration, isSupported, fromRust, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
+  wasm, MESSAGE, M_PRIME, MU, liveGeneration, isSupported, fromRust, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 };

@@ -17,7 +17,7 @@
  */
 import {
   apply, U8, taTag, u8Fill, u8Set, freeze, isSafeInteger, register, unregister, len,
-  wasm, liveGeneration, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK, EMPTY,
+  wasm, MESSAGE, M_PRIME, MU, liveGeneration, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, CHUNK, EMPTY,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 } from './boundary.js';
@@ -158,14 +158,14 @@ function makeMlDsa(ps) {
   const muOf = (tr, parts, wasmState) => (tr && nativeShake256(tr, parts)) ?? streamed(wasmState(), parts);
   const trOfSecret = (sk) => part(sk, SECRET_KEY_TR[0], SECRET_KEY_TR[1]);
   const trOfPublic = (pk) => nativeShake256(pk, []);
-  const muSecret = (sk, parts) => muOf(trOfSecret(sk), parts, () => wasm.stream_mu_secret(ps, sk));
-  const muPublic = (pk, parts) => muOf(trOfPublic(pk), parts, () => wasm.stream_mu_public(ps, pk));
+  const muSecret = (sk, parts) => muOf(trOfSecret(sk), parts, () => wasm.stream_mu(ps, sk, true));
+  const muPublic = (pk, parts) => muOf(trOfPublic(pk), parts, () => wasm.stream_mu(ps, pk, false));
 
   // M′ = 0 ‖ |ctx| ‖ ctx ‖ M signed with a one-shot key; large messages via μ.
 
   const signPure = (msg, sk, ctx, rnd) => {
-    if (len(msg) <= CHUNK) return wasm.sign(ps, sk, msg, ctx, rnd);
-    return wasm.sign_mu(ps, sk, muSecret(sk, [mPrimeHeader(ctx), ctx, msg]), rnd);
+    if (len(msg) <= CHUNK) return wasm.sign(ps, sk, MESSAGE, msg, ctx, rnd);
+    return wasm.sign(ps, sk, MU, muSecret(sk, [mPrimeHeader(ctx), ctx, msg]), EMPTY, rnd);
   };
 
   const sign = (msg, secretKey, opts) => {
@@ -176,8 +176,8 @@ function makeMlDsa(ps) {
 
   const verifyPure = (sig, msg, pk, ctx) => {
     if (len(sig) !== sigLen) return false;
-    if (len(msg) <= CHUNK) return wasm.verify(ps, pk, msg, sig, ctx);
-    return wasm.verify_mu(ps, pk, muPublic(pk, [mPrimeHeader(ctx), ctx, msg]), sig);
+    if (len(msg) <= CHUNK) return wasm.verify(ps, pk, MESSAGE, msg, sig, ctx);
+    return wasm.verify(ps, pk, MU, muPublic(pk, [mPrimeHeader(ctx), ctx, msg]), sig, EMPTY);
   };
 
   const verify = (sig, msg, publicKey, opts) => {
@@ -200,7 +200,7 @@ function makeMlDsa(ps) {
       const sk = len(bytes) === SEED_BYTES ? keyPair(bytes).secretKey : new U8(bytes);
       let msg;
       try {
-        msg = open(ctx, () => wasm.stream_mu_secret(ps, sk), () => trOfSecret(sk));
+        msg = open(ctx, () => wasm.stream_mu(ps, sk, true), () => trOfSecret(sk));
       } catch (e) {
         apply(u8Fill, sk, [0]);
         throw e;
@@ -230,7 +230,7 @@ function makeMlDsa(ps) {
     const createVerify = (publicKey, opts) => {
       const ctx = new U8(readContext(readOptions(opts, VERIFY_KEYS).context));
       const pk = new U8(readLength(publicKey, pkLen, 'publicKey'));
-      const msg = open(ctx, () => wasm.stream_mu_public(ps, pk), () => trOfPublic(pk));
+      const msg = open(ctx, () => wasm.stream_mu(ps, pk, false), () => trOfPublic(pk));
       const readSig = (sig) => new U8(readBytes(sig, 'signature'));
       return incremental('createVerify', msg.update, 'verify', readSig, (sig) => len(sig) === sigLen && msg.verify(pk, sig));
     };
@@ -270,8 +270,8 @@ function makeMlDsa(ps) {
       h.update(ctx);
       return {
         update: h.update,
-        sign: (sk, rnd) => wasm.sign_mu(ps, sk, h.digest(), rnd),
-        verify: (pk, sig) => wasm.verify_mu(ps, pk, h.digest(), sig),
+        sign: (sk, rnd) => wasm.sign(ps, sk, MU, h.digest(), EMPTY, rnd),
+        verify: (pk, sig) => wasm.verify(ps, pk, MU, h.digest(), sig, EMPTY),
       };
     }
     const state = muState();
@@ -279,8 +279,8 @@ function makeMlDsa(ps) {
     absorb(state, ctx);
     return {
       update: (bytes) => absorb(state, bytes),
-      sign: (sk, rnd) => wasm.sign_mu(ps, sk, wasm.stream_finish(state), rnd),
-      verify: (pk, sig) => wasm.verify_mu(ps, pk, wasm.stream_finish(state), sig),
+      sign: (sk, rnd) => wasm.sign(ps, sk, MU, wasm.stream_finish(state), EMPTY, rnd),
+      verify: (pk, sig) => wasm.verify(ps, pk, MU, wasm.stream_finish(state), sig, EMPTY),
     };
   });
 
@@ -301,9 +301,9 @@ function makeMlDsa(ps) {
       const given = readEntropy(options.extraEntropy);
       const sk = readLength(secretKey, skLen, 'secretKey');
       return withRnd(options, given, (rnd) => {
-        if (externalMu) return wasm.sign_mu(ps, sk, m, rnd);
-        if (len(m) <= CHUNK) return wasm.sign_internal(ps, sk, m, rnd);
-        return wasm.sign_mu(ps, sk, muSecret(sk, [m]), rnd);
+        if (externalMu) return wasm.sign(ps, sk, MU, m, EMPTY, rnd);
+        if (len(m) <= CHUNK) return wasm.sign(ps, sk, M_PRIME, m, EMPTY, rnd);
+        return wasm.sign(ps, sk, MU, muSecret(sk, [m]), EMPTY, rnd);
       });
     },
     verify: (sig, mOrMu, publicKey, opts) => {
@@ -312,9 +312,9 @@ function makeMlDsa(ps) {
       const m = readMOrMu(mOrMu, externalMu);
       const pk = readLength(publicKey, pkLen, 'publicKey');
       if (len(s) !== sigLen) return false;
-      if (externalMu) return wasm.verify_mu(ps, pk, m, s);
-      if (len(m) <= CHUNK) return wasm.verify_internal(ps, pk, m, s);
-      return wasm.verify_mu(ps, pk, muPublic(pk, [m]), s);
+      if (externalMu) return wasm.verify(ps, pk, MU, m, s, EMPTY);
+      if (len(m) <= CHUNK) return wasm.verify(ps, pk, M_PRIME, m, s, EMPTY);
+      return wasm.verify(ps, pk, MU, muPublic(pk, [m]), s, EMPTY);
     },
   });
 
@@ -335,8 +335,8 @@ function makeMlDsa(ps) {
       const h = start();
       return {
         update: h.update,
-        sign: (sk, rnd) => wasm.sign_internal(ps, sk, hashMPrime(ctx, oid, h.digest()), rnd),
-        verify: (pk, sig) => wasm.verify_internal(ps, pk, hashMPrime(ctx, oid, h.digest()), sig),
+        sign: (sk, rnd) => wasm.sign(ps, sk, M_PRIME, hashMPrime(ctx, oid, h.digest()), EMPTY, rnd),
+        verify: (pk, sig) => wasm.verify(ps, pk, M_PRIME, hashMPrime(ctx, oid, h.digest()), sig, EMPTY),
       };
     });
     return freeze({
@@ -348,14 +348,14 @@ function makeMlDsa(ps) {
         const a = signArgs(msg, opts);
         const sk = readLength(secretKey, skLen, 'secretKey');
         const views = [[sk, skLen, 'secretKey'], [a.ctx, len(a.ctx), 'context'], [a.rnd ?? EMPTY, a.rnd ? RND_BYTES : 0, 'extraEntropy']];
-        return withRnd(a.options, a.rnd, (rnd) => wasm.sign_internal(ps, sk, mPrime(a.msg, a.ctx, views), rnd));
+        return withRnd(a.options, a.rnd, (rnd) => wasm.sign(ps, sk, M_PRIME, mPrime(a.msg, a.ctx, views), EMPTY, rnd));
       },
       verify: (sig, msg, publicKey, opts) => {
         const a = verifyArgs(sig, msg, opts);
         const pk = readLength(publicKey, pkLen, 'publicKey');
         if (len(a.sig) !== sigLen) return false;
         const views = [[pk, pkLen, 'publicKey'], [a.sig, sigLen, 'signature'], [a.ctx, len(a.ctx), 'context']];
-        return wasm.verify_internal(ps, pk, mPrime(a.msg, a.ctx, views), a.sig);
+        return wasm.verify(ps, pk, M_PRIME, mPrime(a.msg, a.ctx, views), a.sig, EMPTY);
       },
     });
   };
@@ -370,7 +370,7 @@ function makeMlDsa(ps) {
     const own = new U8(bytes);
     // tr for the platform's hash: in a secret key, not in a seed (then wasm hashes).
     const tr = fromSeed ? null : trOfSecret(own);
-    const make = fromSeed ? (b) => wasm.prepare_signer_seed(ps, b) : (b) => wasm.prepare_signer(ps, b);
+    const make = fromSeed ? (b) => wasm.prepare_signer(ps, b, true) : (b) => wasm.prepare_signer(ps, b, false);
     return prepared('signer', own, true, make, (handle) => ({
       sign(msg, opts) {
         const a = signArgs(msg, opts);
@@ -378,9 +378,9 @@ function makeMlDsa(ps) {
         // the first draw of randomness) can fail and replace the instance,
         // and a handle is only valid in the instance it was made in.
         return withRnd(a.options, a.rnd, (rnd) => {
-          if (len(a.msg) <= CHUNK) return wasm.signer_sign(handle(), a.msg, a.ctx, rnd);
-          const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.signer_stream_mu(handle()));
-          return wasm.signer_sign_mu(handle(), mu, rnd);
+          if (len(a.msg) <= CHUNK) return wasm.signer_sign(handle(), MESSAGE, a.msg, a.ctx, rnd);
+          const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.prepared_stream_mu(handle()));
+          return wasm.signer_sign(handle(), MU, mu, EMPTY, rnd);
         });
       },
     }));
@@ -396,10 +396,10 @@ function makeMlDsa(ps) {
           handle(); // (after free(), an Error even for a signature of the wrong length)
           return false;
         }
-        if (len(a.msg) <= CHUNK) return wasm.verifier_verify(handle(), a.msg, a.sig, a.ctx);
+        if (len(a.msg) <= CHUNK) return wasm.verifier_verify(handle(), MESSAGE, a.msg, a.sig, a.ctx);
         if (tr === undefined) tr = trOfPublic(own);
-        const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.verifier_stream_mu(handle()));
-        return wasm.verifier_verify_mu(handle(), mu, a.sig);
+        const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.prepared_stream_mu(handle()));
+        return wasm.verifier_verify(handle(), MU, mu, a.sig, EMPTY);
       },
     }));
   };

@@ -1,6 +1,6 @@
 // Compatibility matrix, bundlers and browsers: compat/page.js (and its module
 // Worker, compat/worker.js) built for production by Vite, webpack, Rollup and
-// esbuild from a fresh project with the packed package, served on 127.0.0.1 and
+// esbuild (each minifying: Rollup with its terser plugin) from a fresh project with the packed package, served on 127.0.0.1 and
 // opened in headless Chromium (Debian, playwright-core) and headless Firefox ESR
 // (Debian, puppeteer-core over WebDriver BiDi). Each page and worker runs
 // compat/probe.js after install({ force: true }); the answers are judged here.
@@ -11,70 +11,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { IMPL } from './lib/load.mjs';
-import { Results, project, run, tool, toolVersion, probeFile, judge, brief } from './lib/compat.mjs';
+import { Results, project, run, toolVersion, probeFile, judge, brief } from './lib/compat.mjs';
 import { openPage } from './lib/chromium.mjs';
 import { openFirefox, FIREFOX } from './lib/firefox.mjs';
 import { serve } from './lib/serve.mjs';
+import { bundlers } from './lib/bundlers.mjs';
 
 const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
 const results = new Results('bundlers');
 const HTML = '<!doctype html><html><head><meta charset="utf-8"><title>mldsa-simd compat</title></head><body><pre id="out">loading…</pre><script type="module" src="/page.js"></script></body></html>';
 const node = process.execPath;
 
-// Each bundler: how to build src/page.js and src/worker.js into dist/page.js and dist/worker.js.
-const BUNDLERS = [
-  {
-    name: 'Vite',
-    pkg: 'vite',
-    files: {
-      'vite.config.mjs': `export default {
-  logLevel: 'warn',
-  build: {
-    outDir: 'dist', emptyOutDir: true, target: 'es2022', modulePreload: false,
-    rollupOptions: { input: { page: 'src/page.js', worker: 'src/worker.js' }, output: { entryFileNames: '[name].js', chunkFileNames: 'chunk-[hash].js' } },
-  },
-};\n`,
-    },
-    args: () => [tool('vite/bin/vite.js'), 'build'],
-  },
-  {
-    name: 'webpack',
-    pkg: 'webpack',
-    files: {
-      'webpack.config.mjs': `import { fileURLToPath } from 'node:url';
-export default {
-  mode: 'production',
-  context: fileURLToPath(new URL('.', import.meta.url)),
-  entry: { page: './src/page.js', worker: './src/worker.js' },
-  output: { path: fileURLToPath(new URL('./dist', import.meta.url)), filename: '[name].js', module: true, chunkFormat: 'module', clean: true },
-  experiments: { outputModule: true },
-  target: ['web', 'es2022'],
-  performance: { hints: false },
-};\n`,
-    },
-    args: () => [tool('webpack-cli/bin/cli.js'), '--config', 'webpack.config.mjs'],
-  },
-  {
-    name: 'Rollup',
-    pkg: 'rollup',
-    files: {
-      'rollup.config.mjs': `import { nodeResolve } from ${JSON.stringify(tool('@rollup/plugin-node-resolve/dist/es/index.js'))};
-export default {
-  input: { page: 'src/page.js', worker: 'src/worker.js' },
-  output: { dir: 'dist', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunk-[hash].js' },
-  plugins: [nodeResolve({ browser: true })],
-};\n`,
-    },
-    args: () => [tool('rollup/dist/bin/rollup'), '-c', 'rollup.config.mjs'],
-  },
-  {
-    name: 'esbuild',
-    pkg: 'esbuild',
-    files: {},
-    native: true, // compat/node_modules/esbuild/bin/esbuild is the Go binary itself
-    args: () => [tool('esbuild/bin/esbuild'), 'src/page.js', 'src/worker.js', '--bundle', '--format=esm', '--minify', '--platform=browser', '--target=es2022', '--outdir=dist', '--log-level=warning'],
-  },
-];
+// Each bundler (lib/bundlers.mjs) builds src/page.js and src/worker.js into dist/page.js and dist/worker.js.
+const BUNDLERS = bundlers({ page: 'src/page.js', worker: 'src/worker.js' });
 
 function jsFiles(dir) {
   return fs.readdirSync(dir, { recursive: true }).filter((f) => /\.(m?js)$/.test(f)).map((f) => path.join(dir, f));

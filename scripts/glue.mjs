@@ -241,6 +241,9 @@ __apply(__decode, cachedTextDecoder, []);`],
 `, ''],
 ];
 
+// Rewrites of code that wasm-bindgen writes only for some kinds of arguments.
+const OPTIONAL = ['text into memory', 'the encoder', 'no encodeInto fallback'];
+
 const EPILOGUE = `
 // Added by scripts/build.mjs (scripts/glue.mjs): after a failed call, the
 // instance's memory is wiped, then a fresh instance of the same module made.
@@ -260,6 +263,10 @@ export function harden(glue) {
   let out = glue;
   for (const [what, from, to] of REWRITES) {
     const found = typeof from === 'string' ? out.includes(from) : from.test(out);
+    // Code for arguments the exports do not have (text into wasm, say) is not
+    // generated: such a rewrite has nothing to do. Any other missing text is
+    // a changed glue; the scan below fails on what was not rewritten anyway.
+    if (!found && OPTIONAL.includes(what)) continue;
     if (!found) throw new Error(`the generated glue changed (${what}: its text is not there); update scripts/glue.mjs`);
     out = out.replace(from, to);
   }

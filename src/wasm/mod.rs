@@ -13,21 +13,20 @@
 //! and every export that handles a secret clears the stack it used
 //! (`wiping`).
 //!
-//! For size, the set of exports is small: HashML-DSA is signed and verified
-//! through `sign_internal`/`verify_internal` with M′ built in JavaScript
-//! (FIPS 204 Algorithms 4 and 5); JavaScript finds a pre-hash name's OID in
-//! the tables generated from this crate (src/js_tables.rs), and the pre-hash
-//! function is chosen here by that OID, never by a position in a list.
+//! For size, the set of exports is small: one export per operation, told by
+//! an argument what its message is (exports::MESSAGE, M_PRIME, MU).
+//! HashML-DSA is signed and verified as M′, built in JavaScript with PH(M)
+//! from the caller's hash function (FIPS 204 Algorithms 4 and 5); key
+//! formats are JavaScript's too (js/keys.js).
 //!
 //! By job: `exports` (the one-shot operations), `prepared` (the pool of
-//! prepared signers and verifiers), `stream` (hash states of messages given in
-//! pieces), `keys` (the key formats), `allocator` (the global heap allocator,
+//! prepared signers and verifiers), `stream` (μ of messages given in
+//! pieces), `allocator` (the global heap allocator,
 //! which wipes what it frees), `panic` (the trapping panic handler); here, what
 //! they share: argument and error conversion, and clearing the stack.
 
 mod allocator;
 mod exports;
-mod keys;
 #[cfg(all(feature = "panic-trap", not(test)))]
 mod panic;
 mod prepared;
@@ -58,15 +57,24 @@ fn js(e: Error) -> JsError {
     })
 }
 
-/// Copies `from` into `to`, an output array that JavaScript made with the
-/// length the parameter set gives (checked again here, as every length is);
-/// the generated glue copies it back into the caller's array.
-fn fill(to: &mut [u8], from: &[u8], what: &'static str) -> Result<(), Error> {
-    if to.len() != from.len() {
-        return Err(Error::Length { what, expected: from.len(), got: to.len() });
+/// `key`'s signature of `m` of kind `kind` (exports::MESSAGE, M_PRIME or MU).
+fn sign_with(key: &crate::SigningKey, kind: u32, m: &[u8], ctx: &[u8], rnd: &[u8]) -> Result<alloc::vec::Vec<u8>, Error> {
+    match kind {
+        exports::MESSAGE => key.sign(m, ctx, Some(rnd)),
+        exports::M_PRIME => key.sign_internal(m, Some(rnd)),
+        exports::MU => key.sign_mu(m, Some(rnd)),
+        _ => Err(exports::kind_error()),
     }
-    to.copy_from_slice(from);
-    Ok(())
+}
+
+/// Whether `sig` is `key`'s signature of `m` of kind `kind` (false for an unknown kind).
+fn verify_with(key: &crate::VerifyingKey, kind: u32, m: &[u8], sig: &[u8], ctx: &[u8]) -> bool {
+    match kind {
+        exports::MESSAGE => key.verify(m, sig, ctx),
+        exports::M_PRIME => key.verify_internal(m, sig),
+        exports::MU => key.verify_mu(m, sig),
+        _ => false,
+    }
 }
 
 /// A value that only this instance's one thread touches: wasm32 without the

@@ -1,6 +1,6 @@
 //! Prepared signers and verifiers: expanded keys kept in a bounded pool of slots.
 
-use super::stream::Stream;
+use super::stream;
 use super::{js, param_set, wiping, SingleThreaded};
 use crate::{Error, KeyStorage, ParamSet, SigningKey, VerifyingKey};
 use alloc::vec::Vec;
@@ -120,20 +120,16 @@ fn hold_signer(ps: ParamSet, sk: &[u8]) -> Result<f64, Error> {
     pool.fill(index, made)
 }
 
-/// Expands a secret key into a slot; returns its handle.
+/// Expands a secret key, or the secret key of a 32-byte seed ξ
+/// (KeyGen_internal) when `from_seed`, into a slot; returns its handle.
 #[wasm_bindgen]
-pub fn prepare_signer(ps: u32, sk: Vec<u8>) -> Result<f64, JsError> {
-    let ps = param_set(ps)?;
-    wiping(|| hold_signer(ps, &sk)).map_err(js)
-}
-
-/// Expands the secret key of a 32-byte seed ξ (KeyGen_internal) into a slot;
-/// returns its handle.
-#[wasm_bindgen]
-pub fn prepare_signer_seed(ps: u32, seed: Vec<u8>) -> Result<f64, JsError> {
+pub fn prepare_signer(ps: u32, key: Vec<u8>, from_seed: bool) -> Result<f64, JsError> {
     let ps = param_set(ps)?;
     wiping(|| {
-        let (_, sk) = crate::keygen_internal(ps, &seed)?;
+        if !from_seed {
+            return hold_signer(ps, &key);
+        }
+        let (_, sk) = crate::keygen_internal(ps, &key)?;
         hold_signer(ps, &zeroize::Zeroizing::new(sk))
     })
     .map_err(js)
@@ -186,36 +182,27 @@ fn with_verifier<T>(handle: f64, f: impl FnOnce(&VerifyingKey) -> T) -> Result<T
     result.ok_or_else(|| JsError::new("verifier: no such prepared key"))
 }
 
+/// The signature of `m`, of kind `kind` (see exports::MESSAGE), by the signer of `handle`.
 #[wasm_bindgen]
-pub fn signer_sign(handle: f64, msg: &[u8], ctx: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, JsError> {
-    with_signer(handle, |key| key.sign(msg, ctx, Some(&rnd)))
+pub fn signer_sign(handle: f64, kind: u32, m: &[u8], ctx: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, JsError> {
+    with_signer(handle, |key| super::sign_with(key, kind, m, ctx, &rnd))
 }
 
 #[wasm_bindgen]
-pub fn signer_sign_mu(handle: f64, mu: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, JsError> {
-    with_signer(handle, |key| key.sign_mu(mu, Some(&rnd)))
+pub fn verifier_verify(handle: f64, kind: u32, m: &[u8], sig: &[u8], ctx: &[u8]) -> Result<bool, JsError> {
+    with_verifier(handle, |key| super::verify_with(key, kind, m, sig, ctx))
 }
 
-/// The state of a μ stream with this signer's tr (see `stream_update`).
+/// The state of a μ stream with the tr of the key of `handle`, a signer or a
+/// verifier (see `stream_update`).
 #[wasm_bindgen]
-pub fn signer_stream_mu(handle: f64) -> Result<Vec<u8>, JsError> {
-    with_signer(handle, |key| Ok(Stream::Mu(key.mu_builder()).to_bytes()))
-}
-
-#[wasm_bindgen]
-pub fn verifier_verify(handle: f64, msg: &[u8], sig: &[u8], ctx: &[u8]) -> Result<bool, JsError> {
-    with_verifier(handle, |key| key.verify(msg, sig, ctx))
-}
-
-#[wasm_bindgen]
-pub fn verifier_verify_mu(handle: f64, mu: &[u8], sig: &[u8]) -> Result<bool, JsError> {
-    with_verifier(handle, |key| key.verify_mu(mu, sig))
-}
-
-/// The state of a μ stream with this verifier's tr (see `stream_update`).
-#[wasm_bindgen]
-pub fn verifier_stream_mu(handle: f64) -> Result<Vec<u8>, JsError> {
-    with_verifier(handle, |key| Stream::Mu(key.mu_builder()).to_bytes())
+pub fn prepared_stream_mu(handle: f64) -> Result<Vec<u8>, JsError> {
+    let result = wiping(|| match POOL.0.borrow_mut().find(handle) {
+        Some(Slot { held: Held::Signer(key), .. }) => Some(stream::state_of(key.mu_builder())),
+        Some(Slot { held: Held::Verifier(key), .. }) => Some(stream::state_of(key.mu_builder())),
+        _ => None,
+    });
+    result.ok_or_else(|| JsError::new("prepared key: no such prepared key"))
 }
 
 #[cfg(test)]
@@ -224,17 +211,25 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// The prepared verifier takes (M, σ, ctx) and (μ, σ), FIPS 204's order
-    /// (Algorithm 3) without the key, as `VerifyingKey` does.
+    /// (Algorithm 3) without the key, as `VerifyingKey` does; a signer from a
+    /// seed signs as the one-shot sign does.
     #[test]
     fn verifier_takes_message_signature_context() {
         let (msg, ctx) = (&b"attack at dawn"[..], &b"ctx"[..]);
         let (pk, sk) = crate::keygen_internal(crate::ParamSet::MlDsa44, &[7; 32]).unwrap();
         let sig = crate::sign(crate::ParamSet::MlDsa44, &sk, msg, ctx, Some(&[0; 32])).unwrap();
         let h = prepare_verifier(44, &pk).ok().unwrap();
-        assert_eq!(verifier_verify(h, msg, &sig, ctx).ok(), Some(true));
-        assert_eq!(verifier_verify(h, &sig, msg, ctx).ok(), Some(false));
+        use super::super::exports::{MESSAGE, MU};
+        assert_eq!(verifier_verify(h, MESSAGE, msg, &sig, ctx).ok(), Some(true));
+        assert_eq!(verifier_verify(h, MESSAGE, &sig, msg, ctx).ok(), Some(false));
         let mu = crate::external_mu(crate::ParamSet::MlDsa44, &pk, msg, ctx).unwrap();
-        assert_eq!(verifier_verify_mu(h, &mu, &sig).ok(), Some(true));
+        assert_eq!(verifier_verify(h, MU, &mu, &sig, &[]).ok(), Some(true));
+        let s = prepare_signer(44, vec![7; 32], true).ok().unwrap();
+        assert_eq!(signer_sign(s, MU, &mu, &[], vec![0; 32]).ok(), Some(sig.clone()));
+        assert_eq!(signer_sign(s, MESSAGE, msg, ctx, vec![0; 32]).ok(), Some(sig));
+        // Either kind of prepared key gives the μ stream of its tr.
+        assert_eq!(prepared_stream_mu(s).ok(), prepared_stream_mu(h).ok());
+        prepared_free(s);
         prepared_free(h);
         assert!(!prepared_live(h));
     }

@@ -1,0 +1,102 @@
+// What each entry of the package costs a browser page: a page per entry, built
+// for production (minified) by Vite, webpack, Rollup and esbuild from a fresh
+// project with the packed package (lib/bundlers.mjs), and the gzip (level 9)
+// of all the JavaScript each build emits. Each entry has a budget; the test
+// fails when any bundler's page passes it. Pages of a subpath also import the
+// main entry where the subpath needs it (keys, webcrypto): their budget is for
+// the page, and the table shows what the subpath adds to the main entry.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { IMPL } from './lib/load.mjs';
+import { project, run, toolVersion, brief } from './lib/compat.mjs';
+import { bundlers } from './lib/bundlers.mjs';
+
+const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
+
+// Each page uses everything its imports give (objects kept alive through
+// globalThis), so that no bundler can drop a part of the entry.
+const PAGES = [
+  {
+    name: 'main',
+    what: 'mldsa-simd: ml_dsa44/65/87 (keygen, sign, verify, getPublicKey, internal, prehash(hash function), streaming, prepared keys)',
+    code: "import * as m from 'mldsa-simd';\nglobalThis.__used = m;\n",
+    // Issue #24's budget for this page is 34 KB (aim 30); this one is what the
+    // package reaches today, so that it cannot grow back unseen.
+    budget: 38_800,
+  },
+  {
+    name: 'keys',
+    what: 'main entry + mldsa-simd/keys (SPKI, PKCS#8, PEM, JWK in JavaScript)',
+    code: "import * as m from 'mldsa-simd';\nimport * as k from 'mldsa-simd/keys';\nglobalThis.__used = [m, k];\n",
+    adds: 'main',
+    budget: 43_000,
+  },
+  {
+    name: 'prehash',
+    what: 'mldsa-simd/prehash alone (the twelve FIPS 204 pre-hash functions, plain JavaScript)',
+    code: "import * as p from 'mldsa-simd/prehash';\nglobalThis.__used = p;\n",
+    budget: 4_000,
+  },
+  {
+    name: 'webcrypto',
+    what: 'mldsa-simd/webcrypto (with the main entry and the key formats it imports)',
+    code: "import * as w from 'mldsa-simd/webcrypto';\nglobalThis.__used = w;\n",
+    adds: 'main',
+    budget: 50_000,
+  },
+];
+
+function jsFiles(dir) {
+  return fs.readdirSync(dir, { recursive: true }).filter((f) => /\.(m?js)$/.test(f)).map((f) => path.join(dir, f));
+}
+
+async function build(b, page) {
+  const dir = project(`size-${b.pkg}-${page.name}`, { type: 'module' });
+  fs.mkdirSync(path.join(dir, 'src'));
+  fs.writeFileSync(path.join(dir, 'src', 'page.js'), page.code);
+  for (const [name, text] of Object.entries(b.files)) fs.writeFileSync(path.join(dir, name), text);
+  const [first, ...rest] = b.args();
+  const r = await run(b.native ? first : process.execPath, b.native ? rest : [first, ...rest], { cwd: dir, timeoutMs: 180_000, env: { NODE_ENV: 'production' } });
+  const dist = path.join(dir, 'dist');
+  if (r.code !== 0 || !fs.existsSync(path.join(dist, 'page.js'))) throw new Error(`${b.name}: build of the ${page.name} page failed (exit ${r.code ?? r.signal}): ${brief(r.stdout + r.stderr, 1500)}`);
+  const files = jsFiles(dist);
+  // Assets other than JS would be a download the table leaves out: there are
+  // none (webpack's *.LICENSE.txt, the licence comments it moved out of the
+  // code, is not loaded by the page).
+  const others = fs.readdirSync(dist, { recursive: true }).filter((f) => fs.statSync(path.join(dist, f)).isFile() && !/\.(m?js)$|\.LICENSE\.txt$/.test(f));
+  assert.deepEqual(others, [], `${b.name} emitted files other than JavaScript for the ${page.name} page`);
+  const bytes = files.reduce((s, f) => s + fs.statSync(f).size, 0);
+  const gzip = files.reduce((s, f) => s + zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length, 0);
+  return { bytes, gzip };
+}
+
+test('sizes: a page per entry, built by Vite, webpack, Rollup and esbuild, within its gzip budget', { skip, timeout: 900_000 }, async (t) => {
+  const rows = {};
+  for (const b of bundlers({ page: 'src/page.js' })) {
+    const label = `${b.name} ${toolVersion(b.pkg)}`;
+    for (const page of PAGES) {
+      await t.test(`${label}: ${page.name}`, async () => {
+        const { bytes, gzip } = await build(b, page);
+        (rows[page.name] ??= {})[b.name] = { bytes, gzip };
+        assert.ok(gzip <= page.budget, `${label}: the ${page.name} page is ${gzip} bytes gzip, over its budget of ${page.budget}`);
+      });
+    }
+  }
+  const names = bundlers({ page: 'src/page.js' }).map((b) => b.name);
+  const cell = (page, n) => {
+    const r = rows[page.name]?.[n];
+    if (!r) return 'failed';
+    const base = page.adds && rows[page.adds]?.[n];
+    return base ? `${r.gzip} (+${r.gzip - base.gzip})` : `${r.gzip}`;
+  };
+  const table = [
+    `| page | what it imports | ${names.join(' | ')} | budget |`,
+    `|---|---|${names.map(() => '---:').join('|')}|---:|`,
+    ...PAGES.map((p) => `| ${p.name} | ${p.what} | ${names.map((n) => cell(p, n)).join(' | ')} | ${p.budget} |`),
+  ].join('\n');
+  console.log(`\nJavaScript a page downloads, gzip bytes (level 9):\n${table}\n`);
+  t.diagnostic(PAGES.map((p) => `${p.name}: ${names.map((n) => `${n} ${cell(p, n)}`).join(', ')} (budget ${p.budget})`).join('; '));
+});
