@@ -5,8 +5,10 @@
  * (key formats) build on it.
  * @module
  */
-import * as glue from '../build/wasm/mldsa_simd.js';
+// (The module's bytes first: bundlers emit them at the start of the bundle, where they gzip best.)
 import { compileModule } from './wasm-module.js';
+import * as glue from '../build/wasm/mldsa_simd.js';
+import { MU_STATE_BYTES } from '../build/tables.js';
 import {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, register, unregister, len,
   PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
@@ -89,9 +91,6 @@ function replaceInstance() {
   broken = false;
 }
 
-/** Whether `e` is an error that Rust returned (not a failure of the call, nor the package unable to run). */
-const fromRust = (e) => e === glue.rustError;
-
 /** The generation of the instance that the next call runs in (replacing a broken one first). */
 function liveGeneration() {
   if (broken) replaceInstance();
@@ -99,16 +98,11 @@ function liveGeneration() {
 }
 
 /**
- * What a failed call throws. Rust's own errors (which the glue throws after
- * the call returned, and marks: scripts/glue.mjs) leave the instance as it
- * was; anything else wipes and replaces it. Every step may itself run out of
- * stack: then `broken` stays set and the next call replaces the instance.
+ * What a failed call throws: the instance is wiped and replaced. Every step
+ * may itself run out of stack: then `broken` stays set and the next call
+ * replaces the instance.
  */
 function afterFailure(e) {
-  if (fromRust(e)) {
-    broken = false;
-    return e;
-  }
   try {
     glue.wipeMemory();
     replaceInstance();
@@ -122,48 +116,177 @@ function afterFailure(e) {
   );
 }
 
-// What the message argument of wasm's sign, verify, signer_sign and
-// verifier_verify is (src/wasm/exports.rs has the same numbers): the message
-// M with its context, M′ as given, or μ.
+// ---------------------------------------------------------------- calls
+// The exports take and return numbers only (src/wasm/mod.rs): each byte
+// argument is copied into a block of linear memory from `alloc`, each output
+// is a block of its exact length, copied out after the call, and every block
+// is given back with `dealloc`, which wipes it (so no copy of a secret stays
+// in memory). What an export refuses comes back as a code; the messages are
+// here. The JavaScript layer checks every argument before a call, so a code
+// other than MALFORMED_SECRET_KEY or SIGNING_FAILED means a bug of ours.
+
+// What the message argument of sign, verify, signer_sign and verifier_verify
+// is (src/wasm/mod.rs has the same numbers): the message M with its
+// context, M′ as given, or μ.
 const MESSAGE = 0;
 const M_PRIME = 1;
 const MU = 2;
 
-// The glue's exports that the API uses, each behind afterFailure: only these
-// calls run wasm. (Named one by one so that bundlers drop the rest of the glue.)
-const wasm = {};
-for (const [name, fn] of Object.entries({
-  keygen: glue.keygen,
-  public_key: glue.public_key,
-  sign: glue.sign,
-  verify: glue.verify,
-  memory_bytes: glue.memory_bytes,
-  memory_in_use: glue.memory_in_use,
-  prepare_signer: glue.prepare_signer,
-  prepare_verifier: glue.prepare_verifier,
-  prepared_live: glue.prepared_live,
-  prepared_free: glue.prepared_free,
-  prepared_stream_mu: glue.prepared_stream_mu,
-  signer_sign: glue.signer_sign,
-  verifier_verify: glue.verifier_verify,
-  stream_mu: glue.stream_mu,
-  stream_update: glue.stream_update,
-  stream_finish: glue.stream_finish,
-})) {
-  // (Rest parameters and Reflect.apply: no array iterator, which a script
-  // could have replaced, sees the arguments.)
-  wasm[name] = (...args) => {
-    if (broken) replaceInstance();
-    broken = true;
-    let result;
-    try {
-      result = apply(fn, undefined, args);
-    } catch (e) {
-      throw afterFailure(e);
-    }
-    broken = false;
-    return result;
-  };
+// The messages of the error codes of src/wasm/mod.rs, by number.
+const REFUSALS = [
+  undefined,
+  'mldsa-simd: internal error: not a parameter set',
+  'mldsa-simd: internal error: an argument of the wrong length',
+  'context: expected at most 255 bytes',
+  'secretKey: malformed (not an ML-DSA secret key of this parameter set)',
+  'signing failed after the maximum number of attempts',
+  'mldsa-simd: internal error: randomness drawn inside wasm',
+  'mldsa-simd: internal error: not a message kind',
+  'mldsa-simd: internal error: no such prepared key',
+  'mldsa-simd: internal error: not a stream state',
+];
+
+// The blocks of the call under way: address, length, address, length, …
+// (No call runs caller code while blocks are held, so calls never nest.)
+const blocks = [];
+let blockCount = 0;
+let refused = 0;
+
+/** A new block of `n` bytes. */
+function block(n) {
+  const at = glue.alloc(n);
+  if (at === 0) throw new RangeError('mldsa-simd: the WebAssembly memory cannot grow');
+  blocks[blockCount++] = at;
+  blocks[blockCount++] = n;
+  return at;
+}
+
+/** A block holding a copy of `bytes` (a plain view): its address. */
+function put(bytes) {
+  const at = block(len(bytes));
+  apply(u8Set, new U8(glue.memoryBuffer()), [bytes, at]);
+  return at;
+}
+
+/** A copy of the `n` bytes at `at`, or nothing once the call was refused. */
+function read(at, n) {
+  return refused ? undefined : new U8(new U8(glue.memoryBuffer(), at, n));
+}
+
+/** Notes a code an export returned (0: success). */
+function check(code) {
+  if (code !== 0) refused = code;
+}
+
+/**
+ * Runs `body` (which puts arguments, calls exports and reads outputs) as one
+ * call into the instance: a broken instance is replaced first; every block
+ * is given back afterwards; a refusal becomes an Error.
+ */
+function call(body) {
+  if (broken) replaceInstance();
+  broken = true;
+  refused = 0;
+  blockCount = 0;
+  let result;
+  try {
+    result = body();
+    for (let i = 0; i < blockCount; i += 2) glue.dealloc(blocks[i], blocks[i + 1]);
+  } catch (e) {
+    throw afterFailure(e);
+  }
+  blockCount = 0;
+  broken = false;
+  if (refused !== 0) throw new Error(REFUSALS[refused] ?? `mldsa-simd: internal error ${refused}`);
+  return result;
+}
+
+const sigLen = (ps) => PARAMS[ps].signature;
+
+// The exports as the API uses them: plain views in, new arrays out (each
+// call wipes what it copied in or out when it gives its blocks back).
+const wasm = {
+  /** Fills `publicKey` and `secretKey` (the package's own arrays) with the key pair of ξ. */
+  keygen: (ps, seed, publicKey, secretKey) =>
+    call(() => {
+      const pkLen = len(publicKey);
+      const skLen = len(secretKey);
+      const pk = block(pkLen);
+      const sk = block(skLen);
+      check(glue.keygen(ps, put(seed), pk, pkLen, sk, skLen));
+      if (refused) return;
+      apply(u8Set, publicKey, [new U8(glue.memoryBuffer(), pk, pkLen)]);
+      apply(u8Set, secretKey, [new U8(glue.memoryBuffer(), sk, skLen)]);
+    }),
+  public_key: (ps, sk) =>
+    call(() => {
+      const pkLen = PARAMS[ps].publicKey;
+      const pk = block(pkLen);
+      check(glue.public_key(ps, put(sk), len(sk), pk, pkLen));
+      return read(pk, pkLen);
+    }),
+  sign: (ps, sk, kind, m, ctx, rnd) =>
+    call(() => {
+      const n = sigLen(ps);
+      const sig = block(n);
+      check(glue.sign(ps, put(sk), len(sk), kind, put(m), len(m), put(ctx), len(ctx), put(rnd), sig, n));
+      return read(sig, n);
+    }),
+  verify: (ps, pk, kind, m, sig, ctx) =>
+    call(() => glue.verify(ps, put(pk), len(pk), kind, put(m), len(m), put(sig), len(sig), put(ctx), len(ctx)) === 1),
+  prepare_signer: (ps, key, fromSeed) => call(() => handle(glue.prepare_signer(ps, put(key), len(key), fromSeed))),
+  prepare_verifier: (ps, pk) => call(() => handle(glue.prepare_verifier(ps, put(pk), len(pk)))),
+  prepared_live: (h) => call(() => glue.prepared_live(h)),
+  prepared_free: (h) => call(() => glue.prepared_free(h)),
+  prepared_stream_mu: (h) =>
+    call(() => {
+      const n = MU_STATE_BYTES;
+      const state = block(n);
+      check(glue.prepared_stream_mu(h, state, n));
+      return read(state, n);
+    }),
+  signer_sign: (ps, h, kind, m, ctx, rnd) =>
+    call(() => {
+      const n = sigLen(ps);
+      const sig = block(n);
+      check(glue.signer_sign(h, kind, put(m), len(m), put(ctx), len(ctx), put(rnd), sig, n));
+      return read(sig, n);
+    }),
+  verifier_verify: (h, kind, m, sig, ctx) =>
+    call(() => {
+      const valid = glue.verifier_verify(h, kind, put(m), len(m), put(sig), len(sig), put(ctx), len(ctx));
+      check(valid < 0 ? -valid : 0);
+      return valid === 1;
+    }),
+  stream_mu: (ps, key, secret) =>
+    call(() => {
+      const n = MU_STATE_BYTES;
+      const state = block(n);
+      check(glue.stream_mu(ps, put(key), len(key), secret, state, n));
+      return read(state, n);
+    }),
+  /** Absorbs `data` into the stream whose state is `state` (the package's own array, updated in place). */
+  stream_update: (state, data) =>
+    call(() => {
+      const at = put(state);
+      check(glue.stream_update(at, len(state), put(data), len(data)));
+      if (!refused) apply(u8Set, state, [new U8(glue.memoryBuffer(), at, len(state))]);
+    }),
+  stream_finish: (state) =>
+    call(() => {
+      const n = MU_BYTES;
+      const mu = block(n);
+      check(glue.stream_finish(put(state), len(state), mu, n));
+      return read(mu, n);
+    }),
+  memory_bytes: () => call(() => glue.memory_bytes()),
+  memory_in_use: () => call(() => glue.memory_in_use()),
+};
+
+/** A prepared key's handle, or the refusal its negative value codes. */
+function handle(h) {
+  check(h < 0 ? -h : 0);
+  return h;
 }
 
 /**
@@ -247,9 +370,7 @@ function part(bytes, start, end) {
  * exports of src/wasm/stream.rs say why it lives here), updated in place.
  */
 function absorb(state, bytes) {
-  eachPiece(bytes, CHUNK, (piece) => {
-    if (!wasm.stream_update(state, piece)) throw new Error('mldsa-simd: internal error: not a stream state');
-  });
+  eachPiece(bytes, CHUNK, (piece) => wasm.stream_update(state, piece));
 }
 
 /** Calls `each(view)` with the pieces of `bytes` (a plain view), in order, each at most `size` bytes. */
@@ -357,7 +478,7 @@ function nativeShake256(head, parts) {
 
 export {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, register, unregister, len,
-  wasm, MESSAGE, M_PRIME, MU, liveGeneration, isSupported, fromRust, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
+  wasm, MESSAGE, M_PRIME, MU, liveGeneration, isSupported, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 };

@@ -43,8 +43,8 @@ const mPrimeHeader = (ctx) => U8.of(0, len(ctx));
 function resolveHash(hash) {
   if (typeof hash === 'string')
     throw new TypeError(
-      `hash: expected a hash function, got a string of ${hash.length} characters; the named pre-hash functions are in ` +
-        "mldsa-simd/prehash: import { sha512 } from 'mldsa-simd/prehash' and pass prehash(sha512)",
+      `hash: expected a hash function, got a string of ${hash.length} characters; the pre-hash functions by name ` +
+        '(sha512, sha3_256, …) are the exports of mldsa-simd/prehash: pass one, as in prehash(sha512)',
     );
   if (typeof hash !== 'function') throw new TypeError(`hash: expected a hash function, got ${describe(hash)}`);
   const oidValue = hash.oid;
@@ -378,9 +378,9 @@ function makeMlDsa(ps) {
         // the first draw of randomness) can fail and replace the instance,
         // and a handle is only valid in the instance it was made in.
         return withRnd(a.options, a.rnd, (rnd) => {
-          if (len(a.msg) <= CHUNK) return wasm.signer_sign(handle(), MESSAGE, a.msg, a.ctx, rnd);
+          if (len(a.msg) <= CHUNK) return wasm.signer_sign(ps, handle(), MESSAGE, a.msg, a.ctx, rnd);
           const mu = muOf(tr, [mPrimeHeader(a.ctx), a.ctx, a.msg], () => wasm.prepared_stream_mu(handle()));
-          return wasm.signer_sign(handle(), MU, mu, EMPTY, rnd);
+          return wasm.signer_sign(ps, handle(), MU, mu, EMPTY, rnd);
         });
       },
     }));

@@ -13,12 +13,10 @@
 //      Each is captured when the glue loads and called through Reflect.apply;
 //      views of memory are made with `new Uint8Array(buffer, offset, length)`,
 //      copies with `new Uint8Array(view)`, which consult nothing replaceable.
-//   2. marks the errors that Rust returned (JsError), which the glue throws
-//      after the call into wasm has returned: js/boundary.js tells them apart
-//      from a failure inside the call (a trap, a stack overflow) by identity,
-//      with no call that could itself run out of stack.
-//   3. adds `wipeMemory` and `reinstantiate`: after a failed call the memory
-//      of the instance is wiped and a fresh instance of the same module made.
+//   2. adds `memoryBuffer` (js/boundary.js copies arguments in and results
+//      out through it: the exports take and return numbers only), and
+//      `wipeMemory` and `reinstantiate`: after a failed call the memory of the
+//      instance is wiped and a fresh instance of the same module made.
 //
 // Each rewrite names the exact text of the wasm-bindgen version pinned in
 // Cargo.lock and fails when it is not there; afterwards the code of the glue
@@ -30,20 +28,13 @@ const __apply = Reflect.apply;
 const __U8 = Uint8Array;
 const __ta = Object.getPrototypeOf(__U8.prototype);
 const __getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
-const __taLength = __getter(__ta, 'length');
-const __taBuffer = __getter(__ta, 'buffer');
-const __taOffset = __getter(__ta, 'byteOffset');
 const __taByteLength = __getter(__ta, 'byteLength');
-const __u8Set = __ta.set;
 const __u8Fill = __ta.fill;
 // Where WebAssembly is disabled there is none: the glue still loads (and
 // js/boundary.js says why the package cannot run at its first call).
 const __WebAssembly = globalThis.WebAssembly;
 const __memoryBufferGet = __WebAssembly && __getter(__WebAssembly.Memory.prototype, 'buffer');
-const __tableGet = __WebAssembly && __WebAssembly.Table.prototype.get;
 const __tableSet = __WebAssembly && __WebAssembly.Table.prototype.set;
-const __decode = TextDecoder.prototype.decode;
-const __encode = TextEncoder.prototype.encode;
 const __Error = Error;
 // A replaced WebAssembly.Instance would be handed the imports, which read and
 // write linear memory (and so every live prepared signer's key).
@@ -54,28 +45,11 @@ const __Module = __WebAssembly && __WebAssembly.Module;
 const __exportsGet = __WebAssembly && __getter(__WebAssembly.Instance.prototype, 'exports');
 const __getPrototypeOf = Object.getPrototypeOf;
 const __ObjectPrototype = Object.prototype;
-const __TextDecoder = TextDecoder;
-const __TextEncoder = TextEncoder;
 const __memoryBuffer = () => __apply(__memoryBufferGet, wasm.memory, []);
-/** The error a Rust export returned last (thrown by the glue after the call returned). */
-export let rustError;
 `;
 
 // [what, generated text, hardened text]
 const REWRITES = [
-  ['Rust errors are marked', `        __wbg_Error_208446807d0d1e30: function(arg0, arg1) {
-            const ret = Error(getStringFromWasm0(arg0, arg1));
-            return ret;
-        },`, `        __wbg_Error_208446807d0d1e30: function(arg0, arg1) {
-            const ret = __Error(getStringFromWasm0(arg0, arg1));
-            return ret;
-        },`],
-  ['copy into a caller array', `        __wbg___wbindgen_copy_to_typed_array_680b191e71920dc1: function(arg0, arg1, arg2) {
-            new Uint8Array(arg2.buffer, arg2.byteOffset, arg2.byteLength).set(getArrayU8FromWasm0(arg0, arg1));
-        },`, `        __wbg___wbindgen_copy_to_typed_array_680b191e71920dc1: function(arg0, arg1, arg2) {
-            const to = new __U8(__apply(__taBuffer, arg2, []), __apply(__taOffset, arg2, []), __apply(__taByteLength, arg2, []));
-            __apply(__u8Set, to, [getArrayU8FromWasm0(arg0, arg1)]);
-        },`],
   // No export draws randomness inside wasm (JavaScript passes every seed and
   // rnd in), so the getrandom import refuses: no code of the caller's can run
   // inside a call into wasm through it.
@@ -113,11 +87,6 @@ const REWRITES = [
     return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
 }
 
-function getStringFromWasm0(ptr, len) {
-    ptr = ptr >>> 0;
-    return decodeText(getUint8ArrayMemory0().subarray(ptr, ptr + len));
-}
-
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
     if (cachedUint8ArrayMemory0 === null || cachedUint8ArrayMemory0.byteLength === 0) {
@@ -133,14 +102,6 @@ function handleError(f, args) {
     return new __U8(__memoryBuffer(), ptr >>> 0, len);
 }
 
-function copyArrayU8FromWasm0(ptr, len) {
-    return new __U8(getArrayU8FromWasm0(ptr, len));
-}
-
-function getStringFromWasm0(ptr, len) {
-    return decodeText(getArrayU8FromWasm0(ptr, len));
-}
-
 let cachedUint8ArrayMemory0 = null;
 function getUint8ArrayMemory0() {
     if (cachedUint8ArrayMemory0 === null || __apply(__taByteLength, cachedUint8ArrayMemory0, []) === 0) {
@@ -153,53 +114,6 @@ function handleError(f, args) {
     try {
         return __apply(f, this, args);
     } catch (e) {`],
-  ['bytes into memory', `function passArray8ToWasm0(arg, malloc) {
-    const ptr = malloc(arg.length * 1, 1) >>> 0;
-    getUint8ArrayMemory0().set(arg, ptr / 1);
-    WASM_VECTOR_LEN = arg.length;
-    return ptr;
-}`, `function passArray8ToWasm0(arg, malloc) {
-    const len = __apply(__taLength, arg, []);
-    const ptr = malloc(len, 1) >>> 0;
-    __apply(__u8Set, getUint8ArrayMemory0(), [arg, ptr]);
-    WASM_VECTOR_LEN = len;
-    return ptr;
-}`],
-  ['text into memory', /function passStringToWasm0\(arg, malloc, realloc\) \{\n[\s\S]*?\n    WASM_VECTOR_LEN = offset;\n    return ptr;\n\}/, `function passStringToWasm0(arg, malloc) {
-    return passArray8ToWasm0(__apply(__encode, cachedTextEncoder, [arg]), malloc);
-}`],
-  ['errors marked as Rust\'s', `function takeFromExternrefTable0(idx) {
-    const value = wasm.__wbindgen_externrefs.get(idx);
-    wasm.__externref_table_dealloc(idx);
-    return value;
-}`, `function takeFromExternrefTable0(idx) {
-    const value = __apply(__tableGet, wasm.__wbindgen_externrefs, [idx]);
-    wasm.__externref_table_dealloc(idx);
-    rustError = value;
-    return value;
-}`],
-  ['text out of memory', `function decodeText(bytes) {
-    numBytesDecoded += bytes.length;
-    if (numBytesDecoded >= MAX_SAFARI_DECODE_BYTES) {
-        cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-        cachedTextDecoder.decode();
-        numBytesDecoded = bytes.length;
-    }
-    return cachedTextDecoder.decode(bytes);
-}`, `function decodeText(bytes) {
-    const len = __apply(__taLength, bytes, []);
-    numBytesDecoded += len;
-    if (numBytesDecoded >= MAX_SAFARI_DECODE_BYTES) {
-        cachedTextDecoder = new __TextDecoder('utf-8', { ignoreBOM: true });
-        __apply(__decode, cachedTextDecoder, []);
-        numBytesDecoded = len;
-    }
-    return __apply(__decode, cachedTextDecoder, [bytes]);
-}`],
-  ['the decoder primed', `let cachedTextDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-cachedTextDecoder.decode();`, `let cachedTextDecoder = new __TextDecoder('utf-8', { ignoreBOM: true });
-__apply(__decode, cachedTextDecoder, []);`],
-  ['the encoder', `const cachedTextEncoder = new TextEncoder();`, `const cachedTextEncoder = new __TextEncoder();`],
   ['the exports read through the getter captured at load', `function __wbg_finalize_init(instance, module) {
     wasmInstance = instance;
     wasm = instance.exports;`, `function __wbg_finalize_init(instance, module) {
@@ -228,25 +142,16 @@ __apply(__decode, cachedTextDecoder, []);`],
     }
     const instance = new __Instance(module, imports);
     return __wbg_finalize_init(instance, module);`],
-  ['no encodeInto fallback', `if (!('encodeInto' in cachedTextEncoder)) {
-    cachedTextEncoder.encodeInto = function (arg, view) {
-        const buf = cachedTextEncoder.encode(arg);
-        view.set(buf);
-        return {
-            read: arg.length,
-            written: buf.length
-        };
-    };
-}
-`, ''],
 ];
 
-// Rewrites of code that wasm-bindgen writes only for some kinds of arguments.
-const OPTIONAL = ['text into memory', 'the encoder', 'no encodeInto fallback'];
 
 const EPILOGUE = `
-// Added by scripts/build.mjs (scripts/glue.mjs): after a failed call, the
-// instance's memory is wiped, then a fresh instance of the same module made.
+// Added by scripts/build.mjs (scripts/glue.mjs): the instance's memory, read
+// through the getter captured at load; after a failed call, the instance's
+// memory is wiped, then a fresh instance of the same module made.
+export function memoryBuffer() {
+    return __memoryBuffer();
+}
 export function wipeMemory() {
     if (wasm !== undefined) __apply(__u8Fill, new __U8(__memoryBuffer()), [0]);
 }
@@ -263,16 +168,9 @@ export function harden(glue) {
   let out = glue;
   for (const [what, from, to] of REWRITES) {
     const found = typeof from === 'string' ? out.includes(from) : from.test(out);
-    // Code for arguments the exports do not have (text into wasm, say) is not
-    // generated: such a rewrite has nothing to do. Any other missing text is
-    // a changed glue; the scan below fails on what was not rewritten anyway.
-    if (!found && OPTIONAL.includes(what)) continue;
     if (!found) throw new Error(`the generated glue changed (${what}: its text is not there); update scripts/glue.mjs`);
     out = out.replace(from, to);
   }
-  out = out.replaceAll('getArrayU8FromWasm0(ret[0], ret[1]).slice()', 'copyArrayU8FromWasm0(ret[0], ret[1])');
-  // Calls of passStringToWasm0 lose their third argument (the realloc path is gone).
-  out = out.replaceAll(/passStringToWasm0\(([^,()]+), wasm\.__wbindgen_malloc, wasm\.__wbindgen_realloc\)/g, 'passStringToWasm0($1, wasm.__wbindgen_malloc)');
   for (const needed of ['let wasmModule, wasmInstance, wasm;', 'function initSync(module) {']) {
     if (!out.includes(needed)) throw new Error(`the generated glue has no "${needed}"; update scripts/glue.mjs`);
   }

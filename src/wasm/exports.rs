@@ -1,69 +1,87 @@
-//! The one-shot operations: each call decodes its key, runs once and keeps nothing.
+//! The one-shot operations: each call decodes its key, runs once and keeps
+//! nothing; and the blocks of memory js/boundary.js passes arguments in.
 
-use super::{js, param_set, wiping};
-use crate::{ParamSet, SigningKey};
-use alloc::vec::Vec;
+use super::{bytes, bytes_mut, code, fill, param_set, sign_with, status, wiping, MESSAGE, MU, M_PRIME};
+use crate::SigningKey;
+use alloc::alloc::{alloc as heap_alloc, dealloc as heap_dealloc, Layout};
 use wasm_bindgen::prelude::*;
+
+// ---------------------------------------------------------------- blocks
+// Argument and output arrays live in blocks of the wiping allocator: giving
+// one back (`dealloc`) wipes it, so a secret copied in, or a secret key
+// written out and copied into JavaScript, does not stay in memory.
+
+/// A block of `len` bytes (len ≥ 1) for an argument or an output; 0 when
+/// the heap cannot grow (js/boundary.js then throws).
+#[wasm_bindgen]
+pub fn alloc(len: usize) -> usize {
+    match Layout::from_size_align(len.max(1), 1) {
+        // SAFETY: a non-zero size.
+        Ok(layout) => unsafe { heap_alloc(layout) as usize },
+        Err(_) => 0,
+    }
+}
+
+/// Gives back (and so wipes) a block from `alloc` of `len` bytes.
+#[wasm_bindgen]
+pub fn dealloc(ptr: usize, len: usize) {
+    if let Ok(layout) = Layout::from_size_align(len.max(1), 1) {
+        // SAFETY: js/boundary.js gives back each block it took, once, with its length.
+        unsafe { heap_dealloc(ptr as *mut u8, layout) }
+    }
+}
 
 // ---------------------------------------------------------------- one-shot operations
 // `rnd` and `seed` are 32 bytes that JavaScript drew from crypto.getRandomValues
 // (or the caller gave): drawing them there keeps every export free of calls
 // back into JavaScript.
 
-/// The key pair for the 32-byte seed ξ, encoded straight into `pk` and `sk`
-/// (made by JavaScript with the exact lengths): the generated glue copies each
-/// back into the caller's array once, and frees (so wipes) its copy in linear
-/// memory.
+/// The key pair for the 32-byte seed ξ at `seed`, encoded straight into the
+/// output blocks `pk` and `sk`.
 #[wasm_bindgen]
-pub fn keygen(ps: u32, seed: Vec<u8>, pk: &mut [u8], sk: &mut [u8]) -> Result<(), JsError> {
-    let ps = param_set(ps)?;
-    wiping(|| crate::keygen_into(ps, &seed, pk, sk)).map_err(js)
+pub fn keygen(ps: u32, seed: usize, pk: usize, pk_len: usize, sk: usize, sk_len: usize) -> i32 {
+    status(param_set(ps).and_then(|ps| {
+        wiping(|| crate::keygen_into(ps, bytes(seed, 32), bytes_mut(pk, pk_len), bytes_mut(sk, sk_len))).map_err(code)
+    }))
 }
 
+/// The public key of the expanded secret key at `sk`, checked (its tr and t0
+/// must be what ρ, s1 and s2 give), written into the output block `pk`.
 #[wasm_bindgen]
-pub fn public_key(ps: u32, sk: Vec<u8>) -> Result<Vec<u8>, JsError> {
-    let ps = param_set(ps)?;
-    wiping(|| crate::public_key(ps, &sk)).map_err(js)
+pub fn public_key(ps: u32, sk: usize, sk_len: usize, pk: usize, pk_len: usize) -> i32 {
+    status(param_set(ps).and_then(|ps| {
+        wiping(|| crate::public_key(ps, bytes(sk, sk_len)).map_err(code).and_then(|key| fill(bytes_mut(pk, pk_len), &key)))
+    }))
 }
 
-/// What the message argument `m` of `sign`, `verify` and the prepared keys'
-/// `signer_sign`/`verifier_verify` is: the message M, signed with its
-/// context (ML-DSA.Sign and ML-DSA.Verify, FIPS 204 Algorithms 2 and 3); M′
-/// as given (ML-DSA.Sign_internal and Verify_internal, Algorithms 7 and 8;
-/// JavaScript builds HashML-DSA's M′ of Algorithms 4 and 5); or μ, the
-/// 64-byte message representative (Algorithm 7 line 6, Algorithm 8 line 7),
-/// computed by the caller. One export per operation, with this argument, is
-/// less code in the .wasm than one per kind. js/boundary.js has the same numbers.
-pub(super) const MESSAGE: u32 = 0;
-pub(super) const M_PRIME: u32 = 1;
-pub(super) const MU: u32 = 2;
-
-pub(super) fn kind_error() -> crate::Error {
-    crate::Error::Format("message kind: expected 0, 1 or 2")
+/// A signature of `m` (of kind `kind`: `MESSAGE`, `M_PRIME`, `MU`; `ctx` only
+/// for MESSAGE) with the secret key at `sk`, written into the output block `sig`.
+#[wasm_bindgen]
+#[allow(clippy::too_many_arguments)]
+pub fn sign(ps: u32, sk: usize, sk_len: usize, kind: u32, m: usize, m_len: usize, ctx: usize, ctx_len: usize, rnd: usize, sig: usize, sig_len: usize) -> i32 {
+    status(param_set(ps).and_then(|ps| {
+        wiping(|| {
+            let key = SigningKey::new(ps, bytes(sk, sk_len)).map_err(code)?;
+            sign_with(&key, kind, bytes(m, m_len), bytes(ctx, ctx_len), bytes(rnd, 32), bytes_mut(sig, sig_len))
+        })
+    }))
 }
 
-/// A signature of `m` (of kind `kind`; `ctx` only for MESSAGE).
+/// 1 when `sig` is a signature of `m` (of kind `kind`; `ctx` only for
+/// MESSAGE) by the public key `pk`, else 0.
 #[wasm_bindgen]
-pub fn sign(ps: u32, sk: Vec<u8>, kind: u32, m: &[u8], ctx: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, JsError> {
-    let ps = param_set(ps)?;
-    wiping(|| {
-        let key = SigningKey::new(ps, &sk)?;
-        super::sign_with(&key, kind, m, ctx, &rnd)
-    })
-    .map_err(js)
-}
-
-/// Whether `sig` is a signature of `m` (of kind `kind`; `ctx` only for MESSAGE) by `pk`.
-#[wasm_bindgen]
-pub fn verify(ps: u32, pk: &[u8], kind: u32, m: &[u8], sig: &[u8], ctx: &[u8]) -> bool {
+#[allow(clippy::too_many_arguments)]
+pub fn verify(ps: u32, pk: usize, pk_len: usize, kind: u32, m: usize, m_len: usize, sig: usize, sig_len: usize, ctx: usize, ctx_len: usize) -> i32 {
     // The one-shot functions of the crate, which make Â as they use it, not a prepared key.
-    let Some(ps) = ParamSet::from_number(ps) else { return false };
-    match kind {
+    let Ok(ps) = param_set(ps) else { return 0 };
+    let (pk, m, sig, ctx) = (bytes(pk, pk_len), bytes(m, m_len), bytes(sig, sig_len), bytes(ctx, ctx_len));
+    let valid = match kind {
         MESSAGE => crate::verify(ps, pk, m, sig, ctx),
         M_PRIME => crate::verify_internal(ps, pk, m, sig),
         MU => crate::verify_mu(ps, pk, m, sig),
         _ => false,
-    }
+    };
+    valid as i32
 }
 
 /// Bytes of linear memory the instance holds now (it only grows).
@@ -79,31 +97,57 @@ pub fn memory_in_use() -> usize {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
+    use super::super::OK;
     use super::*;
+    use crate::ParamSet;
+    use alloc::vec::Vec;
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    /// The verify exports take FIPS 204's order, ML-DSA.Verify(pk, M, σ, ctx)
-    /// (Algorithm 3), as the crate's functions do; noble's (σ, M, pk) is the
-    /// JavaScript layer's alone.
+    /// A block holding `data`, as js/boundary.js passes an argument.
+    pub(in crate::wasm) fn block(data: &[u8]) -> (usize, usize) {
+        let p = alloc(data.len());
+        bytes_mut(p, data.len()).copy_from_slice(data);
+        (p, data.len())
+    }
+
+    /// Calls `f` with an output block of `len` bytes; returns its code and the bytes.
+    pub(in crate::wasm) fn out(len: usize, f: impl FnOnce(usize, usize) -> i32) -> (i32, Vec<u8>) {
+        let p = alloc(len);
+        let code = f(p, len);
+        let data = bytes(p, len).to_vec();
+        dealloc(p, len);
+        (code, data)
+    }
+
+    /// The verify export takes FIPS 204's order, ML-DSA.Verify(pk, M, σ, ctx)
+    /// (Algorithm 3), as the crate's functions do (noble's (σ, M, pk) is the
+    /// JavaScript layer's alone); each message kind signs and verifies what it says.
     #[test]
-    fn verify_takes_public_key_message_signature_context() {
+    fn kinds_and_order() {
         let (msg, ctx) = (&b"attack at dawn"[..], &b"ctx"[..]);
-        let (mut pk, mut sk) = (vec![0; 1312], vec![0; 2560]);
-        keygen(44, vec![7; 32], &mut pk, &mut sk).ok().unwrap();
-        let pk = &pk[..];
-        let sig = sign(44, sk.to_vec(), MESSAGE, msg, ctx, vec![0; 32]).ok().unwrap();
-        assert!(verify(44, pk, MESSAGE, msg, &sig, ctx));
-        assert!(!verify(44, pk, MESSAGE, &sig, msg, ctx));
-        let m_prime = [&[0, ctx.len() as u8][..], ctx, msg].concat();
-        assert!(verify(44, pk, M_PRIME, &m_prime, &sig, &[]));
-        let mu = crate::external_mu(ParamSet::MlDsa44, pk, msg, ctx).unwrap();
-        assert!(verify(44, pk, MU, &mu, &sig, &[]));
-        assert!(!verify(44, pk, MU, &sig, &mu, &[]));
-        // Each kind signs what it says: the three signatures (deterministic) agree.
-        assert_eq!(sign(44, sk.to_vec(), M_PRIME, &m_prime, &[], vec![0; 32]).ok().unwrap(), sig);
-        assert_eq!(sign(44, sk.to_vec(), MU, &mu, &[], vec![0; 32]).ok().unwrap(), sig);
-        assert!(sign(44, sk.to_vec(), 3, msg, ctx, vec![0; 32]).is_err());
-        assert!(!verify(44, pk, 3, msg, &sig, ctx));
+        let seed = block(&[7; 32]);
+        let (pk_out, sk_out) = (alloc(1312), alloc(2560));
+        assert_eq!(keygen(44, seed.0, pk_out, 1312, sk_out, 2560), OK);
+        let (pk, sk) = (bytes(pk_out, 1312).to_vec(), bytes(sk_out, 2560).to_vec());
+        let (pk_b, sk_b, m_b, ctx_b, rnd_b) = (block(&pk), block(&sk), block(msg), block(ctx), block(&[0; 32]));
+        let sign_kind = |kind: u32, m: (usize, usize), c: (usize, usize)| out(2420, |p, l| sign(44, sk_b.0, sk_b.1, kind, m.0, m.1, c.0, c.1, rnd_b.0, p, l));
+        let (c, sig) = sign_kind(MESSAGE, m_b, ctx_b);
+        assert_eq!(c, OK);
+        let sig_b = block(&sig);
+        assert_eq!(verify(44, pk_b.0, pk_b.1, MESSAGE, m_b.0, m_b.1, sig_b.0, sig_b.1, ctx_b.0, ctx_b.1), 1);
+        assert_eq!(verify(44, pk_b.0, pk_b.1, MESSAGE, sig_b.0, sig_b.1, m_b.0, m_b.1, ctx_b.0, ctx_b.1), 0);
+        let m_prime = block(&[&[0, ctx.len() as u8][..], ctx, msg].concat());
+        let mu = block(&crate::external_mu(ParamSet::MlDsa44, &pk, msg, ctx).unwrap());
+        assert_eq!(verify(44, pk_b.0, pk_b.1, M_PRIME, m_prime.0, m_prime.1, sig_b.0, sig_b.1, 0, 0), 1);
+        assert_eq!(verify(44, pk_b.0, pk_b.1, MU, mu.0, mu.1, sig_b.0, sig_b.1, 0, 0), 1);
+        assert_eq!(verify(44, pk_b.0, pk_b.1, 3, m_b.0, m_b.1, sig_b.0, sig_b.1, ctx_b.0, ctx_b.1), 0);
+        assert_eq!(sign_kind(M_PRIME, m_prime, (0, 0)), (OK, sig.clone()));
+        assert_eq!(sign_kind(MU, mu, (0, 0)), (OK, sig.clone()));
+        assert_eq!(sign_kind(3, m_b, ctx_b).0, super::super::BAD_KIND);
+        // Refusals come back as codes.
+        assert_eq!(out(2420, |p, l| sign(45, sk_b.0, sk_b.1, MESSAGE, m_b.0, m_b.1, 0, 0, rnd_b.0, p, l)).0, super::super::BAD_SET);
+        assert_eq!(out(2419, |p, l| sign(44, sk_b.0, sk_b.1, MESSAGE, m_b.0, m_b.1, 0, 0, rnd_b.0, p, l)).0, super::super::BAD_LENGTH);
+        assert_eq!(out(1312, |p, l| public_key(44, sk_b.0, sk_b.1, p, l)), (OK, pk.clone()));
     }
 }

@@ -1,29 +1,34 @@
 //! WebAssembly exports for the npm package: thin wrappers over the crate's
-//! public API. The JavaScript layer checks every argument first and throws
-//! TypeError/RangeError itself; the errors here are a last line of defence.
-//! `ps` is 44, 65 or 87. Verification takes FIPS 204's order,
+//! public API, with numbers only in their signatures. js/boundary.js copies
+//! each byte argument into linear memory (a block from `alloc`), passes its
+//! address and length, makes the output arrays the same way with the exact
+//! length the parameter set gives, copies them out after the call and gives
+//! every block back with `dealloc`; so the wasm-bindgen glue has nothing to
+//! convert, and Rust never makes a JavaScript value. The JavaScript layer
+//! checks every argument first and throws TypeError/RangeError itself; what
+//! an export still refuses comes back as an error code (`code`: 0 is
+//! success), which JavaScript turns into a message: the messages are all
+//! JavaScript's. `ps` is 44, 65 or 87. Verification takes FIPS 204's order,
 //! ML-DSA.Verify(pk, M, σ, ctx) (Algorithm 3), as the crate does; js/index.js
 //! alone turns noble's (σ, M, pk) into it.
 //!
-//! No secret stays in linear memory after a call, except the expanded keys of
-//! live prepared signers: secret inputs (`sk`, `seed`, `rnd`) are taken as
-//! owned vectors so that their copies in linear memory are freed here; the
-//! allocator (`allocator.rs`) wipes every block it frees, results (a secret key from
-//! `keygen`) are copied out and freed by the generated glue through it too;
-//! and every export that handles a secret clears the stack it used
-//! (`wiping`).
+//! No secret stays in linear memory after a call, except the expanded keys
+//! of live prepared signers: the allocator (`allocator.rs`) wipes every block
+//! it frees, so the copies JavaScript put in and the outputs it copied out
+//! are wiped when it gives their blocks back, and every export that handles
+//! a secret clears the stack it used (`wiping`).
 //!
 //! For size, the set of exports is small: one export per operation, told by
-//! an argument what its message is (exports::MESSAGE, M_PRIME, MU).
+//! an argument what its message is (`MESSAGE`, `M_PRIME`, `MU`).
 //! HashML-DSA is signed and verified as M′, built in JavaScript with PH(M)
 //! from the caller's hash function (FIPS 204 Algorithms 4 and 5); key
 //! formats are JavaScript's too (js/keys.js).
 //!
-//! By job: `exports` (the one-shot operations), `prepared` (the pool of
-//! prepared signers and verifiers), `stream` (μ of messages given in
-//! pieces), `allocator` (the global heap allocator,
-//! which wipes what it frees), `panic` (the trapping panic handler); here, what
-//! they share: argument and error conversion, and clearing the stack.
+//! By job: `exports` (the one-shot operations, and the memory), `prepared`
+//! (the pool of prepared signers and verifiers), `stream` (μ of messages
+//! given in pieces), `allocator` (the global heap allocator, which wipes what
+//! it frees), `panic` (the trapping panic handler); here, what they share:
+//! the message kinds, the error codes, reading arguments, clearing the stack.
 
 mod allocator;
 mod exports;
@@ -32,47 +37,108 @@ mod panic;
 mod prepared;
 mod stream;
 
-use crate::{Error, ParamSet};
-use wasm_bindgen::prelude::*;
+use crate::{Error, ParamSet, SigningKey, VerifyingKey};
+use alloc::vec::Vec;
 
-fn param_set(ps: u32) -> Result<ParamSet, JsError> {
-    ParamSet::from_number(ps).ok_or_else(|| JsError::new("parameter set: expected 44, 65 or 87"))
-}
+// ---------------------------------------------------------------- message kinds
+// What the message argument `m` of `sign`, `verify`, `signer_sign` and
+// `verifier_verify` is: the message M, signed with its context (ML-DSA.Sign
+// and ML-DSA.Verify, FIPS 204 Algorithms 2 and 3); M′ as given
+// (ML-DSA.Sign_internal and Verify_internal, Algorithms 7 and 8; JavaScript
+// builds HashML-DSA's M′ of Algorithms 4 and 5); or μ, the 64-byte message
+// representative (Algorithm 7 line 6, Algorithm 8 line 7), computed by the
+// caller. One export per operation, with this argument, is less code than one
+// per kind. js/boundary.js has the same numbers.
+const MESSAGE: u32 = 0;
+const M_PRIME: u32 = 1;
+const MU: u32 = 2;
 
-fn js(e: Error) -> JsError {
-    // Fixed texts (no formatting code in the .wasm); the JS layer has already
-    // checked every length, so only these can reach it.
-    JsError::new(match e {
-        Error::Length { what: "secretKey", .. } => "secretKey: wrong length",
-        Error::Length { what: "publicKey", .. } => "publicKey: wrong length",
-        Error::Length { what: "seed", .. } => "seed: expected 32 bytes",
-        Error::Length { what: "mu", .. } => "mu: expected 64 bytes",
-        Error::Length { what: "rnd", .. } => "extraEntropy: expected 32 bytes",
-        Error::Length { .. } => "wrong input length",
-        Error::ContextTooLong { .. } => "context: expected at most 255 bytes",
-        Error::MalformedSecretKey => "secretKey: malformed (not an ML-DSA secret key of this parameter set)",
-        Error::Randomness => "no random bytes available from the system",
-        Error::SigningFailed => "signing failed after the maximum number of attempts",
-        Error::Format(what) => what,
-    })
-}
+// ---------------------------------------------------------------- error codes
+// What an export returns when it refuses its arguments (0: success). The
+// JavaScript layer checks every argument before the call, so these are a last
+// line of defence; js/boundary.js has the same numbers and the messages.
+const OK: i32 = 0;
+const BAD_SET: i32 = 1;
+const BAD_LENGTH: i32 = 2;
+const CONTEXT_TOO_LONG: i32 = 3;
+const MALFORMED_SECRET_KEY: i32 = 4;
+const SIGNING_FAILED: i32 = 5;
+const NO_RANDOMNESS: i32 = 6;
+const BAD_KIND: i32 = 7;
+const NO_SUCH_KEY: i32 = 8;
+const NOT_A_STATE: i32 = 9;
 
-/// `key`'s signature of `m` of kind `kind` (exports::MESSAGE, M_PRIME or MU).
-fn sign_with(key: &crate::SigningKey, kind: u32, m: &[u8], ctx: &[u8], rnd: &[u8]) -> Result<alloc::vec::Vec<u8>, Error> {
-    match kind {
-        exports::MESSAGE => key.sign(m, ctx, Some(rnd)),
-        exports::M_PRIME => key.sign_internal(m, Some(rnd)),
-        exports::MU => key.sign_mu(m, Some(rnd)),
-        _ => Err(exports::kind_error()),
+fn code(e: Error) -> i32 {
+    match e {
+        Error::Length { .. } => BAD_LENGTH,
+        Error::ContextTooLong { .. } => CONTEXT_TOO_LONG,
+        Error::MalformedSecretKey => MALFORMED_SECRET_KEY,
+        Error::SigningFailed => SIGNING_FAILED,
+        Error::Randomness => NO_RANDOMNESS,
+        // (Only the key formats make these, and they are not exported.)
+        Error::Format(_) => BAD_LENGTH,
     }
 }
 
+/// The code of a result with no value.
+fn status(r: Result<(), i32>) -> i32 {
+    r.err().unwrap_or(OK)
+}
+
+fn param_set(ps: u32) -> Result<ParamSet, i32> {
+    ParamSet::from_number(ps).ok_or(BAD_SET)
+}
+
+// ---------------------------------------------------------------- arguments
+// Every address and length comes from js/boundary.js: a block of `len`
+// bytes it took from `alloc` and filled (or 0 and 0 for an empty argument).
+
+/// The `len` bytes at `ptr`.
+fn bytes<'a>(ptr: usize, len: usize) -> &'a [u8] {
+    if len == 0 {
+        return &[];
+    }
+    // SAFETY: js/boundary.js passes a live block of `len` bytes from `alloc`,
+    // which nothing else references during the call.
+    unsafe { core::slice::from_raw_parts(ptr as *const u8, len) }
+}
+
+/// The `len` bytes at `ptr`, to be written.
+fn bytes_mut<'a>(ptr: usize, len: usize) -> &'a mut [u8] {
+    if len == 0 {
+        return &mut [];
+    }
+    // SAFETY: as `bytes`; the block is the output array of this call alone.
+    unsafe { core::slice::from_raw_parts_mut(ptr as *mut u8, len) }
+}
+
+/// Copies `from` into the output block `to`, which must have its length.
+fn fill(to: &mut [u8], from: &[u8]) -> Result<(), i32> {
+    if to.len() != from.len() {
+        return Err(BAD_LENGTH);
+    }
+    to.copy_from_slice(from);
+    Ok(())
+}
+
+/// `key`'s signature of `m` of kind `kind`, written into `sig`.
+fn sign_with(key: &SigningKey, kind: u32, m: &[u8], ctx: &[u8], rnd: &[u8], sig: &mut [u8]) -> Result<(), i32> {
+    let signature: Vec<u8> = match kind {
+        MESSAGE => key.sign(m, ctx, Some(rnd)),
+        M_PRIME => key.sign_internal(m, Some(rnd)),
+        MU => key.sign_mu(m, Some(rnd)),
+        _ => return Err(BAD_KIND),
+    }
+    .map_err(code)?;
+    fill(sig, &signature)
+}
+
 /// Whether `sig` is `key`'s signature of `m` of kind `kind` (false for an unknown kind).
-fn verify_with(key: &crate::VerifyingKey, kind: u32, m: &[u8], sig: &[u8], ctx: &[u8]) -> bool {
+fn verify_with(key: &VerifyingKey, kind: u32, m: &[u8], sig: &[u8], ctx: &[u8]) -> bool {
     match kind {
-        exports::MESSAGE => key.verify(m, sig, ctx),
-        exports::M_PRIME => key.verify_internal(m, sig),
-        exports::MU => key.verify_mu(m, sig),
+        MESSAGE => key.verify(m, sig, ctx),
+        M_PRIME => key.verify_internal(m, sig),
+        MU => key.verify_mu(m, sig),
         _ => false,
     }
 }

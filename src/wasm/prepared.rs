@@ -1,7 +1,7 @@
 //! Prepared signers and verifiers: expanded keys kept in a bounded pool of slots.
 
 use super::stream;
-use super::{js, param_set, wiping, SingleThreaded};
+use super::{bytes, bytes_mut, code, param_set, sign_with, verify_with, wiping, SingleThreaded, NO_SUCH_KEY};
 use crate::{Error, KeyStorage, ParamSet, SigningKey, VerifyingKey};
 use alloc::vec::Vec;
 use core::cell::RefCell;
@@ -120,31 +120,38 @@ fn hold_signer(ps: ParamSet, sk: &[u8]) -> Result<f64, Error> {
     pool.fill(index, made)
 }
 
-/// Expands a secret key, or the secret key of a 32-byte seed ξ
-/// (KeyGen_internal) when `from_seed`, into a slot; returns its handle.
-#[wasm_bindgen]
-pub fn prepare_signer(ps: u32, key: Vec<u8>, from_seed: bool) -> Result<f64, JsError> {
-    let ps = param_set(ps)?;
-    wiping(|| {
-        if !from_seed {
-            return hold_signer(ps, &key);
-        }
-        let (_, sk) = crate::keygen_internal(ps, &key)?;
-        hold_signer(ps, &zeroize::Zeroizing::new(sk))
-    })
-    .map_err(js)
+/// A handle, or minus the error code.
+fn handle_or_code(r: Result<f64, i32>) -> f64 {
+    r.unwrap_or_else(|c| -(c as f64))
 }
 
-/// Expands a public key into a slot; returns its handle.
+/// Expands the secret key at `key`, or the secret key of the 32-byte seed ξ
+/// there (KeyGen_internal) when `from_seed`, into a slot; returns its handle
+/// (or minus an error code).
 #[wasm_bindgen]
-pub fn prepare_verifier(ps: u32, pk: &[u8]) -> Result<f64, JsError> {
-    let ps = param_set(ps)?;
-    let mut pool = POOL.0.borrow_mut();
-    let (index, storage) = pool.take_slot();
-    let made = VerifyingKey::new_in(ps, pk, storage).map(Held::Verifier);
-    let result = pool.fill(index, made);
-    drop(pool);
-    result.map_err(js)
+pub fn prepare_signer(ps: u32, key: usize, key_len: usize, from_seed: bool) -> f64 {
+    handle_or_code(param_set(ps).and_then(|ps| {
+        wiping(|| {
+            let key = bytes(key, key_len);
+            if !from_seed {
+                return hold_signer(ps, key);
+            }
+            let (_, sk) = crate::keygen_internal(ps, key)?;
+            hold_signer(ps, &zeroize::Zeroizing::new(sk))
+        })
+        .map_err(code)
+    }))
+}
+
+/// Expands the public key at `pk` into a slot; returns its handle (or minus an error code).
+#[wasm_bindgen]
+pub fn prepare_verifier(ps: u32, pk: usize, pk_len: usize) -> f64 {
+    handle_or_code(param_set(ps).and_then(|ps| {
+        let mut pool = POOL.0.borrow_mut();
+        let (index, storage) = pool.take_slot();
+        let made = VerifyingKey::new_in(ps, bytes(pk, pk_len), storage).map(Held::Verifier);
+        pool.fill(index, made).map_err(code)
+    }))
 }
 
 /// Whether the key of this handle is still expanded (not freed nor evicted).
@@ -164,73 +171,82 @@ pub fn prepared_free(handle: f64) {
     })
 }
 
-/// Runs `f` on the signer of `handle`; Err when the handle is not a live signer.
-fn with_signer<T>(handle: f64, f: impl FnOnce(&SigningKey) -> Result<T, Error>) -> Result<T, JsError> {
+/// The signature of `m`, of kind `kind` (see `MESSAGE` in mod.rs), by the
+/// signer of `handle`, written into the output block `sig`; 0 or an error code.
+#[wasm_bindgen]
+#[allow(clippy::too_many_arguments)]
+pub fn signer_sign(handle: f64, kind: u32, m: usize, m_len: usize, ctx: usize, ctx_len: usize, rnd: usize, sig: usize, sig_len: usize) -> i32 {
     let result = wiping(|| match POOL.0.borrow_mut().find(handle) {
-        Some(Slot { held: Held::Signer(key), .. }) => Some(f(key)),
-        _ => None,
+        Some(Slot { held: Held::Signer(key), .. }) => {
+            sign_with(key, kind, bytes(m, m_len), bytes(ctx, ctx_len), bytes(rnd, 32), bytes_mut(sig, sig_len))
+        }
+        _ => Err(NO_SUCH_KEY),
     });
-    // The error is made after the pool is released.
-    result.ok_or_else(|| JsError::new("signer: no such prepared key"))?.map_err(js)
+    result.err().unwrap_or(0)
 }
 
-fn with_verifier<T>(handle: f64, f: impl FnOnce(&VerifyingKey) -> T) -> Result<T, JsError> {
-    let result = match POOL.0.borrow_mut().find(handle) {
-        Some(Slot { held: Held::Verifier(key), .. }) => Some(f(key)),
-        _ => None,
-    };
-    result.ok_or_else(|| JsError::new("verifier: no such prepared key"))
-}
-
-/// The signature of `m`, of kind `kind` (see exports::MESSAGE), by the signer of `handle`.
+/// 1 when `sig` is a signature of `m` (of kind `kind`) by the verifier of
+/// `handle`, 0 when not, minus NO_SUCH_KEY when there is no such verifier.
 #[wasm_bindgen]
-pub fn signer_sign(handle: f64, kind: u32, m: &[u8], ctx: &[u8], rnd: Vec<u8>) -> Result<Vec<u8>, JsError> {
-    with_signer(handle, |key| super::sign_with(key, kind, m, ctx, &rnd))
-}
-
-#[wasm_bindgen]
-pub fn verifier_verify(handle: f64, kind: u32, m: &[u8], sig: &[u8], ctx: &[u8]) -> Result<bool, JsError> {
-    with_verifier(handle, |key| super::verify_with(key, kind, m, sig, ctx))
+#[allow(clippy::too_many_arguments)]
+pub fn verifier_verify(handle: f64, kind: u32, m: usize, m_len: usize, sig: usize, sig_len: usize, ctx: usize, ctx_len: usize) -> i32 {
+    match POOL.0.borrow_mut().find(handle) {
+        Some(Slot { held: Held::Verifier(key), .. }) => verify_with(key, kind, bytes(m, m_len), bytes(sig, sig_len), bytes(ctx, ctx_len)) as i32,
+        _ => -NO_SUCH_KEY,
+    }
 }
 
 /// The state of a μ stream with the tr of the key of `handle`, a signer or a
-/// verifier (see `stream_update`).
+/// verifier (see `stream_update`), written into the output block `state`; 0
+/// or an error code.
 #[wasm_bindgen]
-pub fn prepared_stream_mu(handle: f64) -> Result<Vec<u8>, JsError> {
-    let result = wiping(|| match POOL.0.borrow_mut().find(handle) {
-        Some(Slot { held: Held::Signer(key), .. }) => Some(stream::state_of(key.mu_builder())),
-        Some(Slot { held: Held::Verifier(key), .. }) => Some(stream::state_of(key.mu_builder())),
+pub fn prepared_stream_mu(handle: f64, state: usize, state_len: usize) -> i32 {
+    let builder = wiping(|| match POOL.0.borrow_mut().find(handle) {
+        Some(Slot { held: Held::Signer(key), .. }) => Some(key.mu_builder()),
+        Some(Slot { held: Held::Verifier(key), .. }) => Some(key.mu_builder()),
         _ => None,
     });
-    result.ok_or_else(|| JsError::new("prepared key: no such prepared key"))
+    match builder {
+        Some(b) => super::status(stream::write_state(b, bytes_mut(state, state_len))),
+        None => NO_SUCH_KEY,
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::exports::tests::{block, out};
+    use super::super::{MESSAGE, MU, OK};
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// The prepared verifier takes (M, σ, ctx) and (μ, σ), FIPS 204's order
     /// (Algorithm 3) without the key, as `VerifyingKey` does; a signer from a
-    /// seed signs as the one-shot sign does.
+    /// seed signs as the one-shot sign does; a freed handle is refused.
     #[test]
-    fn verifier_takes_message_signature_context() {
+    fn prepared_keys() {
         let (msg, ctx) = (&b"attack at dawn"[..], &b"ctx"[..]);
         let (pk, sk) = crate::keygen_internal(crate::ParamSet::MlDsa44, &[7; 32]).unwrap();
         let sig = crate::sign(crate::ParamSet::MlDsa44, &sk, msg, ctx, Some(&[0; 32])).unwrap();
-        let h = prepare_verifier(44, &pk).ok().unwrap();
-        use super::super::exports::{MESSAGE, MU};
-        assert_eq!(verifier_verify(h, MESSAGE, msg, &sig, ctx).ok(), Some(true));
-        assert_eq!(verifier_verify(h, MESSAGE, &sig, msg, ctx).ok(), Some(false));
         let mu = crate::external_mu(crate::ParamSet::MlDsa44, &pk, msg, ctx).unwrap();
-        assert_eq!(verifier_verify(h, MU, &mu, &sig, &[]).ok(), Some(true));
-        let s = prepare_signer(44, vec![7; 32], true).ok().unwrap();
-        assert_eq!(signer_sign(s, MU, &mu, &[], vec![0; 32]).ok(), Some(sig.clone()));
-        assert_eq!(signer_sign(s, MESSAGE, msg, ctx, vec![0; 32]).ok(), Some(sig));
+        let (pk_b, m_b, ctx_b, sig_b, mu_b, seed_b, rnd_b) = (block(&pk), block(msg), block(ctx), block(&sig), block(&mu), block(&[7; 32]), block(&[0; 32]));
+        let h = prepare_verifier(44, pk_b.0, pk_b.1);
+        assert!(h >= 0.0);
+        assert_eq!(verifier_verify(h, MESSAGE, m_b.0, m_b.1, sig_b.0, sig_b.1, ctx_b.0, ctx_b.1), 1);
+        assert_eq!(verifier_verify(h, MESSAGE, sig_b.0, sig_b.1, m_b.0, m_b.1, ctx_b.0, ctx_b.1), 0);
+        assert_eq!(verifier_verify(h, MU, mu_b.0, mu_b.1, sig_b.0, sig_b.1, 0, 0), 1);
+        let s = prepare_signer(44, seed_b.0, seed_b.1, true);
+        assert!(s >= 0.0);
+        assert_eq!(out(2420, |p, l| signer_sign(s, MU, mu_b.0, mu_b.1, 0, 0, rnd_b.0, p, l)), (OK, sig.clone()));
+        assert_eq!(out(2420, |p, l| signer_sign(s, MESSAGE, m_b.0, m_b.1, ctx_b.0, ctx_b.1, rnd_b.0, p, l)), (OK, sig));
         // Either kind of prepared key gives the μ stream of its tr.
-        assert_eq!(prepared_stream_mu(s).ok(), prepared_stream_mu(h).ok());
+        let state = |k| out(crate::MuBuilder::STATE_BYTES, |p, l| prepared_stream_mu(k, p, l));
+        assert_eq!(state(s).0, OK);
+        assert_eq!(state(s), state(h));
         prepared_free(s);
         prepared_free(h);
         assert!(!prepared_live(h));
+        assert_eq!(verifier_verify(h, MU, mu_b.0, mu_b.1, sig_b.0, sig_b.1, 0, 0), -NO_SUCH_KEY);
+        assert_eq!(state(s).0, NO_SUCH_KEY);
+        assert_eq!(prepare_verifier(45, pk_b.0, pk_b.1), -(super::super::BAD_SET as f64));
     }
 }

@@ -1,8 +1,7 @@
 //! μ of messages given in pieces, its hash state kept by the caller.
 
-use super::{js, param_set, wiping};
+use super::{bytes, bytes_mut, code, fill, param_set, status, wiping, NOT_A_STATE};
 use crate::MuBuilder;
-use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
 // ---------------------------------------------------------------- streaming
@@ -26,38 +25,41 @@ use wasm_bindgen::prelude::*;
 // beside the piece of up to 64 KiB hashed with it. (HashML-DSA's PH(M) is
 // the caller's hash function's, in JavaScript.)
 
-/// A μ state as bytes, for JavaScript to keep.
-pub(super) fn state_of(builder: MuBuilder) -> Vec<u8> {
-    builder.to_bytes().to_vec()
+/// Writes a μ state into the output block `state`, for JavaScript to keep.
+pub(super) fn write_state(builder: MuBuilder, state: &mut [u8]) -> Result<(), i32> {
+    fill(state, &builder.to_bytes())
 }
 
-/// The state of μ = H(tr ‖ M′) with the tr of a secret key (`secret`), or
-/// with tr = H(pk) of a public key; feed M′ with `stream_update`.
+/// The state of μ = H(tr ‖ M′) with the tr of the secret key at `key`
+/// (`secret`), or with tr = H(pk) of the public key there, written into the
+/// output block `state`; feed M′ with `stream_update`. 0 or an error code.
 #[wasm_bindgen]
-pub fn stream_mu(ps: u32, key: Vec<u8>, secret: bool) -> Result<Vec<u8>, JsError> {
-    let ps = param_set(ps)?;
-    wiping(|| {
-        let builder = if secret { MuBuilder::for_secret_key(ps, &key) } else { MuBuilder::for_public_key(ps, &key) };
-        Ok(state_of(builder?))
-    })
-    .map_err(js)
+pub fn stream_mu(ps: u32, key: usize, key_len: usize, secret: bool, state: usize, state_len: usize) -> i32 {
+    status(param_set(ps).and_then(|ps| {
+        wiping(|| {
+            let key = bytes(key, key_len);
+            let builder = if secret { MuBuilder::for_secret_key(ps, key) } else { MuBuilder::for_public_key(ps, key) };
+            write_state(builder.map_err(code)?, bytes_mut(state, state_len))
+        })
+    }))
 }
 
-/// Appends bytes to the stream whose state is `state`, which it updates in
-/// place; false (and `state` unchanged) when `state` is not a stream state.
+/// Appends the bytes at `data` to the stream whose state is the block
+/// `state`, which it updates in place; NOT_A_STATE (and `state` unchanged)
+/// when the block does not hold a stream state.
 #[wasm_bindgen]
-pub fn stream_update(state: &mut [u8], data: &[u8]) -> bool {
-    let Some(mut builder) = MuBuilder::from_bytes(state) else { return false };
-    builder.update(data);
-    state.copy_from_slice(&builder.to_bytes());
-    true
+pub fn stream_update(state: usize, state_len: usize, data: usize, data_len: usize) -> i32 {
+    let state = bytes_mut(state, state_len);
+    let Some(mut builder) = MuBuilder::from_bytes(state) else { return NOT_A_STATE };
+    builder.update(bytes(data, data_len));
+    status(write_state(builder, state))
 }
 
-/// μ (64 bytes) of the stream whose state is `state`.
+/// μ (64 bytes) of the stream whose state is the block `state`, written into the output block `mu`.
 #[wasm_bindgen]
-pub fn stream_finish(state: &[u8]) -> Result<Vec<u8>, JsError> {
-    match MuBuilder::from_bytes(state) {
-        Some(b) => Ok(b.finalize().to_vec()),
-        None => Err(JsError::new("stream: not a stream state")),
+pub fn stream_finish(state: usize, state_len: usize, mu: usize, mu_len: usize) -> i32 {
+    match MuBuilder::from_bytes(bytes(state, state_len)) {
+        Some(b) => status(fill(bytes_mut(mu, mu_len), &b.finalize())),
+        None => NOT_A_STATE,
     }
 }
