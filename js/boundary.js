@@ -7,7 +7,6 @@
  */
 // (The module's bytes first: bundlers emit them at the start of the bundle, where they gzip best.)
 import { compileModule } from './wasm-module.js';
-import * as glue from '../build/wasm/mldsa_simd.js';
 import { MU_STATE_BYTES } from '../build/tables.js';
 import {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, register, unregister, len,
@@ -43,16 +42,47 @@ const getPrototypeOf = Object.getPrototypeOf;
 // WebAssembly changes while the page or process lives. A module that
 // compiled but could not be instantiated (memory refused, say) is only
 // instantiated again at the first call, as after a failed call.
+//
+// The instance is made and read with built-ins captured at load: a script
+// that replaced WebAssembly.Instance, or the getters of an instance's
+// exports or a memory's buffer, would otherwise be handed the exports or the
+// memory, which holds every live prepared signer's expanded key. The
+// exports take and return numbers only (src/wasm/mod.rs), so no glue code
+// stands between them and this file. The module imports one function, which
+// wasm-bindgen's start code would call to set up its table of JavaScript
+// values; nothing uses that table here and the start code is never run
+// (scripts/build.mjs fails the build if the module imports anything else).
+const WA = globalThis.WebAssembly;
+const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+const Instance = WA && WA.Instance;
+const exportsGet = WA && getter(Instance.prototype, 'exports');
+const memoryBufferGet = WA && getter(WA.Memory.prototype, 'buffer');
+const IMPORTS = freeze({ __proto__: null, './mldsa_simd_bg.js': freeze({ __proto__: null, __wbindgen_init_externref_table() {} }) });
+let exports; // the live instance's exports (frozen, with no prototype: read as they are)
+
+/** The instance's memory, as it is now (it grows, and an ArrayBuffer with it). */
+const memoryBuffer = () => apply(memoryBufferGet, exports.memory, []);
+
+function instantiate() {
+  exports = undefined;
+  exports = apply(exportsGet, new Instance(compiled, IMPORTS), []);
+}
+
+/** Wipes the live instance's memory (after a failed call). */
+function wipeMemory() {
+  if (exports !== undefined) apply(u8Fill, new U8(memoryBuffer()), [0]);
+}
+
 let compiled, loadFailure;
 let startFailed = false;
 try {
   compiled = compileModule();
 } catch (e) {
-  loadFailure = { error: e, noWasm: typeof globalThis.WebAssembly !== 'object' };
+  loadFailure = { error: e, noWasm: typeof WA !== 'object' };
 }
 if (loadFailure === undefined) {
   try {
-    glue.initSync({ module: compiled });
+    instantiate();
   } catch {
     startFailed = true;
   }
@@ -71,7 +101,7 @@ function unsupported() {
 }
 
 // A call that fails inside the instance — a trap, a JS stack overflow
-// (RangeError) in wasm or in the glue around it, any exception thrown
+// (RangeError) in wasm or in the code around it, any exception thrown
 // through it — can stop Rust code half-way,
 // with the heap, a RefCell or the shadow stack in any state and secrets in
 // memory that no destructor reached. Such an instance never serves another
@@ -86,7 +116,8 @@ let broken = loadFailure !== undefined || startFailed;
 
 function replaceInstance() {
   if (loadFailure !== undefined) throw unsupported();
-  glue.reinstantiate(compiled); // wipes the old instance's memory first (scripts/glue.mjs)
+  wipeMemory();
+  instantiate();
   generation++;
   broken = false;
 }
@@ -104,7 +135,7 @@ function liveGeneration() {
  */
 function afterFailure(e) {
   try {
-    glue.wipeMemory();
+    wipeMemory();
     replaceInstance();
   } catch {
     return e;
@@ -154,7 +185,7 @@ let refused = 0;
 
 /** A new block of `n` bytes. */
 function block(n) {
-  const at = glue.alloc(n);
+  const at = exports.alloc(n) >>> 0;
   if (at === 0) throw new RangeError('mldsa-simd: the WebAssembly memory cannot grow');
   blocks[blockCount++] = at;
   blocks[blockCount++] = n;
@@ -164,13 +195,13 @@ function block(n) {
 /** A block holding a copy of `bytes` (a plain view): its address. */
 function put(bytes) {
   const at = block(len(bytes));
-  apply(u8Set, new U8(glue.memoryBuffer()), [bytes, at]);
+  apply(u8Set, new U8(memoryBuffer()), [bytes, at]);
   return at;
 }
 
 /** A copy of the `n` bytes at `at`, or nothing once the call was refused. */
 function read(at, n) {
-  return refused ? undefined : new U8(new U8(glue.memoryBuffer(), at, n));
+  return refused ? undefined : new U8(new U8(memoryBuffer(), at, n));
 }
 
 /** Notes a code an export returned (0: success). */
@@ -191,7 +222,7 @@ function call(body) {
   let result;
   try {
     result = body();
-    for (let i = 0; i < blockCount; i += 2) glue.dealloc(blocks[i], blocks[i + 1]);
+    for (let i = 0; i < blockCount; i += 2) exports.dealloc(blocks[i], blocks[i + 1]);
   } catch (e) {
     throw afterFailure(e);
   }
@@ -213,48 +244,48 @@ const wasm = {
       const skLen = len(secretKey);
       const pk = block(pkLen);
       const sk = block(skLen);
-      check(glue.keygen(ps, put(seed), pk, pkLen, sk, skLen));
+      check(exports.keygen(ps, put(seed), pk, pkLen, sk, skLen));
       if (refused) return;
-      apply(u8Set, publicKey, [new U8(glue.memoryBuffer(), pk, pkLen)]);
-      apply(u8Set, secretKey, [new U8(glue.memoryBuffer(), sk, skLen)]);
+      apply(u8Set, publicKey, [new U8(memoryBuffer(), pk, pkLen)]);
+      apply(u8Set, secretKey, [new U8(memoryBuffer(), sk, skLen)]);
     }),
   public_key: (ps, sk) =>
     call(() => {
       const pkLen = PARAMS[ps].publicKey;
       const pk = block(pkLen);
-      check(glue.public_key(ps, put(sk), len(sk), pk, pkLen));
+      check(exports.public_key(ps, put(sk), len(sk), pk, pkLen));
       return read(pk, pkLen);
     }),
   sign: (ps, sk, kind, m, ctx, rnd) =>
     call(() => {
       const n = sigLen(ps);
       const sig = block(n);
-      check(glue.sign(ps, put(sk), len(sk), kind, put(m), len(m), put(ctx), len(ctx), put(rnd), sig, n));
+      check(exports.sign(ps, put(sk), len(sk), kind, put(m), len(m), put(ctx), len(ctx), put(rnd), sig, n));
       return read(sig, n);
     }),
   verify: (ps, pk, kind, m, sig, ctx) =>
-    call(() => glue.verify(ps, put(pk), len(pk), kind, put(m), len(m), put(sig), len(sig), put(ctx), len(ctx)) === 1),
-  prepare_signer: (ps, key, fromSeed) => call(() => handle(glue.prepare_signer(ps, put(key), len(key), fromSeed))),
-  prepare_verifier: (ps, pk) => call(() => handle(glue.prepare_verifier(ps, put(pk), len(pk)))),
-  prepared_live: (h) => call(() => glue.prepared_live(h)),
-  prepared_free: (h) => call(() => glue.prepared_free(h)),
+    call(() => exports.verify(ps, put(pk), len(pk), kind, put(m), len(m), put(sig), len(sig), put(ctx), len(ctx)) === 1),
+  prepare_signer: (ps, key, fromSeed) => call(() => handle(exports.prepare_signer(ps, put(key), len(key), fromSeed ? 1 : 0))),
+  prepare_verifier: (ps, pk) => call(() => handle(exports.prepare_verifier(ps, put(pk), len(pk)))),
+  prepared_live: (h) => call(() => exports.prepared_live(h) !== 0),
+  prepared_free: (h) => call(() => exports.prepared_free(h)),
   prepared_stream_mu: (h) =>
     call(() => {
       const n = MU_STATE_BYTES;
       const state = block(n);
-      check(glue.prepared_stream_mu(h, state, n));
+      check(exports.prepared_stream_mu(h, state, n));
       return read(state, n);
     }),
   signer_sign: (ps, h, kind, m, ctx, rnd) =>
     call(() => {
       const n = sigLen(ps);
       const sig = block(n);
-      check(glue.signer_sign(h, kind, put(m), len(m), put(ctx), len(ctx), put(rnd), sig, n));
+      check(exports.signer_sign(h, kind, put(m), len(m), put(ctx), len(ctx), put(rnd), sig, n));
       return read(sig, n);
     }),
   verifier_verify: (h, kind, m, sig, ctx) =>
     call(() => {
-      const valid = glue.verifier_verify(h, kind, put(m), len(m), put(sig), len(sig), put(ctx), len(ctx));
+      const valid = exports.verifier_verify(h, kind, put(m), len(m), put(sig), len(sig), put(ctx), len(ctx));
       check(valid < 0 ? -valid : 0);
       return valid === 1;
     }),
@@ -262,25 +293,25 @@ const wasm = {
     call(() => {
       const n = MU_STATE_BYTES;
       const state = block(n);
-      check(glue.stream_mu(ps, put(key), len(key), secret, state, n));
+      check(exports.stream_mu(ps, put(key), len(key), secret ? 1 : 0, state, n));
       return read(state, n);
     }),
   /** Absorbs `data` into the stream whose state is `state` (the package's own array, updated in place). */
   stream_update: (state, data) =>
     call(() => {
       const at = put(state);
-      check(glue.stream_update(at, len(state), put(data), len(data)));
-      if (!refused) apply(u8Set, state, [new U8(glue.memoryBuffer(), at, len(state))]);
+      check(exports.stream_update(at, len(state), put(data), len(data)));
+      if (!refused) apply(u8Set, state, [new U8(memoryBuffer(), at, len(state))]);
     }),
   stream_finish: (state) =>
     call(() => {
       const n = MU_BYTES;
       const mu = block(n);
-      check(glue.stream_finish(put(state), len(state), mu, n));
+      check(exports.stream_finish(put(state), len(state), mu, n));
       return read(mu, n);
     }),
-  memory_bytes: () => call(() => glue.memory_bytes()),
-  memory_in_use: () => call(() => glue.memory_in_use()),
+  memory_bytes: () => call(() => exports.memory_bytes() >>> 0),
+  memory_in_use: () => call(() => exports.memory_in_use() >>> 0),
 };
 
 /** A prepared key's handle, or the refusal its negative value codes. */

@@ -13,13 +13,15 @@
 //      Cargo.lock) and runs the wasm-opt on PATH with the flags in Cargo.toml.
 //      Rust flags (+simd128) come from .cargo/config.toml; a RUSTFLAGS variable
 //      would replace them, so it is removed from the child's environment.
+//      Without the crate's default `system-rng` feature the module draws no
+//      randomness and imports nothing (JavaScript passes every seed and rnd).
 //      The crate's `panic-trap` feature makes the library no_std with a
 //      panic handler that traps (see Cargo.toml), so std's panic and
 //      formatting code is not in the .wasm. Tests are built without it.
 //      Beside it, build/tables.js: the sizes and pre-hash list of js/, printed
 //      by the native examples/js_tables.rs from the crate's own definitions
 //      (src/js_tables.rs). Generated, not committed, like the rest of build/:
-//      js/ cannot run without a build anyway (it imports the glue), and made
+//      js/ cannot run without a build anyway (it imports the module), and made
 //      in the same run as the .wasm, the tables always come from the same
 //      sources as the module they ship with.
 //   3. The .wasm is inlined LZMA-compressed, as base64, with the small LZMA
@@ -111,12 +113,11 @@ function checkTools() {
 // ------------------------------------------------------------------ 2. wasm
 const wasmDir = path.join(root, 'build', 'wasm');
 const wasmFile = path.join(wasmDir, 'mldsa_simd_bg.wasm');
-const glueFile = path.join(wasmDir, 'mldsa_simd.js');
 
 if (!args.has('--skip-wasm')) {
   checkTools();
   const argv = ['build', '--release', '--target', 'web', '--mode', 'no-install', '--no-pack',
-    '--out-dir', 'build/wasm', '--out-name', 'mldsa_simd', root, '--', '--features', 'panic-trap'];
+    '--out-dir', 'build/wasm', '--out-name', 'mldsa_simd', root, '--', '--no-default-features', '--features', 'panic-trap'];
   say(`wasm-pack ${argv.filter((a) => a !== root).join(' ')}`);
   try {
     run('wasm-pack', argv, { stdio: 'inherit' });
@@ -135,7 +136,7 @@ if (!args.has('--skip-wasm')) {
   }
   fs.writeFileSync(tablesFile, tables);
 }
-for (const f of [wasmFile, glueFile, tablesFile]) if (!fs.existsSync(f)) fail(`missing ${rel(f)}; run without --skip-wasm`);
+for (const f of [wasmFile, tablesFile]) if (!fs.existsSync(f)) fail(`missing ${rel(f)}; run without --skip-wasm`);
 
 // The code shapes the NTT's speed in V8 depends on (scripts/wasm-tricks-check.mjs,
 // PERF.md): a build that lost one fails here rather than shipping 10–40% slower.
@@ -147,28 +148,19 @@ for (const f of [wasmFile, glueFile, tablesFile]) if (!fs.existsSync(f)) fail(`m
   say(`wasm-tricks-check: passed (${kernels} product kernels, no i64x2.mul, no literal vector constants in their loops)`);
 }
 
-// The glue as the package ships it (scripts/glue.mjs): no built-in a script
-// could replace after the import is called on secrets or on linear memory;
-// Rust's errors marked; wipeMemory() and reinstantiate() for a failed call.
-// wasm-pack writes the glue anew on every build; a copy of what it wrote is
-// kept beside it, so that --skip-wasm hardens that again (with every
-// rewrite and check of this version of glue.mjs).
-{
-  const generatedFile = path.join(wasmDir, 'mldsa_simd.generated.js');
-  const glue = fs.readFileSync(glueFile, 'utf8');
-  const hardenedBefore = glue.startsWith('// Added by scripts/build.mjs');
-  if (!hardenedBefore) fs.writeFileSync(generatedFile, glue);
-  else if (!fs.existsSync(generatedFile)) fail(`${rel(glueFile)} was hardened by an older build; run the build without --skip-wasm`);
-  const { harden } = await import('./glue.mjs');
-  try {
-    fs.writeFileSync(glueFile, harden(fs.readFileSync(generatedFile, 'utf8')));
-  } catch (e) {
-    fail(`${rel(glueFile)}: ${e.message}`);
-  }
-}
-
 const wasmBytes = fs.readFileSync(wasmFile);
 if (!WebAssembly.validate(wasmBytes)) fail(`${rel(wasmFile)} is not valid WebAssembly for this Node`);
+// js/boundary.js instantiates the module itself (the exports take and return
+// numbers only, so the wasm-bindgen glue, which wasm-pack still writes beside
+// it, is not used) and gives it the one import it expects: wasm-bindgen's
+// table set-up, which nothing calls. Anything else imported would be a
+// module that needs JavaScript the package does not give it.
+{
+  const imports = WebAssembly.Module.imports(new WebAssembly.Module(wasmBytes));
+  const expected = [{ module: './mldsa_simd_bg.js', name: '__wbindgen_init_externref_table', kind: 'function' }];
+  if (JSON.stringify(imports) !== JSON.stringify(expected))
+    fail(`${rel(wasmFile)} imports ${JSON.stringify(imports)}; js/boundary.js gives it only ${JSON.stringify(expected)}`);
+}
 // The .wasm travels LZMA-compressed and base64-encoded: base64 of the raw
 // module gzips badly (43.3 KB gzip for a 32.7 KB-gzip module), base64 of
 // compressed bytes gzips back to about their size, and LZMA (npm lzma, LZMA-JS,
@@ -233,10 +225,9 @@ fs.mkdirSync(pkgDir, { recursive: true });
 
 const esbuild = await import('esbuild');
 const banner = `/*! mldsa-simd ${version} | ${license} | ML-DSA (FIPS 204) in WebAssembly */`;
-// The ESM bundle is built from js/index.js; the CommonJS one from that bundle,
-// after tree shaking has removed the glue's async loader (which fetches the
-// .wasm via new URL(..., import.meta.url): bundlers would try to emit that
-// file, and CommonJS has no import.meta).
+// The ESM bundle is built from js/index.js; the CommonJS one from that bundle.
+// No entry but the node ones may use import.meta (CommonJS has none) or fetch
+// the .wasm (bundlers would try to emit the file).
 // The workerd and edge-light entries are the same code with js/wasm-module.js
 // replaced by js/wasm-module.edge.js: they import the .wasm file (shipped as
 // pkg/mldsa_simd.wasm) instead of carrying its bytes.
@@ -342,7 +333,7 @@ for (const [name, format, entryPoint, bundle, mainEntry, extra = {}] of outputs)
   }
   const code = fs.readFileSync(path.join(pkgDir, name), 'utf8');
   for (const bad of [extra.importMeta ? [] : ['import.meta'], 'fetch(', '_bg.wasm'].flat()) {
-    if (code.includes(bad)) fail(`${name} still contains "${bad}" (the glue's async loader was not tree-shaken)`);
+    if (code.includes(bad)) fail(`${name} contains "${bad}", which only the node entries may use`);
   }
   // (A line that only declares base64 strings is data, not code.)
   const data = /^var [\w$]+ = "[A-Za-z0-9+/=]*"(, [\w$]+ = "[A-Za-z0-9+/=]*")*;$/;

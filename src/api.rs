@@ -62,11 +62,18 @@ fn check_ctx(ctx: &[u8]) -> Result<(), Error> {
     }
 }
 
-/// 32 bytes from the system's random source (crypto.getRandomValues in a browser or Node).
+/// 32 bytes from the system's random source (crypto.getRandomValues in a
+/// browser or Node); without the `system-rng` feature (the shipped .wasm,
+/// whose caller passes every seed and rnd in) there is none.
 fn random_32() -> Result<Zeroizing<[u8; 32]>, Error> {
-    let mut r = Zeroizing::new([0u8; 32]);
-    getrandom::fill(&mut r[..]).map_err(|_| Error::Randomness)?;
-    Ok(r)
+    #[cfg(feature = "system-rng")]
+    {
+        let mut r = Zeroizing::new([0u8; 32]);
+        getrandom::fill(&mut r[..]).map_err(|_| Error::Randomness)?;
+        Ok(r)
+    }
+    #[cfg(not(feature = "system-rng"))]
+    Err(Error::Randomness)
 }
 
 /// The signing randomness: `None` draws 32 fresh bytes (hedged signing);
