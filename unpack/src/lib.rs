@@ -44,6 +44,20 @@ const END_POS_MODEL: usize = 14;
 const FULL_DISTANCES: usize = 1 << (END_POS_MODEL >> 1);
 const ALIGN_BITS: u32 = 4;
 
+/// `s[i]`, or Corrupt when `i` lies outside `s`. The decoder indexes only
+/// through this and `byte` (every index is also checked by the logic around
+/// it), so the .wasm has no panicking bounds check, and none of the message
+/// and location data that a panic carries.
+fn at<T>(s: &mut [T], i: usize) -> Result<&mut T, Error> {
+    s.get_mut(i).ok_or(Error::Corrupt)
+}
+
+/// A byte already written to the output: a distance that reaches before its
+/// start is refused (BadDistance).
+fn byte(out: &[u8], i: usize) -> Result<u8, Error> {
+    out.get(i).copied().ok_or(Error::BadDistance)
+}
+
 /// The range decoder (lzma-specification: "The range decoder").
 struct Range<'a> {
     input: &'a [u8],
@@ -109,7 +123,7 @@ impl<'a> Range<'a> {
     fn tree(&mut self, probs: &mut [u16], n: u32) -> Result<u32, Error> {
         let mut m = 1;
         for _ in 0..n {
-            m = (m << 1) | self.bit(&mut probs[m as usize])?;
+            m = (m << 1) | self.bit(at(probs, m as usize)?)?;
         }
         Ok(m - (1 << n))
     }
@@ -118,7 +132,7 @@ impl<'a> Range<'a> {
     fn reverse_tree(&mut self, probs: &mut [u16], n: u32) -> Result<u32, Error> {
         let (mut m, mut v) = (1, 0);
         for i in 0..n {
-            let bit = self.bit(&mut probs[m as usize])?;
+            let bit = self.bit(at(probs, m as usize)?)?;
             m = (m << 1) | bit;
             v |= bit << i;
         }
@@ -140,10 +154,10 @@ struct Lengths {
 impl Lengths {
     fn decode(&mut self, rc: &mut Range, pos_state: usize) -> Result<u32, Error> {
         if rc.bit(&mut self.choice)? == 0 {
-            return rc.tree(&mut self.low[pos_state], 3);
+            return rc.tree(at(&mut self.low, pos_state)?, 3);
         }
         if rc.bit(&mut self.choice2)? == 0 {
-            return Ok(8 + rc.tree(&mut self.mid[pos_state], 3)?);
+            return Ok(8 + rc.tree(at(&mut self.mid, pos_state)?, 3)?);
         }
         Ok(16 + rc.tree(&mut self.high, 8)?)
     }
@@ -190,22 +204,22 @@ pub fn decode(input: &[u8], lc: u32, lp: u32, pb: u32, out: &mut [u8]) -> Result
             return Ok(());
         }
         let pos_state = pos & pb_mask;
-        if rc.bit(&mut m.is_match[state][pos_state])? == 0 {
+        if rc.bit(at(at(&mut m.is_match, state)?, pos_state)?)? == 0 {
             if done {
                 return Err(Error::WrongSize);
             }
             // A literal, coded with the previous byte's top lc bits and the
             // position's low lp bits; after a match, against the byte at rep0.
-            let prev = if pos > 0 { out[pos - 1] } else { 0 };
+            let prev = if pos > 0 { byte(out, pos - 1)? } else { 0 };
             let coder = ((pos & lp_mask) << lc) + (usize::from(prev) >> (8 - lc));
-            let probs = &mut m.literal[coder];
+            let probs = at(&mut m.literal, coder)?;
             let mut symbol = 1usize;
             if state >= 7 {
-                let mut match_byte = usize::from(out[pos - reps[0] - 1]);
+                let mut match_byte = usize::from(byte(out, pos.wrapping_sub(reps[0] + 1))?);
                 while symbol < 0x100 {
                     let match_bit = (match_byte >> 7) & 1;
                     match_byte <<= 1;
-                    let bit = rc.bit(&mut probs[((1 + match_bit) << 8) + symbol])? as usize;
+                    let bit = rc.bit(at(probs, ((1 + match_bit) << 8) + symbol)?)? as usize;
                     symbol = (symbol << 1) | bit;
                     if bit != match_bit {
                         break;
@@ -213,15 +227,15 @@ pub fn decode(input: &[u8], lc: u32, lp: u32, pb: u32, out: &mut [u8]) -> Result
                 }
             }
             while symbol < 0x100 {
-                symbol = (symbol << 1) | rc.bit(&mut probs[symbol])? as usize;
+                symbol = (symbol << 1) | rc.bit(at(probs, symbol)?)? as usize;
             }
-            out[pos] = symbol as u8;
+            *at(out, pos)? = symbol as u8;
             pos += 1;
             state = if state < 4 { 0 } else if state < 10 { state - 3 } else { state - 6 };
             continue;
         }
         let len;
-        if rc.bit(&mut m.is_rep[state])? == 0 {
+        if rc.bit(at(&mut m.is_rep, state)?)? == 0 {
             // A match with a new distance.
             len = m.len.decode(&mut rc, pos_state)? as usize;
             state = if state < 7 { 7 } else { 10 };
@@ -242,23 +256,23 @@ pub fn decode(input: &[u8], lc: u32, lp: u32, pb: u32, out: &mut [u8]) -> Result
             if done {
                 return Err(Error::WrongSize);
             }
-            if rc.bit(&mut m.is_rep_g0[state])? == 0 {
-                if rc.bit(&mut m.is_rep0_long[state][pos_state])? == 0 {
+            if rc.bit(at(&mut m.is_rep_g0, state)?)? == 0 {
+                if rc.bit(at(at(&mut m.is_rep0_long, state)?, pos_state)?)? == 0 {
                     // One byte from rep0.
                     if reps[0] >= pos {
                         return Err(Error::BadDistance);
                     }
-                    out[pos] = out[pos - reps[0] - 1];
+                    *at(out, pos)? = byte(out, pos - reps[0] - 1)?;
                     pos += 1;
                     state = if state < 7 { 9 } else { 11 };
                     continue;
                 }
             } else {
                 let dist;
-                if rc.bit(&mut m.is_rep_g1[state])? == 0 {
+                if rc.bit(at(&mut m.is_rep_g1, state)?)? == 0 {
                     dist = reps[1];
                 } else {
-                    if rc.bit(&mut m.is_rep_g2[state])? == 0 {
+                    if rc.bit(at(&mut m.is_rep_g2, state)?)? == 0 {
                         dist = reps[2];
                     } else {
                         dist = reps[3];
@@ -281,7 +295,7 @@ pub fn decode(input: &[u8], lc: u32, lp: u32, pb: u32, out: &mut [u8]) -> Result
         }
         // Byte by byte: the copy may overlap what it writes (back < len).
         for _ in 0..len {
-            out[pos] = out[pos - back];
+            *at(out, pos)? = byte(out, pos - back)?;
             pos += 1;
         }
     }
@@ -289,7 +303,7 @@ pub fn decode(input: &[u8], lc: u32, lp: u32, pb: u32, out: &mut [u8]) -> Result
 
 /// A match distance minus one (lzma-specification: "The distance decoder").
 fn distance(m: &mut Model, rc: &mut Range, len: usize) -> Result<usize, Error> {
-    let slot = rc.tree(&mut m.pos_slot[len.min(3)], 6)?;
+    let slot = rc.tree(at(&mut m.pos_slot, len.min(3))?, 6)?;
     if slot < 4 {
         return Ok(slot as usize);
     }
@@ -297,7 +311,7 @@ fn distance(m: &mut Model, rc: &mut Range, len: usize) -> Result<usize, Error> {
     let mut dist = (2 | (slot & 1)) << bits;
     if (slot as usize) < END_POS_MODEL {
         let base = (dist - slot) as usize;
-        dist += rc.reverse_tree(&mut m.pos[base..], bits)?;
+        dist += rc.reverse_tree(m.pos.get_mut(base..).ok_or(Error::Corrupt)?, bits)?;
     } else {
         dist = dist.wrapping_add(rc.direct(bits - ALIGN_BITS)? << ALIGN_BITS);
         dist = dist.wrapping_add(rc.reverse_tree(&mut m.align, ALIGN_BITS)?);
