@@ -106,7 +106,7 @@ function unsupported() {
 // with the heap, a RefCell or the shadow stack in any state and secrets in
 // memory that no destructor reached. Such an instance never serves another
 // call: `broken` is set before every call and cleared only when the call
-// returned (or Rust returned an error of its own), which needs no stack, so a
+// returned (with a result or an error code), which needs no stack, so a
 // failure at any depth, even in the recovery below, leaves it set. After a
 // failure the instance's memory is wiped and the instance replaced at once
 // where the stack allows, else at the start of the next call. `generation`
@@ -135,7 +135,6 @@ function liveGeneration() {
  */
 function afterFailure(e) {
   try {
-    wipeMemory();
     replaceInstance();
   } catch {
     return e;
@@ -163,19 +162,15 @@ const MESSAGE = 0;
 const M_PRIME = 1;
 const MU = 2;
 
-// The messages of the error codes of src/wasm/mod.rs, by number.
-const REFUSALS = [
-  undefined,
-  'mldsa-simd: internal error: not a parameter set',
-  'mldsa-simd: internal error: an argument of the wrong length',
-  'context: expected at most 255 bytes',
-  'secretKey: malformed (not an ML-DSA secret key of this parameter set)',
-  'signing failed after the maximum number of attempts',
-  'mldsa-simd: internal error: randomness drawn inside wasm',
-  'mldsa-simd: internal error: not a message kind',
-  'mldsa-simd: internal error: no such prepared key',
-  'mldsa-simd: internal error: not a stream state',
-];
+// The messages of the error codes (src/wasm/mod.rs) that a caller's input
+// can cause; the others (a wrong parameter set, length, message kind, handle
+// or stream state) would be a bug of ours.
+const REFUSALS = {
+  __proto__: null,
+  3: 'context: expected at most 255 bytes',
+  4: 'secretKey: malformed (not an ML-DSA secret key of this parameter set)',
+  5: 'signing failed after the maximum number of attempts',
+};
 
 // The blocks of the call under way: address, length, address, length, …
 // (No call runs caller code while blocks are held, so calls never nest.)
@@ -228,7 +223,7 @@ function call(body) {
   }
   blockCount = 0;
   broken = false;
-  if (refused !== 0) throw new Error(REFUSALS[refused] ?? `mldsa-simd: internal error ${refused}`);
+  if (refused !== 0) throw new Error(REFUSALS[refused] ?? `mldsa-simd: internal error (code ${refused} from wasm)`);
   return result;
 }
 

@@ -4,7 +4,7 @@
  * module of unpack/ (./unpack.js).
  * @module
  */
-import { UNPACK_BASE64, WASM_LZMA_BASE64, WASM_LZMA_PROPS, WASM_BYTES } from '../build/wasm_base64.js';
+import { WASM_BASE64, DECODER_AT, WASM_LZMA_PROPS, WASM_BYTES } from '../build/wasm_base64.js';
 import { unpackWasm } from './unpack.js';
 
 const U8 = Uint8Array;
@@ -27,7 +27,10 @@ function decodeBase64(text) {
 
 /** @returns {Uint8Array} the main module's bytes */
 export function inlinedWasm() {
-  return unpackWasm(decodeBase64(UNPACK_BASE64), WASM_LZMA_PROPS, decodeBase64(WASM_LZMA_BASE64), WASM_BYTES);
+  const bytes = decodeBase64(WASM_BASE64);
+  const packed = new U8(bytes.buffer, bytes.byteOffset, DECODER_AT);
+  const decoder = new U8(bytes.buffer, bytes.byteOffset + DECODER_AT, bytes.length - DECODER_AT);
+  return unpackWasm(decoder, WASM_LZMA_PROPS, packed, WASM_BYTES);
 }
 
 export { WASM_BYTES };
