@@ -4,7 +4,7 @@
  * module of unpack/ (./unpack.js).
  * @module
  */
-import { WASM_BASE64, DECODER_AT, WASM_LZMA_PROPS, WASM_BYTES } from '../build/wasm_base64.js';
+import { WASM_BASE64, DECODER_AT, WASM_LZMA_PROPS, WASM_BYTES, WASM_FILE } from '../build/wasm_base64.js';
 import { unpackWasm } from './unpack.js';
 
 const U8 = Uint8Array;
@@ -33,4 +33,4 @@ export function inlinedWasm() {
   return unpackWasm(decoder, WASM_LZMA_PROPS, packed, WASM_BYTES);
 }
 
-export { WASM_BYTES };
+export { WASM_BYTES, WASM_FILE };

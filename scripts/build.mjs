@@ -111,18 +111,29 @@ function checkTools() {
 }
 
 // ------------------------------------------------------------------ 2. wasm
-const wasmDir = path.join(root, 'build', 'wasm');
-const wasmFile = path.join(wasmDir, 'mldsa_simd_bg.wasm');
+// Two modules from the one crate: the main one, and one for mldsa-simd/verify
+// built with the crate's `verify-only` feature (no export that makes keys or
+// signs), which pages that only verify download instead. Each gets its
+// directory under build/, its base64 module (build/<name>_base64.js, which
+// the entries import) and its file in pkg/ (for the node, workerd and
+// edge-light entries).
+const MODULES = [
+  { dir: 'wasm', features: 'panic-trap', base64: 'wasm_base64.js', file: 'mldsa_simd.wasm' },
+  { dir: 'wasm-verify', features: 'panic-trap,verify-only', base64: 'wasm_verify_base64.js', file: 'mldsa_simd_verify.wasm' },
+];
+for (const m of MODULES) m.wasmFile = path.join(root, 'build', m.dir, 'mldsa_simd_bg.wasm');
 
 if (!args.has('--skip-wasm')) {
   checkTools();
-  const argv = ['build', '--release', '--target', 'web', '--mode', 'no-install', '--no-pack',
-    '--out-dir', 'build/wasm', '--out-name', 'mldsa_simd', root, '--', '--no-default-features', '--features', 'panic-trap'];
-  say(`wasm-pack ${argv.filter((a) => a !== root).join(' ')}`);
-  try {
-    run('wasm-pack', argv, { stdio: 'inherit' });
-  } catch {
-    fail('wasm-pack failed (see above)');
+  for (const m of MODULES) {
+    const argv = ['build', '--release', '--target', 'web', '--mode', 'no-install', '--no-pack',
+      '--out-dir', `build/${m.dir}`, '--out-name', 'mldsa_simd', root, '--', '--no-default-features', '--features', m.features];
+    say(`wasm-pack ${argv.filter((a) => a !== root).join(' ')}`);
+    try {
+      run('wasm-pack', argv, { stdio: 'inherit' });
+    } catch {
+      fail('wasm-pack failed (see above)');
+    }
   }
 }
 const tablesFile = path.join(root, 'build', 'tables.js');
@@ -136,31 +147,8 @@ if (!args.has('--skip-wasm')) {
   }
   fs.writeFileSync(tablesFile, tables);
 }
-for (const f of [wasmFile, tablesFile]) if (!fs.existsSync(f)) fail(`missing ${rel(f)}; run without --skip-wasm`);
+for (const f of [...MODULES.map((m) => m.wasmFile), tablesFile]) if (!fs.existsSync(f)) fail(`missing ${rel(f)}; run without --skip-wasm`);
 
-// The code shapes the NTT's speed in V8 depends on (scripts/wasm-tricks-check.mjs,
-// PERF.md): a build that lost one fails here rather than shipping 10–40% slower.
-{
-  const { check } = await import('./wasm-tricks-check.mjs');
-  const { problems, kernels } = check(fs.readFileSync(wasmFile));
-  for (const p of problems) console.error(`build: wasm-tricks-check: ${p}`);
-  if (problems.length) fail(`${rel(wasmFile)} lost a code shape the NTT's speed depends on (see above; PERF.md)`);
-  say(`wasm-tricks-check: passed (${kernels} product kernels, no i64x2.mul, no literal vector constants in their loops)`);
-}
-
-const wasmBytes = fs.readFileSync(wasmFile);
-if (!WebAssembly.validate(wasmBytes)) fail(`${rel(wasmFile)} is not valid WebAssembly for this Node`);
-// js/boundary.js instantiates the module itself (the exports take and return
-// numbers only, so the wasm-bindgen glue, which wasm-pack still writes beside
-// it, is not used) and gives it the one import it expects: wasm-bindgen's
-// table set-up, which nothing calls. Anything else imported would be a
-// module that needs JavaScript the package does not give it.
-{
-  const imports = WebAssembly.Module.imports(new WebAssembly.Module(wasmBytes));
-  const expected = [{ module: './mldsa_simd_bg.js', name: '__wbindgen_init_externref_table', kind: 'function' }];
-  if (JSON.stringify(imports) !== JSON.stringify(expected))
-    fail(`${rel(wasmFile)} imports ${JSON.stringify(imports)}; js/boundary.js gives it only ${JSON.stringify(expected)}`);
-}
 // The .wasm travels LZMA-compressed and base64-encoded: base64 of the raw
 // module gzips badly (43.3 KB gzip for a 32.7 KB-gzip module), base64 of
 // compressed bytes gzips back to about their size, and LZMA (npm lzma, LZMA-JS,
@@ -184,32 +172,54 @@ if (!args.has('--skip-wasm')) {
 }
 if (!fs.existsSync(unpackWasmFile)) fail(`missing ${rel(unpackWasmFile)}; run without --skip-wasm`);
 const unpackBytes = fs.readFileSync(unpackWasmFile);
-// The .lzma form: properties byte, dictionary size (4 bytes), size (8 bytes), then the raw stream.
 const { compress } = (await import('lzma')).default;
-const lzma = Buffer.from(compress(wasmBytes, 9).map((b) => b & 0xff));
-const props = lzma[0];
-const packed = lzma.subarray(13);
-{
-  const { unpackWasm } = await import(pathToFileURL(path.join(root, 'js', 'unpack.js')).href);
+const { unpackWasm } = await import(pathToFileURL(path.join(root, 'js', 'unpack.js')).href);
+const { check: tricksCheck } = await import('./wasm-tricks-check.mjs');
+
+for (const m of MODULES) {
+  const bytes = fs.readFileSync(m.wasmFile);
+  m.bytes = bytes;
+  // The code shapes the NTT's speed in V8 depends on (scripts/wasm-tricks-check.mjs,
+  // PERF.md): a build that lost one fails here rather than shipping 10–40% slower.
+  const { problems, kernels } = tricksCheck(bytes);
+  for (const p of problems) console.error(`build: wasm-tricks-check: ${p}`);
+  if (problems.length) fail(`${rel(m.wasmFile)} lost a code shape the NTT's speed depends on (see above; PERF.md)`);
+  say(`wasm-tricks-check ${m.dir}: passed (${kernels} product kernels, no i64x2.mul, no literal vector constants in their loops)`);
+  if (!WebAssembly.validate(bytes)) fail(`${rel(m.wasmFile)} is not valid WebAssembly for this Node`);
+  // js/boundary.js instantiates the module itself (the exports take and return
+  // numbers only, so the wasm-bindgen glue, which wasm-pack still writes beside
+  // it, is not used) and gives it the one import it expects: wasm-bindgen's
+  // table set-up, which nothing calls. Anything else imported would be a
+  // module that needs JavaScript the package does not give it.
+  const imports = WebAssembly.Module.imports(new WebAssembly.Module(bytes));
+  const expected = [{ module: './mldsa_simd_bg.js', name: '__wbindgen_init_externref_table', kind: 'function' }];
+  if (JSON.stringify(imports) !== JSON.stringify(expected))
+    fail(`${rel(m.wasmFile)} imports ${JSON.stringify(imports)}; js/boundary.js gives it only ${JSON.stringify(expected)}`);
+  // The .lzma form: properties byte, dictionary size (4 bytes), size (8 bytes), then the raw stream.
+  const lzma = Buffer.from(compress(bytes, 9).map((b) => b & 0xff));
+  const props = lzma[0];
+  const packed = lzma.subarray(13);
   let back;
   try {
-    back = unpackWasm(unpackBytes, props, packed, wasmBytes.length);
+    back = unpackWasm(unpackBytes, props, packed, bytes.length);
   } catch (e) {
-    fail(`unpack.wasm refused the compressed module: ${e.message}`);
+    fail(`unpack.wasm refused the compressed ${m.file}: ${e.message}`);
   }
-  if (!Buffer.from(back).equals(wasmBytes)) fail('unpack.wasm does not give back the .wasm from its compressed bytes');
+  if (!Buffer.from(back).equals(bytes)) fail(`unpack.wasm does not give back ${m.file} from its compressed bytes`);
+  m.packed = packed;
+  fs.writeFileSync(
+    path.join(root, 'build', m.base64),
+    `// Generated by scripts/build.mjs from build/${m.dir}/mldsa_simd_bg.wasm and build/unpack.wasm. Do not edit.\n` +
+      '// The module, LZMA-compressed (raw stream), then the LZMA decoder module, in one\n' +
+      '// base64 string (one piece of data in a bundle gzips best, and in this order); where\n' +
+      '// the decoder starts; the LZMA properties byte; the module\'s length; its file in pkg/.\n' +
+      `export const WASM_BASE64 = ${JSON.stringify(Buffer.concat([packed, unpackBytes]).toString('base64'))};\n` +
+      `export const DECODER_AT = ${packed.length};\n` +
+      `export const WASM_LZMA_PROPS = ${props};\n` +
+      `export const WASM_BYTES = ${bytes.length};\n` +
+      `export const WASM_FILE = ${JSON.stringify(m.file)};\n`,
+  );
 }
-fs.writeFileSync(
-  path.join(root, 'build', 'wasm_base64.js'),
-  '// Generated by scripts/build.mjs from build/wasm/mldsa_simd_bg.wasm and build/unpack.wasm. Do not edit.\n' +
-    '// The main module, LZMA-compressed (raw stream), then the LZMA decoder module, in one\n' +
-    '// base64 string (one piece of data in a bundle gzips best, and in this order); where\n' +
-    '// the decoder starts; the LZMA properties byte; the main module\'s length.\n' +
-    `export const WASM_BASE64 = ${JSON.stringify(Buffer.concat([packed, unpackBytes]).toString('base64'))};\n` +
-    `export const DECODER_AT = ${packed.length};\n` +
-    `export const WASM_LZMA_PROPS = ${props};\n` +
-    `export const WASM_BYTES = ${wasmBytes.length};\n`,
-);
 
 // ------------------------------------------------------------------ 3. bundle
 const cargoToml = fs.readFileSync(path.join(root, 'Cargo.toml'), 'utf8');
@@ -257,6 +267,20 @@ const outputs = [
   ['index.node.mjs', 'esm', path.join(root, 'js', 'index.js'), true, null, nodeWasm],
   ['index.node.cjs', 'cjs', path.join(pkgDir, 'index.node.mjs'), false, null, nodeCjs],
   ...Object.entries(edgeEntries).map(([c, wasmSpecifier]) => [`index.${c}.mjs`, 'esm', path.join(root, 'js', 'index.js'), true, null, { wasmModule: 'wasm-module.edge.js', wasm: wasmSpecifier }]),
+  // mldsa-simd/verify: the same six forms, with the verify-only module
+  // (build/wasm_verify_base64.js, pkg/mldsa_simd_verify.wasm).
+  ...(() => {
+    const v = { base64: 'wasm_verify_base64.js' };
+    const src = path.join(root, 'js', 'verify.js');
+    return [
+      ['verify.mjs', 'esm', src, true, null, v],
+      ['verify.cjs', 'cjs', path.join(pkgDir, 'verify.mjs'), false, null, {}],
+      ['verify.node.mjs', 'esm', src, true, null, { ...v, ...nodeWasm }],
+      ['verify.node.cjs', 'cjs', path.join(pkgDir, 'verify.node.mjs'), false, null, nodeCjs],
+      ...Object.keys(edgeEntries).map((c) => [`verify.${c}.mjs`, 'esm', src, true, null,
+        { ...v, wasmModule: 'wasm-module.edge.js', wasm: edgeEntries[c].replace('mldsa_simd.wasm', 'mldsa_simd_verify.wasm') }]),
+    ];
+  })(),
   // Subpaths built on the main entry: each runtime's form imports that
   // runtime's main entry (and keys entry), never a copy of them.
   ...onMain('keys'),
@@ -292,6 +316,14 @@ for (const [name, format, entryPoint, bundle, mainEntry, extra = {}] of outputs)
       name: 'main-entry-external',
       setup(b) {
         b.onResolve({ filter: /^\.\/(index|keys)\.js$/ }, (a) => (externals[a.path] ? { path: externals[a.path], external: true } : undefined));
+      },
+    });
+  }
+  if (extra.base64) {
+    plugins.push({
+      name: 'verify-only-module',
+      setup(b) {
+        b.onResolve({ filter: /\/build\/wasm_base64\.js$/ }, () => ({ path: path.join(root, 'build', extra.base64) }));
       },
     });
   }
@@ -362,12 +394,12 @@ fs.mkdirSync(path.join(pkgDir, 'src'));
 for (const [base, abs] of [...mapSources].sort()) {
   fs.writeFileSync(
     path.join(pkgDir, 'src', base),
-    base === 'wasm_base64.js'
-      ? '// Generated by scripts/build.mjs: the main .wasm (LZMA-compressed) and the LZMA decoder module,\n// as base64 string constants; the same bytes as mldsa_simd.wasm. Not repeated here.\n'
+    /^wasm(_verify)?_base64\.js$/.test(base)
+      ? '// Generated by scripts/build.mjs: the .wasm (LZMA-compressed) and the LZMA decoder module,\n// as one base64 string; the same bytes as the .wasm files of this folder. Not repeated here.\n'
       : fs.readFileSync(abs),
   );
 }
-fs.copyFileSync(wasmFile, path.join(pkgDir, 'mldsa_simd.wasm'));
+for (const m of MODULES) fs.copyFileSync(m.wasmFile, path.join(pkgDir, m.file));
 
 // ------------------------------------------------------------------ 4. package files
 // Types: js/*.d.ts say `Uint8Array<ArrayBuffer>` for the bytes they return,
@@ -375,7 +407,7 @@ fs.copyFileSync(wasmFile, path.join(pkgDir, 'mldsa_simd.wasm'));
 // compilers get a copy in ts5.6/ with plain `Uint8Array`, chosen by the
 // `types@<5.7` export condition and, under moduleResolution node10 (which
 // ignores exports), by typesVersions, which also gives the subpaths types there.
-const typeBases = ['index', 'keys', 'prehash', 'webcrypto', 'worker', 'worker-task', 'worker-web'];
+const typeBases = ['index', 'verify', 'keys', 'prehash', 'webcrypto', 'worker', 'worker-task', 'worker-web'];
 // The module Web Worker (worker-web) has no CommonJS form, so no .d.cts.
 const typeExts = (base) => (base === 'worker-web' ? ['d.ts'] : ['d.ts', 'd.cts']);
 fs.mkdirSync(path.join(pkgDir, 'ts5.6'));
@@ -391,7 +423,7 @@ for (const base of typeBases) {
 
 const files = [
   ...outputs.flatMap(([name]) => [name, `${name}.map`]),
-  'mldsa_simd.wasm',
+  ...MODULES.map((m) => m.file),
   'src/',
   ...typeBases.flatMap((b) => typeExts(b).flatMap((ext) => [`${b}.${ext}`, `ts5.6/${b}.${ext}`])),
   'README.md',
@@ -480,8 +512,10 @@ fs.writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify(pkgJson, null
 // ------------------------------------------------------------------ 5. sizes
 const gz = (buf) => zlib.gzipSync(buf, { level: 9 }).length;
 const row = (label, buf) => say(`${label.padEnd(22)} ${String(buf.length).padStart(8)} bytes  ${String(gz(buf)).padStart(7)} gzip`);
-row('build/wasm .wasm', wasmBytes);
+for (const m of MODULES) {
+  row(`build/${m.dir} .wasm`, m.bytes);
+  row(`${m.dir} .wasm LZMA`, m.packed);
+}
 row('build/unpack.wasm', unpackBytes);
-row('.wasm LZMA', packed);
 for (const [name] of outputs) row(`pkg/${name}`, fs.readFileSync(path.join(pkgDir, name)));
 say(`pkg/ ready: mldsa-simd ${version} (${files.length} files)`);

@@ -38,6 +38,7 @@ pub fn dealloc(ptr: usize, len: usize) {
 
 /// The key pair for the 32-byte seed ξ at `seed`, encoded straight into the
 /// output blocks `pk` and `sk`.
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen]
 pub fn keygen(ps: u32, seed: usize, pk: usize, pk_len: usize, sk: usize, sk_len: usize) -> i32 {
     status(param_set(ps).and_then(|ps| {
@@ -47,6 +48,7 @@ pub fn keygen(ps: u32, seed: usize, pk: usize, pk_len: usize, sk: usize, sk_len:
 
 /// The public key of the expanded secret key at `sk`, checked (its tr and t0
 /// must be what ρ, s1 and s2 give), written into the output block `pk`.
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen]
 pub fn public_key(ps: u32, sk: usize, sk_len: usize, pk: usize, pk_len: usize) -> i32 {
     status(param_set(ps).and_then(|ps| {
@@ -56,6 +58,7 @@ pub fn public_key(ps: u32, sk: usize, sk_len: usize, pk: usize, pk_len: usize) -
 
 /// A signature of `m` (of kind `kind`: `MESSAGE`, `M_PRIME`, `MU`; `ctx` only
 /// for MESSAGE) with the secret key at `sk`, written into the output block `sig`.
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)]
 pub fn sign(ps: u32, sk: usize, sk_len: usize, kind: u32, m: usize, m_len: usize, ctx: usize, ctx_len: usize, rnd: usize, sig: usize, sig_len: usize) -> i32 {

@@ -128,6 +128,7 @@ fn handle_or_code(r: Result<f64, i32>) -> f64 {
 /// Expands the secret key at `key`, or the secret key of the 32-byte seed ξ
 /// there (KeyGen_internal) when `from_seed`, into a slot; returns its handle
 /// (or minus an error code).
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen]
 pub fn prepare_signer(ps: u32, key: usize, key_len: usize, from_seed: bool) -> f64 {
     handle_or_code(param_set(ps).and_then(|ps| {
@@ -173,6 +174,7 @@ pub fn prepared_free(handle: f64) {
 
 /// The signature of `m`, of kind `kind` (see `MESSAGE` in mod.rs), by the
 /// signer of `handle`, written into the output block `sig`; 0 or an error code.
+#[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)]
 pub fn signer_sign(handle: f64, kind: u32, m: usize, m_len: usize, ctx: usize, ctx_len: usize, rnd: usize, sig: usize, sig_len: usize) -> i32 {
