@@ -301,12 +301,12 @@ addSeed(signerSeed, 'pool signer');
 addSeed(signerSeed2, 'pool signer (dropped)');
 const rnd = Uint8Array.from({ length: 32 }, (_, i) => (i * 29 + 5) & 255);
 secrets.push({ name: 'rnd', bytes: rnd.slice() });
-const pkcs8 = main.ml_dsa44.exportSecretKey(chosen[0], 'pkcs8');
-const jwk = main.ml_dsa87.exportSecretKey(chosen[2], 'jwk');
+const pkcs8 = exportSecretKey(main.ml_dsa44, chosen[0], 'pkcs8');
+const jwk = exportSecretKey(main.ml_dsa87, chosen[2], 'jwk');
 const message = new TextEncoder().encode('hooked');
 // The main API with the same keys: a secret key, and its formats, made before the spies.
 const secretKey65 = main.ml_dsa65.keygen(chosen[1]).secretKey;
-const pem44 = main.ml_dsa44.exportSecretKey(chosen[0], 'pem', { form: 'both' });
+const pem44 = exportSecretKey(main.ml_dsa44, chosen[0], 'pem', { form: 'both' });
 const { sha256 } = await import('@noble/hashes/sha2.js');
 // Counts the dropped private keys (a WeakRef's deref() would keep a live one alive).
 let dropped = 0;
@@ -349,12 +349,12 @@ try {
     P.createSign(chosen[1]).update(message).sign();
     P.prehash(sha256).sign(message, secretKey65);
     P.internal.sign(new Uint8Array(64), secretKey65, { externalMu: true });
-    main.ml_dsa44.importSecretKey(pkcs8, 'pkcs8');
-    main.ml_dsa44.importSecretKey(pem44, 'pem');
-    main.ml_dsa87.importSecretKey(jwk, 'jwk');
-    P.importSecretKey(chosen[1], 'raw-seed');
-    P.importSecretKey(secretKey65, 'raw');
-    main.ml_dsa44.exportSecretKey(chosen[0], 'pem');
+    importSecretKey(main.ml_dsa44, pkcs8, 'pkcs8');
+    importSecretKey(main.ml_dsa44, pem44, 'pem');
+    importSecretKey(main.ml_dsa87, jwk, 'jwk');
+    importSecretKey(P, chosen[1], 'raw-seed');
+    importSecretKey(P, secretKey65, 'raw');
+    exportSecretKey(main.ml_dsa44, chosen[0], 'pem');
     // A call that fails inside the instance (a trap: every page up to 4 GiB is
     // taken from outside, so the next allocation fails), so that the instance
     // is wiped and replaced with the spies live; then a signer made before is
