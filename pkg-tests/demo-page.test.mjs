@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { IMPL, artifactsDir, installedPackageDir, lib, inNode24, repoRoot } from './lib/load.mjs';
+import { IMPL, artifactsDir, installedPackageDir, lib, keys, inNode24, repoRoot } from './lib/load.mjs';
 import { Rng, equalBytes } from './lib/util.mjs';
 import { openPage } from './lib/chromium.mjs';
 import { startServer } from '../www/serve.mjs';
@@ -28,6 +28,7 @@ const FILE_BYTES = 4 * MiB;
 // Large enough that signing takes many frames on any machine this runs on.
 const BIG_BYTES = Number(process.env.MLDSA_DEMO_BIG_MIB || 128) * MiB;
 const SETS = { 'ML-DSA-44': lib.ml_dsa44, 'ML-DSA-65': lib.ml_dsa65, 'ML-DSA-87': lib.ml_dsa87 };
+const { importPublicKey, exportPublicKey, importSecretKey } = keys;
 const utf8 = (s) => new TextEncoder().encode(s);
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
 const fromB64url = (s) => new Uint8Array(Buffer.from(s, 'base64url'));
