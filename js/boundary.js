@@ -1,8 +1,8 @@
 /**
  * The boundary between callers and the wasm instance: the instance (replaced
  * after a trap) and the calls into it, with the argument reading of
- * js/args.js re-exported. js/index.js (the noble-shaped API) and js/keys.js
- * (key formats) build on it.
+ * js/args.js re-exported. js/index.js (the noble-shaped API) builds on it
+ * (the key formats, js/keys.js, are plain JavaScript over js/index.js).
  * @module
  */
 import * as glue from '../build/wasm/mldsa_simd.js';
@@ -153,15 +153,6 @@ for (const [name, fn] of Object.entries({
   stream_update: glue.stream_update,
   stream_finish: glue.stream_finish,
   prepare_signer_seed: glue.prepare_signer_seed,
-  spki_decode: glue.spki_decode,
-  spki_encode: glue.spki_encode,
-  pkcs8_decode: glue.pkcs8_decode,
-  pkcs8_encode: glue.pkcs8_encode,
-  private_key: glue.private_key,
-  pem_decode: glue.pem_decode,
-  pem_encode: glue.pem_encode,
-  base64url_decode: glue.base64url_decode,
-  base64url_encode: glue.base64url_encode,
 })) {
   // (Rest parameters and Reflect.apply: no array iterator, which a script
   // could have replaced, sees the arguments.)
