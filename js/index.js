@@ -9,11 +9,10 @@
  * this module. This file builds the three parameter-set objects on them and
  * routes messages: a message up to 64 KiB goes to wasm whole; a longer one,
  * or one given in pieces, is hashed into μ (or PH(M) for HashML-DSA) first,
- * by the platform's SHAKE256 where it
- * has one (boundary.js); M′ of HashML-DSA (FIPS 204 Algorithms 4 and 5) is
- * built here. The instance is made at import, so there is no init call;
- * where the platform refuses WebAssembly the import still succeeds and
- * isSupported() says so.
+ * by the platform's SHAKE256 where it has one (boundary.js); M′ of HashML-DSA
+ * (FIPS 204 Algorithms 4 and 5) is built here. The instance is made at
+ * import, so there is no init call; where the platform refuses WebAssembly
+ * the import still succeeds and isSupported() says so.
  * @module
  */
 import {
