@@ -33,7 +33,11 @@ const quoted = (list) => list.map((x) => `"${x}"`).join(', ');
 //
 // Every layout of build/tables.js as [set, 'spki' or a PKCS#8 form, layout,
 // its length]; a layout is [fixed bytes, length of the key part after them] pairs.
-const size = (layout) => layout.reduce((n, piece) => n + piece[0].length + piece[1], 0);
+function size(layout) {
+  let n = 0;
+  for (let i = 0; i < layout.length; i++) n += layout[i][0].length + layout[i][1];
+  return n;
+}
 const LAYOUTS = SETS.flatMap((s) => [['spki', KEY_DER[s].spki], ...FORMS.map((f) => [f, KEY_DER[s].pkcs8[f]])].map((e) => [s, e[0], e[1], size(e[1])]));
 
 // No input longer than any key of any set can be is read: the DER by a little
@@ -97,12 +101,14 @@ function readDer(der, ps, spki, what) {
       return { form: e[1], at };
     }
   }
-  throw new Error(spki ? `spki: ${whySpki(der)}` : `pkcs8: ${whyPkcs8(der)}`);
+  throw new Error(`${spki ? 'spki' : 'pkcs8'}: ${why(der, spki)}`);
 }
 
 // What is wrong with a DER that no layout took, found by reading it as strict
 // DER (ITU-T X.690 §10: definite lengths in the shortest form, at most three
-// length bytes). These say why a key is refused; they never accept one.
+// length bytes). These say why a key is refused; they never accept one. (They
+// read only tags and lengths, but of a DER that is not as it should be: only
+// on the way to refusing it.)
 
 /** [start, end) of the value of the TLV at `at` with `tag`, if it is strict DER and ends by `limit`. */
 function tlv(d, at, limit, tag) {
@@ -132,39 +138,35 @@ function algorithm(d, at, limit) {
   return 'the algorithm is not ML-DSA-44, ML-DSA-65 or ML-DSA-87 (OID 2.16.840.1.101.3.4.3.17, .18 or .19)';
 }
 
-function whySpki(d) {
-  const top = tlv(d, 0, len(d), 0x30);
-  if (!top) return 'not a DER SubjectPublicKeyInfo (SEQUENCE)';
-  if (top[1] < len(d)) return 'bytes after the SubjectPublicKeyInfo';
-  const a = algorithm(d, top[0], top[1]);
-  if (typeof a === 'string') return a;
-  const bits = tlv(d, a, top[1], 0x03);
-  if (!bits) return 'the subjectPublicKey is not a DER BIT STRING';
-  if (bits[1] < top[1]) return 'fields after the subjectPublicKey';
-  // (All else is as a layout has it: the key's length is not its set's.)
-  return d[bits[0]] === 0 && bits[0] < bits[1] ? 'the public key has the wrong length for its parameter set' : 'the BIT STRING has unused bits';
-}
-
-function whyPkcs8(d) {
-  const top = tlv(d, 0, len(d), 0x30);
-  if (!top) return 'not a DER OneAsymmetricKey (SEQUENCE)';
-  if (top[1] < len(d)) return 'bytes after the OneAsymmetricKey';
-  const version = tlv(d, top[0], top[1], 0x02);
-  if (!version) return 'the version is not a DER INTEGER';
-  if (version[1] - version[0] !== 1 || d[version[0]] !== 0)
-    return 'the version must be 0 (v1); the optional attributes and publicKey of v2 are not supported';
-  const a = algorithm(d, version[1], top[1]);
-  if (typeof a === 'string') return a;
-  const key = tlv(d, a, top[1], 0x04);
-  if (!key) return 'the privateKey is not a DER OCTET STRING';
-  if (key[1] < top[1]) return 'fields after privateKey (attributes and publicKey are not supported)';
+/** Why `d` is no SPKI (`spki`) or PKCS#8 of ML-DSA, in the order src/keyformat.rs's reader checks. */
+function why(d, spki) {
+  const n = len(d);
+  const name = spki ? 'SubjectPublicKeyInfo' : 'OneAsymmetricKey';
+  const top = tlv(d, 0, n, 0x30);
+  if (!top) return `not a DER ${name} (SEQUENCE)`;
+  if (top[1] < n) return `bytes after the ${name}`;
+  let at = top[0];
+  if (!spki) {
+    const version = tlv(d, at, top[1], 0x02);
+    if (!version) return 'the version is not a DER INTEGER';
+    if (version[1] - version[0] !== 1 || d[version[0]] !== 0)
+      return 'the version must be 0 (v1); the optional attributes and publicKey of v2 are not supported';
+    at = version[1];
+  }
+  at = algorithm(d, at, top[1]);
+  if (typeof at === 'string') return at;
+  const key = tlv(d, at, top[1], spki ? 0x03 : 0x04);
+  if (!key) return spki ? 'the subjectPublicKey is not a DER BIT STRING' : 'the privateKey is not a DER OCTET STRING';
+  if (key[1] < top[1]) return spki ? 'fields after the subjectPublicKey' : 'fields after privateKey (attributes and publicKey are not supported)';
   const start = key[0];
   const end = key[1];
+  // (All else is as a layout has it: what is left is the key part's length, or its tag.)
+  const wrongLength = `the ${spki ? 'public key' : 'expandedKey'} has the wrong length for its parameter set`;
+  if (spki) return d[start] === 0 && start < end ? wrongLength : 'the BIT STRING has unused bits';
   const whole = (tag) => {
     const v = tlv(d, start, end, tag);
     return v && v[1] === end ? v : undefined;
   };
-  const wrongLength = 'the expandedKey has the wrong length for its parameter set';
   switch (d[start]) {
     case 0x80:
       return whole(0x80) ? 'the seed must be 32 bytes' : 'the seed [0] is not DER';
@@ -322,7 +324,7 @@ function pemDecode(text, { label, begin, end }) {
 function pemEncode(der, { begin, end }) {
   const b64 = encode64(der, false);
   const n = len(b64);
-  const out = new U8(len(begin) + len(end) + n + Math.ceil(n / 64) + 2);
+  const out = new U8(len(begin) + len(end) + n + ((n + 63) >> 6) + 2);
   apply(u8Set, out, [begin, 0]);
   let o = len(begin);
   out[o++] = 10;
