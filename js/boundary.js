@@ -1,8 +1,8 @@
 /**
  * The boundary between callers and the wasm instance: the instance (replaced
  * after a trap) and the calls into it, with the argument reading of
- * js/args.js re-exported. js/index.js (the noble-shaped API) and js/keys.js
- * (key formats) build on it.
+ * js/args.js re-exported. js/index.js (the noble-shaped API) builds on it
+ * (the key formats, js/keys.js, are plain JavaScript over js/index.js).
  * @module
  */
 // (The module's bytes first: bundlers emit them at the start of the bundle, where they gzip best.)

@@ -62,9 +62,9 @@ export interface KeyPair {
   secretKey: Bytes;
   /**
    * The 32-byte seed ξ: the private key as RFC 9881, WebCrypto and Node keep
-   * it, what {@link MlDsa.exportSecretKey} needs for `raw-seed`, `jwk` and the
-   * default PKCS#8 and PEM form, and what `keygen(seed)` and `signer(seed)`
-   * take. The caller's own array: for `keygen(seed)` a copy of the seed
+   * it, what `exportSecretKey` of `mldsa-simd/keys` needs for `raw-seed`, `jwk`
+   * and the default PKCS#8 and PEM form, and what `keygen(seed)` and
+   * `signer(seed)` take. The caller's own array: for `keygen(seed)` a copy of the seed
    * given, for `keygen()` the 32 random bytes drawn, which the package does
    * not wipe (wipe them with `fill(0)` when done, like `secretKey`).
    */
@@ -188,46 +188,6 @@ export interface PrehashFunction {
   create?(): { update(data: Uint8Array): unknown; digest(): Uint8Array };
 }
 
-/** The name of a parameter set, as JWK's `alg` and WebCrypto write it. */
-export type MlDsaName = 'ML-DSA-44' | 'ML-DSA-65' | 'ML-DSA-87';
-
-/** Formats of {@link MlDsa.importPublicKey} / {@link MlDsa.exportPublicKey}. */
-export type PublicKeyFormat = 'raw' | 'spki' | 'pem' | 'jwk';
-/** Formats of {@link MlDsa.importSecretKey} / {@link MlDsa.exportSecretKey}. */
-export type SecretKeyFormat = 'raw-seed' | 'raw' | 'pkcs8' | 'pem' | 'jwk';
-
-/**
- * An ML-DSA key as a JWK (RFC 9964): `pub` is the public key and `priv` (on a
- * private key) the 32-byte seed, both base64url without padding. Other
- * members (`kid`, `use`, `key_ops`, `ext`, …) are kept by JSON and ignored on import.
- */
-export interface MlDsaJwk {
-  kty: 'AKP';
-  alg: MlDsaName;
-  pub: string;
-  priv?: string;
-  [member: string]: unknown;
-}
-
-/** A private key read by {@link MlDsa.importSecretKey}, checked, with its public key. */
-export interface ImportedSecretKey {
-  /** The 32-byte seed ξ, when the format carried it (raw-seed, JWK, PKCS#8 `seed` and `both`). */
-  seed: Bytes | undefined;
-  /** The FIPS 204 encoding of the secret key (what `sign` takes). */
-  secretKey: Bytes;
-  publicKey: Bytes;
-}
-
-/** Options of {@link MlDsa.exportSecretKey}. */
-export interface ExportSecretKeyOptions {
-  /**
-   * For `pkcs8` and `pem`: which RFC 9881 form to write. `'seed'` (the
-   * default, what RFC 9881 recommends and WebCrypto and Node write),
-   * `'expandedKey'`, or `'both'`.
-   */
-  form?: 'seed' | 'expandedKey' | 'both';
-}
-
 /** The key generation part shared by every signer object. */
 export interface MlDsaKeys {
   readonly lengths: MlDsaLengths;
@@ -240,7 +200,7 @@ export interface MlDsaKeys {
    * @example
    * ```ts
    * const { publicKey, secretKey, seed } = ml_dsa65.keygen();
-   * const pem = ml_dsa65.exportSecretKey(seed, 'pem'); // the private key, as RFC 9881 keeps it
+   * const pem = exportSecretKey(ml_dsa65, seed, 'pem'); // mldsa-simd/keys: the private key, as RFC 9881 keeps it
    * const again = ml_dsa65.keygen(seed); // same seed, same keys
    * ```
    */
@@ -411,78 +371,6 @@ export interface MlDsa extends MlDsaSigner {
    */
   signer(secretKeyOrSeed: Uint8Array): PreparedSigner;
   /**
-   * Reads a public key of this parameter set: `raw` (FIPS 204 bytes), `spki`
-   * (SubjectPublicKeyInfo DER, RFC 9881), `pem` (`-----BEGIN PUBLIC KEY-----`,
-   * RFC 7468, as a string or as the bytes of the text) or `jwk` (RFC 9964).
-   * PEM is read as RFC 7468's lax grammar allows (text before and after the
-   * armour, whitespace and line breaks of any kind and length in the base64),
-   * its base64 strictly (canonical, padded). DER must be strict (shortest
-   * lengths, no trailing bytes, AlgorithmIdentifier parameters absent).
-   * @returns the raw public key.
-   * @throws TypeError for a wrong type or format name; RangeError for a wrong
-   * raw length or an input longer than any key can be (checked before it is
-   * copied into wasm memory); Error when the data is malformed or is for
-   * another parameter set. Messages never quote the data.
-   * @example
-   * ```ts
-   * const publicKey = ml_dsa65.importPublicKey(pemText, 'pem');
-   * ml_dsa65.verify(sig, msg, publicKey);
-   * ```
-   */
-  importPublicKey(data: Uint8Array, format: 'raw' | 'spki'): Bytes;
-  importPublicKey(data: string | Uint8Array, format: 'pem'): Bytes;
-  importPublicKey(data: MlDsaJwk, format: 'jwk'): Bytes;
-  /**
-   * Writes a raw public key in a format of {@link importPublicKey}.
-   * @example
-   * ```ts
-   * const pem = ml_dsa65.exportPublicKey(publicKey, 'pem');
-   * ```
-   */
-  exportPublicKey(publicKey: Uint8Array, format: 'raw' | 'spki'): Bytes;
-  exportPublicKey(publicKey: Uint8Array, format: 'pem'): string;
-  exportPublicKey(publicKey: Uint8Array, format: 'jwk'): MlDsaJwk;
-  /**
-   * Reads a private key of this parameter set and checks it as RFC 9881 §6
-   * asks: `raw-seed` (32 bytes), `raw` (the FIPS 204 secret key), `pkcs8`
-   * (DER, any of the forms `seed [0]`, `expandedKey`, `both`), `pem`
-   * (`-----BEGIN PRIVATE KEY-----`, a string or bytes, read as
-   * {@link importPublicKey} reads PEM) or `jwk` (RFC 9964, `priv` = seed,
-   * `pub` checked against it). An expanded key's tr and t0 must match its s1
-   * and s2, and in `both` the expanded key must be the one the seed gives.
-   * @throws TypeError / RangeError for a wrong type, format name or length
-   * (an input longer than any key can be is refused before it is copied into
-   * wasm memory); Error when the key is malformed, inconsistent, or for another
-   * parameter set. Messages never quote the data.
-   * @example
-   * ```ts
-   * const { seed, secretKey, publicKey } = ml_dsa65.importSecretKey(pemText, 'pem');
-   * ```
-   */
-  importSecretKey(data: Uint8Array, format: 'raw-seed' | 'raw' | 'pkcs8'): ImportedSecretKey;
-  importSecretKey(data: string | Uint8Array, format: 'pem'): ImportedSecretKey;
-  importSecretKey(data: MlDsaJwk, format: 'jwk'): ImportedSecretKey;
-  /**
-   * Writes a private key, given as its 32-byte seed or its FIPS 204 secret
-   * key (told apart by length). `raw-seed`, `jwk` and the PKCS#8 `seed` and
-   * `both` forms need the seed (`keygen()` returns it as `seed`); PKCS#8 and
-   * PEM write the seed form unless `options.form` asks for another, and
-   * an expanded key alone can be written as `raw` or with
-   * `{ form: 'expandedKey' }`. PEM is written strictly (RFC 7468 §3: lines
-   * of 64 characters, LF).
-   * @throws Error when the format needs the seed and `key` is the expanded key.
-   * @example
-   * ```ts
-   * const { seed, secretKey } = ml_dsa65.keygen();
-   * const pem = ml_dsa65.exportSecretKey(seed, 'pem');           // seed form
-   * const der = ml_dsa65.exportSecretKey(seed, 'pkcs8', { form: 'both' });
-   * const expanded = ml_dsa65.exportSecretKey(secretKey, 'pem', { form: 'expandedKey' });
-   * ```
-   */
-  exportSecretKey(key: Uint8Array, format: 'raw-seed' | 'raw' | 'pkcs8', options?: ExportSecretKeyOptions): Bytes;
-  exportSecretKey(key: Uint8Array, format: 'pem', options?: ExportSecretKeyOptions): string;
-  exportSecretKey(key: Uint8Array, format: 'jwk'): MlDsaJwk;
-  /**
    * A public key prepared for repeated verification: Â, NTT(t1·2^d) and
    * H(pk) cached inside wasm, in a slot of the same pool as `signer` (an
    * evicted key is expanded again from its bytes on its next use). Verifying
@@ -551,9 +439,10 @@ export declare function wasmMemoryInUse(): number;
  * `'wasm-unsafe-eval'` in `script-src` (add it), or a platform with
  * WebAssembly disabled or absent (a browser's security settings, Node's
  * `--jitless`). The import succeeds either way; where this is `false`, every
- * operation (keygen, sign, verify, prepared keys, key formats, the
- * diagnostics above) throws an `Error` whose message says why and what to add
- * to the policy, with the platform's error as its `cause`. Never throws; the
+ * operation (keygen, sign, verify, prepared keys, the diagnostics above, and
+ * in `mldsa-simd/keys` what needs the algorithm: the key pair of a seed, the
+ * check of an expanded key) throws an `Error` whose message says why and what
+ * to add to the policy, with the platform's error as its `cause`. Never throws; the
  * answer does not change while the page or process lives.
  */
 export declare function isSupported(): boolean;

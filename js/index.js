@@ -3,16 +3,16 @@
  * (simd128), with the API of `@noble/post-quantum/ml-dsa.js`.
  *
  * The algorithms live in the Rust crate (src/); the instance and the calls
- * into it in ./boundary.js, the argument reading in ./args.js, the key
- * formats in ./keys.js, the life of prepared keys in ./prepared.js and the
- * createSign/createVerify objects in ./incremental.js. This file builds the
- * three parameter-set objects on them and routes messages: a message up to
- * 64 KiB goes to wasm whole; a longer one, or one given in pieces, is hashed
- * into μ (or PH(M) for HashML-DSA) first, by the platform's SHAKE256 where it
- * has one (boundary.js); M′ of HashML-DSA (FIPS 204 Algorithms 4 and 5) is
- * built here. The instance is made at import, so there is no init call;
- * where the platform refuses WebAssembly the import still succeeds and
- * isSupported() says so.
+ * into it in ./boundary.js, the argument reading in ./args.js, the life of
+ * prepared keys in ./prepared.js and the createSign/createVerify objects in
+ * ./incremental.js; the key formats (mldsa-simd/keys) are ./keys.js, over
+ * this module. This file builds the three parameter-set objects on them and
+ * routes messages: a message up to 64 KiB goes to wasm whole; a longer one,
+ * or one given in pieces, is hashed into μ (or PH(M) for HashML-DSA) first,
+ * by the platform's SHAKE256 where it has one (boundary.js); M′ of HashML-DSA
+ * (FIPS 204 Algorithms 4 and 5) is built here. The instance is made at
+ * import, so there is no init call; where the platform refuses WebAssembly
+ * the import still succeeds and isSupported() says so.
  * @module
  */
 import {

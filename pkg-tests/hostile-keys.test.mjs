@@ -1,27 +1,28 @@
 // Hostile and oversized inputs to the key formats and to mldsa-simd/webcrypto.
 //
-// 1. Every byte argument of the key-format functions (importPublicKey spki/raw/pem,
-//    importSecretKey pkcs8/raw-seed/raw/pem, exportPublicKey, exportSecretKey) and of
+// 1. Every byte argument of the key-format functions of mldsa-simd/keys (importPublicKey
+//    spki/raw/pem, importSecretKey pkcs8/raw-seed/raw/pem, exportPublicKey, exportSecretKey) and of
 //    subtle.importKey (spki, raw-public, pkcs8, raw-seed) gets each hostile shape
 //    of lib/hostile.mjs. The rule is hostile.test.mjs's: the result the same
 //    function gives for a plain copy of the argument's real bytes, or an error
 //    (TypeError/RangeError naming the argument; a DOMException or TypeError in
 //    WebCrypto); shapes that are plain bytes must work (in WebCrypto, but for
 //    shared buffers, which Web IDL refuses); a Proxy is a TypeError.
-// 2. Every input that is copied into wasm memory, at sizes far beyond any key
-//    (1 GiB + 1 byte of DER or PEM, 64 Mi characters of PEM or base64url, a context of
-//    1 MiB), is refused with a RangeError (DataError in WebCrypto) that names
-//    the limit, before anything reaches wasm: linear memory, and the part of
-//    it in use, are the same afterwards, and the next calls are right.
+// 2. Every input at sizes far beyond any key (1 GiB + 1 byte of DER or PEM, 64 Mi
+//    characters of PEM or base64url, a context of 1 MiB) is refused with a
+//    RangeError (DataError in WebCrypto) that names the limit, before it is
+//    decoded or reaches wasm: linear memory, and the part of it in use, are the
+//    same afterwards, and the next calls are right.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { lib, SETS, IMPL, importFromConsumer } from './lib/load.mjs';
+import { lib, keys, SETS, IMPL, importFromConsumer } from './lib/load.mjs';
 import { Rng, equalBytes } from './lib/util.mjs';
 import { staticShapes, realBytes } from './lib/hostile.mjs';
 
 const skip = IMPL === 'noble' ? 'the key formats are the package\'s' : false;
 const rng = new Rng('hostile-keys');
 const { wasmMemoryBytes, wasmMemoryInUse } = lib;
+const { importPublicKey, exportPublicKey, importSecretKey, exportSecretKey } = keys;
 
 /** A comparable text for a result: bytes, a string, a key pair, a JWK. */
 function norm(x) {
@@ -47,21 +48,21 @@ test('hostile byte arguments of the key formats: the result on the real bytes, o
     const alg = lib[P.key];
     const seed = rng.bytes(32);
     const { publicKey, secretKey } = alg.keygen(seed);
-    const spki = alg.exportPublicKey(publicKey, 'spki');
-    const pkcs8 = alg.exportSecretKey(seed, 'pkcs8', { form: 'both' });
+    const spki = exportPublicKey(alg, publicKey, 'spki');
+    const pkcs8 = exportSecretKey(alg, seed, 'pkcs8', { form: 'both' });
     const pemBytes = (text) => new TextEncoder().encode(text);
     // [what, the argument's bytes, its name in messages, the call]
     const cases = [
-      ['importPublicKey(pem bytes)', pemBytes(alg.exportPublicKey(publicKey, 'pem')), /\bpem\b/, (b) => alg.importPublicKey(b, 'pem')],
-      ['importSecretKey(pem bytes)', pemBytes(alg.exportSecretKey(seed, 'pem', { form: 'both' })), /\bpem\b/, (b) => alg.importSecretKey(b, 'pem')],
-      ['importPublicKey(spki)', spki, /\bspki\b/, (b) => alg.importPublicKey(b, 'spki')],
-      ['importPublicKey(raw)', publicKey, /public ?key/i, (b) => alg.importPublicKey(b, 'raw')],
-      ['importSecretKey(pkcs8)', pkcs8, /\bpkcs8\b/, (b) => alg.importSecretKey(b, 'pkcs8')],
-      ['importSecretKey(raw-seed)', seed, /\bseed\b/, (b) => alg.importSecretKey(b, 'raw-seed')],
-      ['importSecretKey(raw)', secretKey, /secret ?key/i, (b) => alg.importSecretKey(b, 'raw')],
-      ['exportPublicKey(pem)', publicKey, /public ?key/i, (b) => alg.exportPublicKey(b, 'pem')],
-      ['exportSecretKey(seed, pem)', seed, /secret ?key|seed/i, (b) => alg.exportSecretKey(b, 'pem')],
-      ['exportSecretKey(sk, pkcs8 expandedKey)', secretKey, /secret ?key/i, (b) => alg.exportSecretKey(b, 'pkcs8', { form: 'expandedKey' })],
+      ['importPublicKey(pem bytes)', pemBytes(exportPublicKey(alg, publicKey, 'pem')), /\bpem\b/, (b) => importPublicKey(alg, b, 'pem')],
+      ['importSecretKey(pem bytes)', pemBytes(exportSecretKey(alg, seed, 'pem', { form: 'both' })), /\bpem\b/, (b) => importSecretKey(alg, b, 'pem')],
+      ['importPublicKey(spki)', spki, /\bspki\b/, (b) => importPublicKey(alg, b, 'spki')],
+      ['importPublicKey(raw)', publicKey, /public ?key/i, (b) => importPublicKey(alg, b, 'raw')],
+      ['importSecretKey(pkcs8)', pkcs8, /\bpkcs8\b/, (b) => importSecretKey(alg, b, 'pkcs8')],
+      ['importSecretKey(raw-seed)', seed, /\bseed\b/, (b) => importSecretKey(alg, b, 'raw-seed')],
+      ['importSecretKey(raw)', secretKey, /secret ?key/i, (b) => importSecretKey(alg, b, 'raw')],
+      ['exportPublicKey(pem)', publicKey, /public ?key/i, (b) => exportPublicKey(alg, b, 'pem')],
+      ['exportSecretKey(seed, pem)', seed, /secret ?key|seed/i, (b) => exportSecretKey(alg, b, 'pem')],
+      ['exportSecretKey(sk, pkcs8 expandedKey)', secretKey, /secret ?key/i, (b) => exportSecretKey(alg, b, 'pkcs8', { form: 'expandedKey' })],
     ];
     for (const [what, bytes, name, call] of cases) {
       const plain = outcome(() => call(bytes.slice()));
@@ -105,13 +106,13 @@ test('hostile BufferSources given to subtle.importKey: the key of the real bytes
     const { publicKey } = alg.keygen(seed);
     const spkiOf = async (key) => new Uint8Array(await subtle.exportKey('spki', key.type === 'private' ? await subtle.getPublicKey(key, ['verify']) : key));
     const cases = [
-      ['spki', alg.exportPublicKey(publicKey, 'spki'), ['verify']],
+      ['spki', exportPublicKey(alg, publicKey, 'spki'), ['verify']],
       ['raw-public', publicKey, ['verify']],
-      ['pkcs8', alg.exportSecretKey(seed, 'pkcs8'), ['sign']],
+      ['pkcs8', exportSecretKey(alg, seed, 'pkcs8'), ['sign']],
       ['raw-seed', seed, ['sign']],
     ];
     for (const [format, bytes, usages] of cases) {
-      const want = alg.exportPublicKey(publicKey, 'spki');
+      const want = exportPublicKey(alg, publicKey, 'spki');
       for (const shape of shapes) {
         calls++;
         const label = `${P.name} importKey(${format}), ${shape.name}`;
@@ -149,7 +150,7 @@ test('inputs far beyond any key are refused before they reach wasm memory', { sk
   const { publicKey, secretKey } = alg.keygen(seed);
   const msg = rng.bytes(50);
   const sig = alg.sign(msg, secretKey, { extraEntropy: false });
-  alg.importSecretKey(alg.exportSecretKey(seed, 'pem', { form: 'both' }), 'pem'); // the largest a real key needs, once
+  importSecretKey(alg, exportSecretKey(alg, seed, 'pem', { form: 'both' }), 'pem'); // the largest a real key needs, once
   const before = { bytes: wasmMemoryBytes(), inUse: wasmMemoryInUse() };
 
   const GiB = new Uint8Array(2 ** 30 + 1); // never written: refused by its length
@@ -157,18 +158,18 @@ test('inputs far beyond any key are refused before they reach wasm memory', { sk
   const pem = (label) => `-----BEGIN ${label}-----\n${text}\n-----END ${label}-----\n`;
   const jwk = { kty: 'AKP', alg: 'ML-DSA-65', pub: text };
   const sync = [
-    ['importPublicKey(spki)', () => alg.importPublicKey(GiB, 'spki')],
-    ['importPublicKey(raw)', () => alg.importPublicKey(GiB, 'raw')],
-    ['importPublicKey(pem)', () => alg.importPublicKey(pem('PUBLIC KEY'), 'pem')],
-    ['importPublicKey(pem bytes)', () => alg.importPublicKey(GiB, 'pem')],
-    ['importPublicKey(jwk)', () => alg.importPublicKey(jwk, 'jwk')],
-    ['importSecretKey(pkcs8)', () => alg.importSecretKey(GiB, 'pkcs8')],
-    ['importSecretKey(pem)', () => alg.importSecretKey(pem('PRIVATE KEY'), 'pem')],
-    ['importSecretKey(pem bytes)', () => alg.importSecretKey(GiB, 'pem')],
-    ['importSecretKey(jwk priv)', () => alg.importSecretKey({ ...jwk, pub: alg.exportPublicKey(publicKey, 'jwk').pub, priv: text }, 'jwk')],
-    ['importSecretKey(raw-seed)', () => alg.importSecretKey(GiB, 'raw-seed')],
-    ['importSecretKey(raw)', () => alg.importSecretKey(GiB, 'raw')],
-    ['exportSecretKey', () => alg.exportSecretKey(GiB, 'pem')],
+    ['importPublicKey(spki)', () => importPublicKey(alg, GiB, 'spki')],
+    ['importPublicKey(raw)', () => importPublicKey(alg, GiB, 'raw')],
+    ['importPublicKey(pem)', () => importPublicKey(alg, pem('PUBLIC KEY'), 'pem')],
+    ['importPublicKey(pem bytes)', () => importPublicKey(alg, GiB, 'pem')],
+    ['importPublicKey(jwk)', () => importPublicKey(alg, jwk, 'jwk')],
+    ['importSecretKey(pkcs8)', () => importSecretKey(alg, GiB, 'pkcs8')],
+    ['importSecretKey(pem)', () => importSecretKey(alg, pem('PRIVATE KEY'), 'pem')],
+    ['importSecretKey(pem bytes)', () => importSecretKey(alg, GiB, 'pem')],
+    ['importSecretKey(jwk priv)', () => importSecretKey(alg, { ...jwk, pub: exportPublicKey(alg, publicKey, 'jwk').pub, priv: text }, 'jwk')],
+    ['importSecretKey(raw-seed)', () => importSecretKey(alg, GiB, 'raw-seed')],
+    ['importSecretKey(raw)', () => importSecretKey(alg, GiB, 'raw')],
+    ['exportSecretKey', () => exportSecretKey(alg, GiB, 'pem')],
     ['sign context', () => alg.sign(msg, secretKey, { context: new Uint8Array(2 ** 20) })],
     ['verify context', () => alg.verify(sig, msg, publicKey, { context: new Uint8Array(2 ** 20) })],
     ['signer', () => alg.signer(GiB)],

@@ -1,4 +1,4 @@
-// Interoperability of keys and signatures with node:crypto, both ways, every
+// Interoperability of keys (mldsa-simd/keys) and signatures with node:crypto, both ways, every
 // set: keys that Node 24 exports (PEM and DER SPKI/PKCS#8, JWK, raw-public,
 // raw-seed) import into ours, and ours (every format and PKCS#8 form) import
 // into Node's createPublicKey/createPrivateKey; signatures with an empty and a
@@ -10,13 +10,14 @@
 // same key; what node:crypto (OpenSSL) takes and ours refuses, on purpose.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { lib, SETS, IMPL, inNode24 } from './lib/load.mjs';
+import { lib, keys, SETS, IMPL, inNode24 } from './lib/load.mjs';
 import { Rng, toHex } from './lib/util.mjs';
 
 const skip = IMPL === 'noble' ? 'key formats are not part of the noble API (MLDSA_IMPL=noble)' : false;
 const rng = new Rng('keys-node24');
 test('random seed', (t) => t.diagnostic(`keys-node24: MLDSA_TEST_SEED=${rng.seedHex}`));
 
+const { importPublicKey, exportPublicKey, importSecretKey, exportSecretKey } = keys;
 const B = (b) => Buffer.from(b).toString('base64');
 const U = (s) => new Uint8Array(Buffer.from(s, 'base64'));
 
@@ -58,17 +59,17 @@ test('keys and signatures from node:crypto import and verify in ours', { skip },
     const seed = U(n.rawSeed);
     assert.equal(pk.length, P.pk);
     for (const [data, format] of [[n.spkiPem, 'pem'], [U(n.spkiDer), 'spki'], [n.jwkPublic, 'jwk'], [pk, 'raw']])
-      assert.equal(toHex(ours.importPublicKey(data, format)), toHex(pk), `${P.name}: Node's ${format} public key`);
+      assert.equal(toHex(importPublicKey(ours, data, format)), toHex(pk), `${P.name}: Node's ${format} public key`);
     for (const [data, format] of [[n.pkcs8Pem, 'pem'], [U(n.pkcs8Der), 'pkcs8'], [n.jwkPrivate, 'jwk'], [seed, 'raw-seed']]) {
-      const key = ours.importSecretKey(data, format);
+      const key = importSecretKey(ours, data, format);
       assert.equal(toHex(key.seed), toHex(seed), `${P.name}: Node's ${format} private key: seed`);
       assert.equal(toHex(key.publicKey), toHex(pk), `${P.name}: Node's ${format} private key: public key`);
     }
     // Node writes the seed form, and the same bytes as ours.
-    assert.equal(toHex(U(n.pkcs8Der)), toHex(ours.exportSecretKey(seed, 'pkcs8')), `${P.name}: PKCS#8 bytes`);
-    assert.equal(n.pkcs8Pem, ours.exportSecretKey(seed, 'pem'), `${P.name}: PKCS#8 PEM`);
-    assert.equal(n.spkiPem, ours.exportPublicKey(pk, 'pem'), `${P.name}: SPKI PEM`);
-    assert.deepEqual(n.jwkPrivate, ours.exportSecretKey(seed, 'jwk'), `${P.name}: private JWK`);
+    assert.equal(toHex(U(n.pkcs8Der)), toHex(exportSecretKey(ours, seed, 'pkcs8')), `${P.name}: PKCS#8 bytes`);
+    assert.equal(n.pkcs8Pem, exportSecretKey(ours, seed, 'pem'), `${P.name}: PKCS#8 PEM`);
+    assert.equal(n.spkiPem, exportPublicKey(ours, pk, 'pem'), `${P.name}: SPKI PEM`);
+    assert.deepEqual(n.jwkPrivate, exportSecretKey(ours, seed, 'jwk'), `${P.name}: private JWK`);
     CTXS.forEach((ctx, i) => {
       const sig = U(n.sigs[i]);
       assert.ok(ours.verify(sig, MSG, pk, { context: ctx }), `${P.name}: Node's signature, context of ${ctx.length} bytes`);
@@ -88,18 +89,18 @@ test('keys and signatures from ours import and verify in node:crypto', { skip },
     mine[P.name] = { pk };
     input.sets[P.name] = {
       publicKeys: [
-        ['pem', ours.exportPublicKey(pk, 'pem')],
-        ['der', B(ours.exportPublicKey(pk, 'spki'))],
-        ['jwk', ours.exportPublicKey(pk, 'jwk')],
+        ['pem', exportPublicKey(ours, pk, 'pem')],
+        ['der', B(exportPublicKey(ours, pk, 'spki'))],
+        ['jwk', exportPublicKey(ours, pk, 'jwk')],
         ['raw-public', B(pk)],
       ],
       privateKeys: [
-        ['pem', ours.exportSecretKey(seed, 'pem')],
-        ['der', B(ours.exportSecretKey(seed, 'pkcs8'))],
-        ['der', B(ours.exportSecretKey(seed, 'pkcs8', { form: 'both' }))],
-        ['der', B(ours.exportSecretKey(sk, 'pkcs8', { form: 'expandedKey' }))],
-        ['pem', ours.exportSecretKey(seed, 'pem', { form: 'expandedKey' })],
-        ['jwk', ours.exportSecretKey(seed, 'jwk')],
+        ['pem', exportSecretKey(ours, seed, 'pem')],
+        ['der', B(exportSecretKey(ours, seed, 'pkcs8'))],
+        ['der', B(exportSecretKey(ours, seed, 'pkcs8', { form: 'both' }))],
+        ['der', B(exportSecretKey(ours, sk, 'pkcs8', { form: 'expandedKey' }))],
+        ['pem', exportSecretKey(ours, seed, 'pem', { form: 'expandedKey' })],
+        ['jwk', exportSecretKey(ours, seed, 'jwk')],
         ['raw-seed', B(seed)],
       ],
       sigs: CTXS.map((ctx) => B(ours.sign(MSG, sk, { context: ctx }))),
@@ -144,7 +145,7 @@ test('keys and signatures from ours import and verify in node:crypto', { skip },
     );
     // A key Node read from the expanded form: what Node writes for it, if anything, reads back in ours.
     if (!n.expandedExport.startsWith('error')) {
-      const key = ours.importSecretKey(U(n.expandedExport), 'pkcs8');
+      const key = importSecretKey(ours, U(n.expandedExport), 'pkcs8');
       assert.equal(toHex(key.publicKey), toHex(pk), `${P.name}: Node's PKCS#8 of an expanded-only key`);
     }
   }
@@ -159,8 +160,8 @@ test('PEM in RFC 7468 lax layouts: node:crypto and ours read the same key', { sk
   for (const P of SETS) {
     const ours = lib[P.key];
     const { publicKey, seed } = ours.keygen(rng.bytes(32));
-    const spki = ours.exportPublicKey(publicKey, 'spki');
-    const pkcs8 = ours.exportSecretKey(seed, 'pkcs8');
+    const spki = exportPublicKey(ours, publicKey, 'spki');
+    const pkcs8 = exportSecretKey(ours, seed, 'pkcs8');
     const layouts = (label, der) => {
       const [b, e] = [`-----BEGIN ${label}-----`, `-----END ${label}-----`];
       return [
@@ -194,11 +195,11 @@ test('PEM in RFC 7468 lax layouts: node:crypto and ours read the same key', { sk
     const t = texts[P.name];
     t.pub.forEach(([layout, text], i) => {
       assert.equal(out[P.name].pub[i], B(t.publicKey), `${P.name}: node:crypto reads a public key PEM in ${layout}`);
-      assert.equal(toHex(ours.importPublicKey(text, 'pem')), toHex(t.publicKey), `${P.name}: ours reads a public key PEM in ${layout}`);
+      assert.equal(toHex(importPublicKey(ours, text, 'pem')), toHex(t.publicKey), `${P.name}: ours reads a public key PEM in ${layout}`);
     });
     t.priv.forEach(([layout, text], i) => {
       assert.equal(out[P.name].privBytes[i], B(t.seed), `${P.name}: node:crypto reads a private key PEM (bytes) in ${layout}`);
-      const key = ours.importSecretKey(new TextEncoder().encode(text), 'pem');
+      const key = importSecretKey(ours, new TextEncoder().encode(text), 'pem');
       assert.equal(toHex(key.seed), toHex(t.seed), `${P.name}: ours reads a private key PEM (bytes) in ${layout}`);
     });
   }
@@ -208,7 +209,7 @@ test('PEM that node:crypto takes and ours refuses, on purpose: a non-canonical l
   const P = SETS[0];
   const ours = lib[P.key];
   const { publicKey } = ours.keygen(rng.bytes(32));
-  const der = ours.exportPublicKey(publicKey, 'spki');
+  const der = exportPublicKey(ours, publicKey, 'spki');
   const body = B(der);
   const A = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   const at = body.indexOf('=') - 1;
@@ -224,10 +225,10 @@ test('PEM that node:crypto takes and ours refuses, on purpose: a non-canonical l
   );
   cases.forEach(([what, text, re], i) => {
     assert.equal(out[i], B(publicKey), `node:crypto takes ${what} (if it stops, README "Key formats" should say so)`);
-    assert.throws(() => ours.importPublicKey(text, 'pem'), (e) => re.test(e.message), `ours refuses ${what}`);
+    assert.throws(() => importPublicKey(ours, text, 'pem'), (e) => re.test(e.message), `ours refuses ${what}`);
   });
   // Missing padding: both refuse it.
   const unpadded = wrap(body.replace(/=+$/, ''));
   assert.match(inNode24(`try { crypto.createPublicKey(input); return 'read'; } catch (e) { return 'error: ' + e.message; }`, unpadded), /^error/);
-  assert.throws(() => ours.importPublicKey(unpadded, 'pem'), /padding missing/);
+  assert.throws(() => importPublicKey(ours, unpadded, 'pem'), /padding missing/);
 });

@@ -3,19 +3,20 @@
 // formats, mldsa-simd/webcrypto, mldsa-simd/worker) is called with a private
 // key in every argument position it could be put in by mistake (each byte
 // argument, the format and the form, an option value, an option name, a
-// pre-hash name or OID), as bytes, as PEM, PKCS#8 DER, JWK and as hex, base64
-// and base64url text. Every message that comes back (with its causes and
+// pre-hash name or OID, the parameter set of mldsa-simd/keys), as bytes, as
+// PEM, PKCS#8 DER, JWK and as hex, base64 and base64url text. Every message that comes back (with its causes and
 // stacks) is searched for any 8-byte window of the seed, the expanded secret
 // key's secret part (K, s1, s2, t0) or the DER, in raw (Latin-1), hex (either
 // case), base64 or base64url at every alignment.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { lib, IMPL, importFromConsumer } from './lib/load.mjs';
+import { lib, keys, IMPL, importFromConsumer } from './lib/load.mjs';
 import { Rng } from './lib/util.mjs';
 
 const skip = IMPL === 'noble' ? 'tests the package' : false;
 const rng = new Rng('leaks');
 
+const { importPublicKey, exportPublicKey, importSecretKey, exportSecretKey } = keys;
 const B = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** Every form of every 8-byte window of `bytes` a message could show: [length, Set of strings]. */
@@ -69,9 +70,9 @@ test('no error message carries bytes of a secret given in the wrong place', { sk
       const algName = `ML-DSA-${key.slice(6)}`;
       const seed = rng.bytes(32);
       const { publicKey, secretKey } = alg.keygen(seed);
-      const ders = ['seed', 'expandedKey', 'both'].map((form) => alg.exportSecretKey(seed, 'pkcs8', { form }));
-      const pems = ['seed', 'expandedKey', 'both'].map((form) => alg.exportSecretKey(seed, 'pem', { form }));
-      const jwk = alg.exportSecretKey(seed, 'jwk');
+      const ders = ['seed', 'expandedKey', 'both'].map((form) => exportSecretKey(alg, seed, 'pkcs8', { form }));
+      const pems = ['seed', 'expandedKey', 'both'].map((form) => exportSecretKey(alg, seed, 'pem', { form }));
+      const jwk = exportSecretKey(alg, seed, 'jwk');
       const secrets = [
         ['seed', windowsOf(seed)],
         ['K', windowsOf(secretKey.subarray(32, 64))],
@@ -111,10 +112,11 @@ test('no error message carries bytes of a secret given in the wrong place', { sk
         ['createVerify().verify', [sig], (a) => alg.createVerify(publicKey).verify(...a)],
         ['signStream', [[msg], secretKey, {}], (a) => alg.signStream(...a)],
         ['verifyStream', [sig, [msg], publicKey, {}], (a) => alg.verifyStream(...a)],
-        ['importPublicKey', [publicKey, 'raw'], (a) => alg.importPublicKey(...a)],
-        ['importSecretKey', [pems[0], 'pem'], (a) => alg.importSecretKey(...a)],
-        ['exportPublicKey', [publicKey, 'pem'], (a) => alg.exportPublicKey(...a)],
-        ['exportSecretKey', [seed, 'pem', { form: 'seed' }], (a) => alg.exportSecretKey(...a)],
+        // (mldsa-simd/keys: the parameter set is an argument, where a secret can be put by mistake too.)
+        ['importPublicKey', [alg, publicKey, 'raw'], (a) => importPublicKey(...a)],
+        ['importSecretKey', [alg, pems[0], 'pem'], (a) => importSecretKey(...a)],
+        ['exportPublicKey', [alg, publicKey, 'pem'], (a) => exportPublicKey(...a)],
+        ['exportSecretKey', [alg, seed, 'pem', { form: 'seed' }], (a) => exportSecretKey(...a)],
         ['webcrypto importKey', ['pkcs8', ders[0], algName, false, ['sign']], (a) => subtle.importKey(...a)],
         ['webcrypto importKey jwk', ['jwk', jwk, { name: algName }, false, ['sign']], (a) => subtle.importKey(...a)],
         ['webcrypto generateKey', [algName, false, ['sign', 'verify']], (a) => subtle.generateKey(...a)],
@@ -132,7 +134,7 @@ test('no error message carries bytes of a secret given in the wrong place', { sk
         ...shapes.flatMap((s) => [
           ['sign { context }', () => alg.sign(msg, secretKey, { context: s })],
           ['sign { extraEntropy }', () => alg.sign(msg, secretKey, { extraEntropy: s })],
-          ['exportSecretKey { form }', () => alg.exportSecretKey(seed, 'pkcs8', { form: s })],
+          ['exportSecretKey { form }', () => exportSecretKey(alg, seed, 'pkcs8', { form: s })],
           ['prehash(hash with .oid)', () => alg.prehash(hashFn(s))],
           ['webcrypto sign { context }', () => subtle.importKey('raw-seed', seed, algName, false, ['sign']).then((k) => subtle.sign({ name: algName, context: s }, k, msg))],
           ['worker sign { context }', () => pool[key].sign(msg, secretKey, { context: s })],
@@ -140,7 +142,7 @@ test('no error message carries bytes of a secret given in the wrong place', { sk
         ...strings.flatMap((s) => [
           ['sign { [secret]: 1 }', () => alg.sign(msg, secretKey, { [s]: 1 })],
           ['verify { [secret]: 1 }', () => alg.verify(sig, msg, publicKey, { [s]: 1 })],
-          ['exportSecretKey { [secret]: 1 }', () => alg.exportSecretKey(seed, 'pem', { [s]: 1 })],
+          ['exportSecretKey { [secret]: 1 }', () => exportSecretKey(alg, seed, 'pem', { [s]: 1 })],
           ['worker sign { [secret]: 1 }', () => pool[key].sign(msg, secretKey, { [s]: 1 })],
           ['webcrypto importKey(format: secret)', () => subtle.importKey(s, ders[0], algName, false, ['sign'])],
           ['webcrypto exportKey(format: secret)', () => subtle.generateKey(algName, true, ['sign']).then((p) => subtle.exportKey(s, p.privateKey))],
@@ -149,11 +151,14 @@ test('no error message carries bytes of a secret given in the wrong place', { sk
         ]),
         // The mistake that started this test: WebCrypto's argument order given to the key formats.
         ...pems.flatMap((pem) => [
-          ['importSecretKey("pem", pem)', () => alg.importSecretKey('pem', pem)],
-          ['importPublicKey("pem", pem)', () => alg.importPublicKey('pem', pem)],
-          ['importPublicKey(private pem, "pem")', () => alg.importPublicKey(pem, 'pem')],
-          ['exportSecretKey(seed, pem)', () => alg.exportSecretKey(seed, pem)],
-          ['exportPublicKey(publicKey, pem)', () => alg.exportPublicKey(publicKey, pem)],
+          ['importSecretKey("pem", pem)', () => importSecretKey(alg, 'pem', pem)],
+          ['importPublicKey("pem", pem)', () => importPublicKey(alg, 'pem', pem)],
+          ['importPublicKey(private pem, "pem")', () => importPublicKey(alg, pem, 'pem')],
+          ['exportSecretKey(seed, pem)', () => exportSecretKey(alg, seed, pem)],
+          ['exportPublicKey(publicKey, pem)', () => exportPublicKey(alg, publicKey, pem)],
+          // The calling convention of the methods that mldsa-simd/keys replaced (no parameter set).
+          ['importSecretKey(pem, "pem")', () => importSecretKey(pem, 'pem')],
+          ['exportSecretKey(seed, "pem")', () => exportSecretKey(seed, 'pem')],
           ['webcrypto importKey(pem, "pkcs8")', () => subtle.importKey(pem, 'pkcs8', algName, false, ['sign'])],
           ['webcrypto importKey("pkcs8", pem)', () => subtle.importKey('pkcs8', pem, algName, false, ['sign'])],
         ]),

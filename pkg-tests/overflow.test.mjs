@@ -11,7 +11,7 @@
 // made before the sweep).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { lib as shared, IMPL } from './lib/load.mjs';
+import { lib as shared, keys as sharedKeys, IMPL } from './lib/load.mjs';
 import { Rng, equalBytes } from './lib/util.mjs';
 import { importWatched, occurrences, forgetReplaced, forgetAll } from './lib/instance.mjs';
 
@@ -61,15 +61,16 @@ function measureDeepest() {
 }
 
 test('a stack overflow at any depth inside a call leaves no broken instance and no secret', { skip, timeout: 600_000 }, async (t) => {
-  const { lib, instances } = await importWatched('overflow');
+  const { lib, keys, instances } = await importWatched('overflow');
+  const { importSecretKey, exportSecretKey } = keys;
   const P = lib.ml_dsa65;
   const seed = rng.bytes(32);
   const { publicKey, secretKey } = P.keygen(seed);
   const K = secretKey.subarray(32, 64);
   const msg = rng.bytes(100);
   const rnd = rng.bytes(32);
-  const der = P.exportSecretKey(seed, 'pkcs8', { form: 'both' });
-  const pem = P.exportSecretKey(seed, 'pem');
+  const der = exportSecretKey(P, seed, 'pkcs8', { form: 'both' });
+  const pem = exportSecretKey(P, seed, 'pem');
   const expected = shared.ml_dsa65.sign(msg, secretKey, { extraEntropy: rnd });
   const signer = P.signer(seed); // made before the sweep: it must keep working through every replacement
   const seeded = () => P.signer(seed);
@@ -88,9 +89,9 @@ test('a stack overflow at any depth inside a call leaves no broken instance and 
     ['signer(seed)', () => seeded(), (r) => r.ok && r.value.free()],
     ['signer.free', (s) => s.free(), (r, s) => s.free(), () => seeded()],
     ['signer.sign', () => signer.sign(msg, { extraEntropy: rnd })],
-    ['importSecretKey(pkcs8)', () => P.importSecretKey(der, 'pkcs8')],
-    ['importSecretKey(pem)', () => P.importSecretKey(pem, 'pem')],
-    ['exportSecretKey(pem)', () => P.exportSecretKey(seed, 'pem', { form: 'both' })],
+    ['importSecretKey(pkcs8)', () => importSecretKey(P, der, 'pkcs8')],
+    ['importSecretKey(pem)', () => importSecretKey(P, pem, 'pem')],
+    ['exportSecretKey(pem)', () => exportSecretKey(P, seed, 'pem', { form: 'both' })],
     ['keygen(seed)', () => P.keygen(seed)],
   ];
 
@@ -160,12 +161,13 @@ test('a stack overflow at any depth inside a call leaves no broken instance and 
 // deepest one at which the operation completes.
 test('a stack overflow in code that runs for the first time leaves no broken instance and no secret', { skip, timeout: 600_000 }, async (t) => {
   const P0 = shared.ml_dsa65;
+  const { exportSecretKey } = sharedKeys;
   const seed = rng.bytes(32);
   const { publicKey, secretKey } = P0.keygen(seed);
   const K = secretKey.subarray(32, 64);
   const msg = rng.bytes(100);
   const rnd = rng.bytes(32);
-  const pem = P0.exportSecretKey(seed, 'pem', { form: 'both' });
+  const pem = exportSecretKey(P0, seed, 'pem', { form: 'both' });
   const expected = P0.sign(msg, secretKey, { extraEntropy: rnd });
   const secrets = [['ξ', seed], ['K', K], ['rnd', rnd], ['s1 ‖ s2 ‖ t0', secretKey.subarray(1000, 1016)]];
   // [what, set-up with the fresh copy (at the top), the operation at depth, what a live result holds]
@@ -174,8 +176,8 @@ test('a stack overflow in code that runs for the first time leaves no broken ins
     ['sign', () => undefined, (P) => P.sign(msg, secretKey, { extraEntropy: rnd })],
     ['signer(seed)', () => undefined, (P) => P.signer(seed)],
     ['signer.sign', (P) => P.signer(seed), (P, s) => s.sign(msg, { extraEntropy: rnd })],
-    ['importSecretKey(pem)', () => undefined, (P) => P.importSecretKey(pem, 'pem')],
-    ['exportSecretKey(pem)', () => undefined, (P) => P.exportSecretKey(seed, 'pem', { form: 'both' })],
+    ['importSecretKey(pem)', () => undefined, (P, input, keys) => keys.importSecretKey(P, pem, 'pem')],
+    ['exportSecretKey(pem)', () => undefined, (P, input, keys) => keys.exportSecretKey(P, seed, 'pem', { form: 'both' })],
   ];
   let copies = 0;
   let replaced = 0;
@@ -184,13 +186,13 @@ test('a stack overflow in code that runs for the first time leaves no broken ins
     // instances searched, the next calls checked, everything dropped.
     const attempt = async (depth, check) => {
       forgetAll();
-      const { lib, instances } = await importWatched(`cold-${copies++}`);
+      const { lib, keys, instances } = await importWatched(`cold-${copies++}`);
       const P = lib.ml_dsa65;
       const input = setUp(P);
       let entered = false;
       const r = atDepth(depth, () => {
         entered = true;
-        return operation(P, input);
+        return operation(P, input, keys);
       });
       if (check && entered) {
         if (instances().length > 1) replaced++;

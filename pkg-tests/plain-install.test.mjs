@@ -18,6 +18,7 @@ const skip = IMPL === 'noble' ? 'needs the packed package (MLDSA_IMPL=noble)' : 
 const EXPORTS = {
   '.': 'ml_dsa65',
   './ml-dsa.js': 'ml_dsa65',
+  './keys': 'importSecretKey',
   './webcrypto': 'subtle',
   './worker': 'createPool',
   './worker-task': 'default',

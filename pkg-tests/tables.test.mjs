@@ -4,8 +4,9 @@
 // with what the installed package does: the sizes it reports and returns, the
 // pre-hash names it accepts (and its types declare), the OID each name signs
 // under with the function node:crypto computes for that name, and the output
-// length it demands of a caller's hash function. A stale or hand-edited table,
-// or one the JavaScript stops using, fails here.
+// length it demands of a caller's hash function, and the DER layouts of the keys
+// that mldsa-simd/keys writes and reads. A stale or hand-edited table, or one the
+// JavaScript stops using, fails here.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -14,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { lib, IMPL, repoRoot, installedPackageDir } from './lib/load.mjs';
+import { lib, keys, IMPL, repoRoot, installedPackageDir } from './lib/load.mjs';
 import { concat, toHex } from './lib/util.mjs';
 
 const skip = IMPL === 'noble' ? 'compares the installed package with the Rust crate' : false;
@@ -60,6 +61,33 @@ for (const n of sets) {
     // μ of the crate's length is taken, one byte more is not.
     assert.equal(alg.internal.sign(new Uint8Array(R.MU_BYTES), secretKey, { externalMu: true }).length, want.signature);
     assert.throws(() => alg.internal.sign(new Uint8Array(R.MU_BYTES + 1), secretKey, { externalMu: true }), RangeError);
+  });
+}
+
+for (const n of sets) {
+  test(`ML-DSA-${n}: mldsa-simd/keys writes and reads the crate's DER layouts`, { skip }, () => {
+    const alg = lib[`ml_dsa${n}`];
+    const layouts = R.KEY_DER[n];
+    const { publicKey, secretKey, seed } = alg.keygen(new Uint8Array(32).fill(n));
+    // A layout filled with the key's parts, in order.
+    const fill = (layout, parts) => concat(...layout.flatMap(([fixed, length], i) => {
+      assert.equal(parts[i].length, length);
+      return [Uint8Array.from(fixed), parts[i]];
+    }));
+    const partsOf = { seed: [seed], expandedKey: [secretKey], both: [seed, secretKey] };
+    assert.deepEqual(Object.keys(layouts.pkcs8), ['seed', 'expandedKey', 'both']);
+    const spki = fill(layouts.spki, [publicKey]);
+    assert.equal(toHex(keys.exportPublicKey(alg, publicKey, 'spki')), toHex(spki));
+    assert.equal(toHex(keys.importPublicKey(alg, spki, 'spki')), toHex(publicKey));
+    // The AlgorithmIdentifier stands in every layout: after the SEQUENCE header, and in PKCS#8 after the version 0.
+    const algorithmId = toHex(Uint8Array.from(layouts.algorithm));
+    assert.equal(toHex(spki.subarray(4, 4 + layouts.algorithm.length)), algorithmId);
+    for (const [form, parts] of Object.entries(partsOf)) {
+      const der = fill(layouts.pkcs8[form], parts);
+      assert.equal(toHex(keys.exportSecretKey(alg, seed, 'pkcs8', { form })), toHex(der), form);
+      assert.equal(toHex(keys.importSecretKey(alg, der, 'pkcs8').secretKey), toHex(secretKey), form);
+      assert.ok(toHex(der.subarray(0, 20)).includes('020100' + algorithmId), form);
+    }
   });
 }
 

@@ -3,9 +3,9 @@
 // prepared signer's expanded key). lib/webcrypto-builtins-child.mjs replaces
 // them with recording spies, then generates, imports (pkcs8, raw-seed, jwk),
 // uses and drops non-extractable WebCrypto keys, and runs the main API's
-// signers, signing and key-format imports and exports; it attributes each
-// recorded value that holds a seed (or K, or a view of the wasm memory) to
-// the source file of the code that called the built-in. Then it runs the Node
+// signers, signing and the key-format imports and exports of mldsa-simd/keys;
+// it attributes each recorded value that holds a seed (or K, or a view of the
+// wasm memory) to the source file of the code that called the built-in. Then it runs the Node
 // pool of mldsa-simd/worker (keygen, sign, prepared signers, close), with
 // spies also on what carries messages between threads: while it runs, no spy
 // may be handed a secret by anything on the calling thread (the package's
@@ -28,7 +28,7 @@ function run() {
     fs.writeFileSync(file, `export * from ${JSON.stringify(specifier)};\n`);
     return file;
   };
-  const files = [url('builtins-webcrypto', 'mldsa-simd/webcrypto'), url('builtins-main', 'mldsa-simd'), url('builtins-worker', 'mldsa-simd/worker')];
+  const files = [url('builtins-webcrypto', 'mldsa-simd/webcrypto'), url('builtins-main', 'mldsa-simd'), url('builtins-worker', 'mldsa-simd/worker'), url('builtins-keys', 'mldsa-simd/keys')];
   try {
     const child = path.join(pkgTestsDir, 'lib', 'webcrypto-builtins-child.mjs');
     const r = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', child, ...files.map((f) => pathToFileURL(f).href)], {
@@ -55,7 +55,7 @@ test('built-ins replaced after the import never see a seed through mldsa-simd/we
   assert.deepEqual(list(leaks.filter((l) => l.caller === 'unknown' || l.caller === 'node')), [], 'built-ins called by the platform with key material');
 });
 
-test('nor through the main API and its wasm glue', { skip }, (t) => {
+test('nor through the main API, mldsa-simd/keys and the wasm glue', { skip }, (t) => {
   const theirs = report.leaks.filter((l) => l.caller.startsWith('main'));
   for (const line of list(theirs)) t.diagnostic(line);
   assert.deepEqual(list(theirs), []);

@@ -1,6 +1,6 @@
 //! The tables of the npm package's JavaScript, written from the crate's own
-//! definitions as an ES module: the sizes of each parameter set and the list
-//! of pre-hash functions. `examples/js_tables.rs` prints it and
+//! definitions as an ES module: the sizes of each parameter set, the DER
+//! layouts of its keys, and the list of pre-hash functions. `examples/js_tables.rs` prints it and
 //! scripts/build.mjs writes it to build/tables.js, which js/args.js and
 //! js/index.js import, so no table is kept by hand in JavaScript. (Native
 //! only, so that the wasm build is the same code with or without it.)
@@ -10,11 +10,13 @@
 //! passes the same bytes to `stream_prehash`, which hashes with the function
 //! the OID names.
 
+use crate::der;
 use crate::params::{MU_BYTES, RND_BYTES, SEED_BYTES, TR_BYTES};
-use crate::{public_key_to_spki, HashAlg, ParamSet, PrivateKey, PrivateKeyForm, NIST_HASH_OID_PREFIX};
+use crate::{parse_pkcs8, public_key_from_spki, public_key_to_spki, HashAlg, ParamSet, Pkcs8Key, PrivateKey, PrivateKeyForm, NIST_HASH_OID_PREFIX};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
+use alloc::vec::Vec;
 
 /// The ES module, deterministic: the same crate gives the same text.
 pub fn es_module() -> String {
@@ -24,26 +26,34 @@ pub fn es_module() -> String {
     // skEncode (FIPS 204 Algorithm 24) writes ρ ‖ K ‖ tr ‖ …: tr follows two 32-byte seeds.
     out += &format!("// Where tr lies in an encoded secret key (FIPS 204 Algorithm 24: ρ ‖ K ‖ tr ‖ …), [start, end).\nexport const SECRET_KEY_TR = [{}, {}];\n", 2 * SEED_BYTES, 2 * SEED_BYTES + TR_BYTES);
     out += "// FIPS 204 Table 2 sizes in bytes; securityLevel is λ, the collision strength of c̃ (Table 1);\n";
-    out += "// name: the set's name (FIPS 204, RFC 9881, RFC 9964, WebCrypto); spki and pkcs8Max: the length of the set's SPKI and of its longest PKCS#8 (the \"both\" form, RFC 9881).\nexport const PARAMS = {\n";
-    for ps in [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87] {
-        let spki = public_key_to_spki(ps, &vec![0; ps.public_key_len()]).expect("a public key of the set's length").len();
-        let key = PrivateKey::from_seed(ps, &[0; SEED_BYTES]).expect("a 32-byte seed");
-        let pkcs8_max = [PrivateKeyForm::Seed, PrivateKeyForm::ExpandedKey, PrivateKeyForm::Both]
-            .into_iter()
-            .map(|form| key.to_pkcs8(form).expect("a key with its seed").len())
-            .max()
-            .unwrap_or(0);
+    out += "// name: the set's name (FIPS 204, RFC 9881, RFC 9964, WebCrypto).\nexport const PARAMS = {\n";
+    for ps in SETS {
         out += &format!(
-            "  {}: {{ name: '{}', publicKey: {}, secretKey: {}, signature: {}, securityLevel: {}, spki: {}, pkcs8Max: {} }},\n",
+            "  {}: {{ name: '{}', publicKey: {}, secretKey: {}, signature: {}, securityLevel: {} }},\n",
             ps.number(),
             ps.name(),
             ps.public_key_len(),
             ps.secret_key_len(),
             ps.signature_len(),
             ps.params().lambda,
-            spki,
-            pkcs8_max,
         );
+    }
+    out += "};\n";
+    out += "// The DER of each set's keys (RFC 9881) as the crate writes them (src/keyformat.rs): a layout is\n";
+    out += "// [fixed bytes, length of the key part after them] pairs, in order. spki: the public key; pkcs8, in\n";
+    out += "// each private-key form: seed [0] (the seed), expandedKey (the secret key), both (the seed, then\n";
+    out += "// the secret key). algorithm: the AlgorithmIdentifier (SEQUENCE { id-ml-dsa-* }) inside them.\n";
+    out += "export const KEY_DER = {\n";
+    for ps in SETS {
+        let keys = KeyLayouts::of(ps);
+        let list = |layout: &[(Vec<u8>, usize)]| {
+            layout.iter().map(|(fixed, n)| format!("[{fixed:?}, {n}]")).collect::<Vec<_>>().join(", ")
+        };
+        out += &format!("  {}: {{\n    algorithm: {:?},\n    spki: [{}],\n    pkcs8: {{\n", ps.number(), keys.algorithm, list(&keys.spki));
+        for (form, layout) in &keys.pkcs8 {
+            out += &format!("      {form}: [{}],\n", list(layout));
+        }
+        out += "    },\n  },\n";
     }
     out += "};\n// DER of the NIST hash arc 2.16.840.1.101.3.4.2 (tag, length, 8 arc bytes), which every pre-hash OID extends by one byte.\n";
     out += &format!("export const NIST_HASH_OID_PREFIX = {:?};\n", NIST_HASH_OID_PREFIX);
@@ -55,6 +65,99 @@ pub fn es_module() -> String {
     }
     out += "];\n";
     out
+}
+
+const SETS: [ParamSet; 3] = [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87];
+
+/// A DER layout: the fixed bytes before each key part, and that part's length.
+type Layout = Vec<(Vec<u8>, usize)>;
+
+/// The DER layouts of one set's keys, cut out of what the crate's encoder
+/// writes, and checked: the crate's reader finds each key part where the cut
+/// put it, and the fixed bytes are the same for two different keys.
+struct KeyLayouts {
+    algorithm: Vec<u8>,
+    spki: Layout,
+    pkcs8: [(&'static str, Layout); 3],
+}
+
+impl KeyLayouts {
+    fn of(ps: ParamSet) -> KeyLayouts {
+        let a = KeyLayouts::cut(ps, 1);
+        let b = KeyLayouts::cut(ps, 2);
+        assert!(a.algorithm == b.algorithm && a.spki == b.spki && a.pkcs8 == b.pkcs8, "{}: a DER layout depends on the key", ps.name());
+        a
+    }
+
+    /// The layouts, cut out of the DER of the key of the seed [s, s + 1, …].
+    fn cut(ps: ParamSet, s: u8) -> KeyLayouts {
+        let seed: Vec<u8> = (s..s + SEED_BYTES as u8).collect();
+        let key = PrivateKey::from_seed(ps, &seed).expect("a 32-byte seed");
+        let (pk, sk) = (&key.public_key[..], &key.secret_key[..]);
+        let spki_der = public_key_to_spki(ps, pk).expect("a public key of the set's length");
+        let (found, read) = public_key_from_spki(&spki_der).expect("the crate reads its SPKI");
+        assert!(found == ps && read == pk);
+        // SEQUENCE { AlgorithmIdentifier, BIT STRING { 0 unused bits ‖ pk } }, read by the crate's DER reader.
+        let body = der::read_whole(&spki_der, der::SEQUENCE).expect("an SPKI is a SEQUENCE");
+        let mut r = der::Reader::new(body);
+        let value = r.read(der::SEQUENCE).expect("an AlgorithmIdentifier");
+        assert!(value.len() < 0x80, "a short-form length");
+        let algorithm = body[..2 + value.len()].to_vec();
+        let bits = r.read(der::BIT_STRING).expect("a BIT STRING");
+        assert!(bits[0] == 0 && &bits[1..] == pk);
+        let spki = split(&spki_der, &[&bits[1..]]);
+        let pkcs8 = [PrivateKeyForm::Seed, PrivateKeyForm::ExpandedKey, PrivateKeyForm::Both].map(|form| {
+            let der = key.to_pkcs8(form).expect("a key with its seed");
+            // What the crate's reader takes out of this DER, in the order the layout holds it.
+            let (found, parts): (ParamSet, Vec<&[u8]>) = match parse_pkcs8(&der).expect("the crate reads its PKCS#8") {
+                (f, Pkcs8Key::Seed(x)) if form == PrivateKeyForm::Seed => (f, vec![x]),
+                (f, Pkcs8Key::ExpandedKey(x)) if form == PrivateKeyForm::ExpandedKey => (f, vec![x]),
+                (f, Pkcs8Key::Both { seed, expanded }) if form == PrivateKeyForm::Both => (f, vec![seed, expanded]),
+                _ => panic!("{}: the PKCS#8 {form:?} form reads back as another form", ps.name()),
+            };
+            assert_eq!(found, ps);
+            let layout = split(&der, &parts);
+            let want: Vec<&[u8]> = match form {
+                PrivateKeyForm::Seed => vec![&seed[..]],
+                PrivateKeyForm::ExpandedKey => vec![sk],
+                PrivateKeyForm::Both => vec![&seed[..], sk],
+            };
+            assert!(parts == want, "{}: the PKCS#8 {form:?} form holds other key parts", ps.name());
+            assert_eq!(find_all(&layout[0].0, &algorithm).len(), 1, "{}: the PKCS#8 {form:?} form holds its AlgorithmIdentifier once", ps.name());
+            let name = match form {
+                PrivateKeyForm::Seed => "seed",
+                PrivateKeyForm::ExpandedKey => "expandedKey",
+                PrivateKeyForm::Both => "both",
+            };
+            (name, layout)
+        });
+        assert_eq!(find_all(&spki[0].0, &algorithm).len(), 1, "{}: the SPKI holds its AlgorithmIdentifier once", ps.name());
+        KeyLayouts { algorithm, spki, pkcs8 }
+    }
+}
+
+/// Cuts `der` at `parts`, slices of it (as the crate's reader returns them),
+/// which must follow one another and end it: the fixed bytes before each part,
+/// and the part's length.
+fn split(der: &[u8], parts: &[&[u8]]) -> Layout {
+    let mut at = 0;
+    let layout = parts
+        .iter()
+        .map(|part| {
+            let start = (part.as_ptr() as usize).checked_sub(der.as_ptr() as usize).expect("a part inside the DER");
+            assert!(start >= at && start + part.len() <= der.len(), "the key parts are in order inside the DER");
+            let piece = (der[at..start].to_vec(), part.len());
+            at = start + part.len();
+            piece
+        })
+        .collect();
+    assert_eq!(at, der.len(), "the DER ends with its last key part");
+    layout
+}
+
+/// Every offset at which `needle` occurs in `hay`.
+fn find_all(hay: &[u8], needle: &[u8]) -> Vec<usize> {
+    (0..=hay.len().saturating_sub(needle.len())).filter(|&i| hay[i..].starts_with(needle)).collect()
 }
 
 #[cfg(test)]
@@ -69,8 +172,15 @@ mod tests {
         for line in [
             "export const SEED_BYTES = 32;",
             "export const SECRET_KEY_TR = [64, 128];",
-            "  44: { name: 'ML-DSA-44', publicKey: 1312, secretKey: 2560, signature: 2420, securityLevel: 128, spki: 1334, pkcs8Max: 2626 },",
-            "  87: { name: 'ML-DSA-87', publicKey: 2592, secretKey: 4896, signature: 4627, securityLevel: 256, spki: 2614, pkcs8Max: 4962 },",
+            "  44: { name: 'ML-DSA-44', publicKey: 1312, secretKey: 2560, signature: 2420, securityLevel: 128 },",
+            "  87: { name: 'ML-DSA-87', publicKey: 2592, secretKey: 4896, signature: 4627, securityLevel: 256 },",
+            // Worked out by hand from RFC 9881's ASN.1: ML-DSA-44's SPKI and seed form, ML-DSA-87's both form
+            // (4962 bytes: SEQUENCE(4958) { INTEGER 0, AlgorithmIdentifier, OCTET STRING(4938) { SEQUENCE(4934) {
+            // OCTET STRING(32), OCTET STRING(4896) } } }).
+            "    algorithm: [48, 11, 6, 9, 96, 134, 72, 1, 101, 3, 4, 3, 17],",
+            "    spki: [[[48, 130, 5, 50, 48, 11, 6, 9, 96, 134, 72, 1, 101, 3, 4, 3, 17, 3, 130, 5, 33, 0], 1312]],",
+            "      seed: [[[48, 52, 2, 1, 0, 48, 11, 6, 9, 96, 134, 72, 1, 101, 3, 4, 3, 17, 4, 34, 128, 32], 32]],",
+            "      both: [[[48, 130, 19, 94, 2, 1, 0, 48, 11, 6, 9, 96, 134, 72, 1, 101, 3, 4, 3, 19, 4, 130, 19, 74, 48, 130, 19, 70, 4, 32], 32], [[4, 130, 19, 32], 4896]],",
             "export const NIST_HASH_OID_PREFIX = [6, 9, 96, 134, 72, 1, 101, 3, 4, 2];",
             "  ['sha256', 1, 32],",
             "  ['sha224', 4, 28],",

@@ -1,8 +1,9 @@
 // The demo page (www/index.html): key generation and export on the main thread
 // (a few milliseconds), signing and verifying of the message in a module worker
 // (www/demo-worker.mjs), which streams a file through createSign/createVerify
-// and reports progress. The package is imported by URL, relative to this file,
-// as the worker does: www/serve.mjs mounts the built package at /pkg/.
+// and reports progress. The package (and its key formats, mldsa-simd/keys) is
+// imported by URL, relative to this file, as the worker does: www/serve.mjs
+// mounts the built package at /pkg/.
 import { fromBase64, toBase64, toHex } from './encoding.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -15,10 +16,12 @@ function fatal(text) {
 }
 
 let lib;
+let keys;
 try {
   lib = await import('../pkg/index.mjs');
+  keys = await import('../pkg/keys.mjs'); // (imports ../pkg/index.mjs: the same parameter-set objects)
 } catch (e) {
-  fatal(`The package did not load from ../pkg/index.mjs (${e.message}). Build it with \`npm run build\` and serve the page with \`node www/serve.mjs\`.`);
+  fatal(`The package did not load from ../pkg/ (${e.message}). Build it with \`npm run build\` and serve the page with \`node www/serve.mjs\`.`);
   throw e;
 }
 const SETS = { 'ML-DSA-44': lib.ml_dsa44, 'ML-DSA-65': lib.ml_dsa65, 'ML-DSA-87': lib.ml_dsa87 };
@@ -122,12 +125,12 @@ function showExport(format) {
   if (!key) return;
   const alg = SETS[key.set];
   if (format === 'pem') {
-    $('export-public').value = alg.exportPublicKey(key.publicKey, 'pem');
-    $('export-private').value = alg.exportSecretKey(key.seed, 'pem');
+    $('export-public').value = keys.exportPublicKey(alg, key.publicKey, 'pem');
+    $('export-private').value = keys.exportSecretKey(alg, key.seed, 'pem');
   } else {
-    $('export-public').value = JSON.stringify(alg.exportPublicKey(key.publicKey, 'jwk'), null, 2);
+    $('export-public').value = JSON.stringify(keys.exportPublicKey(alg, key.publicKey, 'jwk'), null, 2);
     // priv first, so the visible top of the box shows that this one is the private key
-    const { kty, alg: name, priv, ...rest } = alg.exportSecretKey(key.seed, 'jwk');
+    const { kty, alg: name, priv, ...rest } = keys.exportSecretKey(alg, key.seed, 'jwk');
     $('export-private').value = JSON.stringify({ kty, alg: name, priv, ...rest }, null, 2);
   }
 }
@@ -248,7 +251,7 @@ function parsePublicKey(text) {
   let firstError;
   for (const set of NAMES) {
     try {
-      return { set, publicKey: SETS[set].importPublicKey(data, format), format };
+      return { set, publicKey: keys.importPublicKey(SETS[set], data, format), format };
     } catch (e) {
       firstError ??= e;
     }
@@ -339,7 +342,7 @@ $('sign-cancel').addEventListener('click', cancelJob);
 $('verify-btn').addEventListener('click', verify);
 $('verify-cancel').addEventListener('click', cancelJob);
 $('use-key').addEventListener('click', () => {
-  if (key) $('verify-key').value = SETS[key.set].exportPublicKey(key.publicKey, 'pem');
+  if (key) $('verify-key').value = keys.exportPublicKey(SETS[key.set], key.publicKey, 'pem');
 });
 $('use-sig').addEventListener('click', () => {
   if (lastSignature) $('verify-sig').value = toBase64(lastSignature);

@@ -1,10 +1,12 @@
 // Compiled (never run) by compat-typescript.test.mjs under --strict in every
-// project kind: the main API, the ./ml-dsa.js subpath, mldsa-simd/webcrypto,
-// mldsa-simd/worker and the task type of mldsa-simd/worker-task (which every
-// condition declares), and the returned bytes where the platform takes a
-// BufferSource or a BlobPart.
+// project kind: the main API, the ./ml-dsa.js subpath, mldsa-simd/keys,
+// mldsa-simd/webcrypto, mldsa-simd/worker and the task type of
+// mldsa-simd/worker-task (which every condition declares), and the returned
+// bytes where the platform takes a BufferSource or a BlobPart.
 import { ml_dsa65 } from 'mldsa-simd';
 import { ml_dsa44 } from 'mldsa-simd/ml-dsa.js';
+import { exportPublicKey, exportSecretKey, importPublicKey, importSecretKey } from 'mldsa-simd/keys';
+import type { ImportedSecretKey, MlDsaJwk } from 'mldsa-simd/keys';
 import { install, subtle } from 'mldsa-simd/webcrypto';
 import { createPool } from 'mldsa-simd/worker';
 import type { WorkerTask } from 'mldsa-simd/worker-task';
@@ -16,13 +18,18 @@ const ok: boolean = ml_dsa65.verify(sig, msg, keys.publicKey);
 const k44 = ml_dsa44.keygen(new Uint8Array(32));
 const ok44: boolean = ml_dsa44.verify(ml_dsa44.sign(msg, k44.secretKey, { extraEntropy: false }), msg, k44.publicKey);
 const blob = new Blob([sig]);
-// keygen's seed is the private key of the default export; PEM reads from a string or bytes.
-const pem: string = ml_dsa65.exportSecretKey(keys.seed, 'pem');
-const fromBytes: Uint8Array = ml_dsa65.importSecretKey(new TextEncoder().encode(pem), 'pem').secretKey;
+// keygen's seed is the private key of the default export; PEM reads from a string or bytes;
+// each format's overload gives its type (a string for PEM, a JWK object, bytes).
+const pem: string = exportSecretKey(ml_dsa65, keys.seed, 'pem');
+const imported: ImportedSecretKey = importSecretKey(ml_dsa65, new TextEncoder().encode(pem), 'pem');
+const fromBytes: Uint8Array = imported.secretKey;
+const jwk: MlDsaJwk = exportSecretKey(ml_dsa44, k44.seed, 'jwk');
+const pub44: Uint8Array = importPublicKey(ml_dsa44, exportPublicKey(ml_dsa44, k44.publicKey, 'jwk'), 'jwk');
+const both = new Blob([exportSecretKey(ml_dsa65, keys.seed, 'pkcs8', { form: 'both' })]);
 
 export async function platformVerifies(): Promise<boolean> {
   const forced: boolean = await install({ force: true });
-  const spki = ml_dsa65.exportPublicKey(keys.publicKey, 'spki');
+  const spki = exportPublicKey(ml_dsa65, keys.publicKey, 'spki');
   const key = await crypto.subtle.importKey('spki', spki, { name: 'ML-DSA-65' }, false, ['verify']);
   return forced && (await crypto.subtle.verify({ name: 'ML-DSA-65' }, key, sig, msg));
 }
@@ -47,9 +54,15 @@ export async function pooled(): Promise<boolean> {
 
 // @ts-expect-error a message is bytes, not a string
 ml_dsa65.sign('not bytes', keys.secretKey);
+// @ts-expect-error the key formats take the parameter set first
+importPublicKey(pem, 'pem');
+// @ts-expect-error PEM is a string, not bytes, when written
+export const notBytes: Uint8Array = exportPublicKey(ml_dsa65, keys.publicKey, 'pem');
+// @ts-expect-error the internal interface is not a parameter set
+exportPublicKey(ml_dsa65.internal, keys.publicKey, 'raw');
 
 export const task: WorkerTask = { set: 65, op: 'verify', args: [sig, msg, keys.publicKey] };
 // @ts-expect-error a task names an operation of the synchronous API
 export const unknownTask: WorkerTask = { set: 65, op: 'encrypt', args: [] };
 
-export const summary = [ok, ok44, blob.size, fromBytes.length];
+export const summary = [ok, ok44, blob.size, fromBytes.length, jwk.pub, pub44.length, both.size];

@@ -2,6 +2,7 @@
 // see: WebAssembly.Instance is wrapped (for this process) so that every instance
 // the package makes, including the ones that replace a trapped instance, is
 // recorded. The package itself exposes no memory; only tests look inside.
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { installedPackageDir } from './load.mjs';
@@ -18,15 +19,29 @@ WebAssembly.Instance = new Proxy(Original, {
 
 /**
  * Imports the installed package's ESM entry as a new module (its own wasm
- * instance, apart from the one lib/load.mjs shares). Returns the library and
- * `memory()`, the linear memory of its current instance.
+ * instance, apart from the one lib/load.mjs shares). Returns the library,
+ * `keys` (mldsa-simd/keys on that copy: see watchedKeys) and `memory()`, the
+ * linear memory of its current instance.
  */
 export async function importWatched(tag) {
   const url = pathToFileURL(path.join(installedPackageDir(), 'index.mjs')).href + `?watched=${tag}`;
   const lib = await import(url);
   const instances = () => made.filter((i) => typeof i.exports.prepare_signer === 'function');
   if (instances().length === 0) throw new Error('no mldsa-simd instance was recorded');
-  return { lib, instances, memory: () => instances().at(-1).exports.memory };
+  return { lib, keys: await watchedKeys(url), instances, memory: () => instances().at(-1).exports.memory };
+}
+
+/**
+ * A new copy of the installed keys.mjs whose import of the main entry is the
+ * copy at `mainUrl`: keys.mjs is plain JavaScript that takes the parameter-set
+ * objects of the main entry it imports (recognised by identity), so the
+ * watched copy's objects need a keys module of their own.
+ */
+async function watchedKeys(mainUrl) {
+  const code = fs.readFileSync(path.join(installedPackageDir(), 'keys.mjs'), 'utf8');
+  const rewired = code.replace(/\bfrom\s*"\.\/index\.mjs"/, `from${JSON.stringify(mainUrl)}`);
+  if (rewired === code) throw new Error('keys.mjs does not import "./index.mjs" as expected');
+  return import(`data:text/javascript;base64,${Buffer.from(rewired).toString('base64')}`);
 }
 
 /** Lets go of every recorded instance but the newest of the package (so that replaced ones can be collected). */

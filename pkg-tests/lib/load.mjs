@@ -107,6 +107,13 @@ async function loadLib() {
 /** The library under test: { ml_dsa44, ml_dsa65, ml_dsa87 }. */
 export const lib = await loadLib();
 
+/**
+ * mldsa-simd/keys of the installed package, as a user imports it: { importPublicKey,
+ * exportPublicKey, importSecretKey, exportSecretKey }, each taking `lib`'s ml_dsa44/65/87
+ * as its first argument. Empty under MLDSA_IMPL=noble (noble has no key formats).
+ */
+export const keys = IMPL === 'noble' ? {} : await importFromConsumer(`${PKG_NAME}/keys`);
+
 export const SETS = [
   { name: 'ML-DSA-44', key: 'ml_dsa44', pk: 1312, sk: 2560, sig: 2420, k: 4, l: 4, omega: 80, lambda: 128, gamma1: 1 << 17, beta: 78 },
   { name: 'ML-DSA-65', key: 'ml_dsa65', pk: 1952, sk: 4032, sig: 3309, k: 6, l: 5, omega: 55, lambda: 192, gamma1: 1 << 19, beta: 196 },

@@ -1,8 +1,8 @@
 // Run by pkg-tests/webcrypto-builtins.test.mjs in a fresh Node:
 // `node --expose-gc --enable-source-maps webcrypto-builtins-child.mjs <URL of a
 // module re-exporting mldsa-simd/webcrypto> <URL of one re-exporting mldsa-simd>
-// <URL of one re-exporting mldsa-simd/worker>` (the source maps name the
-// package's source file of each caller).
+// <URL of one re-exporting mldsa-simd/worker> <URL of one re-exporting
+// mldsa-simd/keys>` (the source maps name the package's source file of each caller).
 //
 // After the package is imported, a script of the same realm replaces the
 // built-ins that code reaches for on its values (methods and accessors of
@@ -30,7 +30,7 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 
-const [webcryptoUrl, mainUrl, workerUrl] = process.argv.slice(2);
+const [webcryptoUrl, mainUrl, workerUrl, keysUrl] = process.argv.slice(2);
 const SELF = fileURLToPath(import.meta.url);
 Error.stackTraceLimit = 40;
 
@@ -79,6 +79,7 @@ crypto.getRandomValues = function getRandomValues(array) {
 const { subtle } = await import(webcryptoUrl);
 main = await import(mainUrl);
 const { createPool } = await import(workerUrl);
+const { importSecretKey, exportSecretKey } = await import(keysUrl);
 
 // ---------------------------------------------------------------- the spies
 const leaks = new Map(); // "hook | caller | what | phase" -> count
@@ -111,7 +112,7 @@ function caller() {
   if (source && files.some(isWorkerModule)) return `worker (${source})`;
   if (source) return source === 'webcrypto.js' ? 'webcrypto' : `main (${source})`;
   if (/\/webcrypto[.\w-]*\.[cm]?js$/.test(file)) return 'webcrypto';
-  if (/\/index[.\w-]*\.[cm]?js$/.test(file)) return 'main';
+  if (/\/(index|keys)[.\w-]*\.[cm]?js$/.test(file)) return 'main';
   if (libraryOf(file)) return libraryOf(file);
   if (file.startsWith('node:')) {
     // Node's internals, on behalf of the first code of a package under them.
@@ -301,12 +302,12 @@ addSeed(signerSeed, 'pool signer');
 addSeed(signerSeed2, 'pool signer (dropped)');
 const rnd = Uint8Array.from({ length: 32 }, (_, i) => (i * 29 + 5) & 255);
 secrets.push({ name: 'rnd', bytes: rnd.slice() });
-const pkcs8 = main.ml_dsa44.exportSecretKey(chosen[0], 'pkcs8');
-const jwk = main.ml_dsa87.exportSecretKey(chosen[2], 'jwk');
+const pkcs8 = exportSecretKey(main.ml_dsa44, chosen[0], 'pkcs8');
+const jwk = exportSecretKey(main.ml_dsa87, chosen[2], 'jwk');
 const message = new TextEncoder().encode('hooked');
 // The main API with the same keys: a secret key, and its formats, made before the spies.
 const secretKey65 = main.ml_dsa65.keygen(chosen[1]).secretKey;
-const pem44 = main.ml_dsa44.exportSecretKey(chosen[0], 'pem', { form: 'both' });
+const pem44 = exportSecretKey(main.ml_dsa44, chosen[0], 'pem', { form: 'both' });
 const { sha256 } = await import('@noble/hashes/sha2.js');
 // Counts the dropped private keys (a WeakRef's deref() would keep a live one alive).
 let dropped = 0;
@@ -340,7 +341,8 @@ try {
     }
     // The main API: prepared signers from a seed and from a secret key, one-shot,
     // streamed and pre-hashed signing (a caller's hash function: the package then
-    // re-checks its views), and every private-key import and export.
+    // re-checks its views), and every private-key import and export (mldsa-simd/keys,
+    // whose frames count as the main API's: 'main (keys.js)').
     const P = main.ml_dsa65;
     const signers = [P.signer(chosen[1]), P.signer(secretKey65)];
     for (const s of signers) s.sign(message, { context: Uint8Array.of(1) });
@@ -349,12 +351,12 @@ try {
     P.createSign(chosen[1]).update(message).sign();
     P.prehash(sha256).sign(message, secretKey65);
     P.internal.sign(new Uint8Array(64), secretKey65, { externalMu: true });
-    main.ml_dsa44.importSecretKey(pkcs8, 'pkcs8');
-    main.ml_dsa44.importSecretKey(pem44, 'pem');
-    main.ml_dsa87.importSecretKey(jwk, 'jwk');
-    P.importSecretKey(chosen[1], 'raw-seed');
-    P.importSecretKey(secretKey65, 'raw');
-    main.ml_dsa44.exportSecretKey(chosen[0], 'pem');
+    importSecretKey(main.ml_dsa44, pkcs8, 'pkcs8');
+    importSecretKey(main.ml_dsa44, pem44, 'pem');
+    importSecretKey(main.ml_dsa87, jwk, 'jwk');
+    importSecretKey(P, chosen[1], 'raw-seed');
+    importSecretKey(P, secretKey65, 'raw');
+    exportSecretKey(main.ml_dsa44, chosen[0], 'pem');
     // A call that fails inside the instance (a trap: every page up to 4 GiB is
     // taken from outside, so the next allocation fails), so that the instance
     // is wiped and replaced with the spies live; then a signer made before is

@@ -4,6 +4,7 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from 'mldsa-simd';
+import { importPublicKey } from 'mldsa-simd/keys';
 import { KeyLoadError, SIGNATURE_BYTES } from './keys.mjs';
 
 const SETS = { 'ML-DSA-44': ml_dsa44, 'ML-DSA-65': ml_dsa65, 'ML-DSA-87': ml_dsa87 };
@@ -20,7 +21,7 @@ export function parseKey(source) {
   const name = `key "${source.kid}" (${source.origin})`;
   if (source.jwk) {
     try {
-      return { alg: source.jwk.alg, publicKey: SETS[source.jwk.alg].importPublicKey(source.jwk, 'jwk') };
+      return { alg: source.jwk.alg, publicKey: importPublicKey(SETS[source.jwk.alg], source.jwk, 'jwk') };
     } catch (e) {
       throw new KeyLoadError(`${name}: not an ML-DSA public key: ${e.message}`);
     }
@@ -29,7 +30,7 @@ export function parseKey(source) {
   let first;
   for (const [alg, set] of Object.entries(SETS)) {
     try {
-      return { alg, publicKey: set.importPublicKey(source.pem, 'pem') };
+      return { alg, publicKey: importPublicKey(set, source.pem, 'pem') };
     } catch (e) {
       first ??= e;
     }

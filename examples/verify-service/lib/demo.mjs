@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from 'mldsa-simd';
+import { exportPublicKey } from 'mldsa-simd/keys';
 
 const text = (s) => (typeof s === 'string' ? new TextEncoder().encode(s) : s);
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
@@ -13,9 +14,9 @@ export function makeDemo(dir) {
   const keys = {};
   for (const [kid, set] of Object.entries(people)) keys[kid] = { set, ...set.keygen() };
   fs.mkdirSync(path.join(dir, 'keys'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'keys/alice.pem'), ml_dsa65.exportPublicKey(keys.alice.publicKey, 'pem'));
-  fs.writeFileSync(path.join(dir, 'keys/bob.pem'), ml_dsa44.exportPublicKey(keys.bob.publicKey, 'pem'));
-  const carol = { ...ml_dsa87.exportPublicKey(keys.carol.publicKey, 'jwk'), kid: 'carol', use: 'sig' };
+  fs.writeFileSync(path.join(dir, 'keys/alice.pem'), exportPublicKey(ml_dsa65, keys.alice.publicKey, 'pem'));
+  fs.writeFileSync(path.join(dir, 'keys/bob.pem'), exportPublicKey(ml_dsa44, keys.bob.publicKey, 'pem'));
+  const carol = { ...exportPublicKey(ml_dsa87, keys.carol.publicKey, 'jwk'), kid: 'carol', use: 'sig' };
   fs.writeFileSync(path.join(dir, 'jwks.json'), JSON.stringify({ keys: [carol] }, null, 2) + '\n');
 
   const sign = (kid, msg, context) => keys[kid].set.sign(msg, keys[kid].secretKey, context ? { context } : undefined);
