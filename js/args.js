@@ -184,8 +184,12 @@ function readFlag(value, name) {
   return value;
 }
 
+/** noble's `lengths` of a parameter set: its key, signature, seed and signing-randomness sizes. */
+const lengthsOf = (ps) =>
+  freeze({ publicKey: PARAMS[ps].publicKey, secretKey: PARAMS[ps].secretKey, signature: PARAMS[ps].signature, seed: SEED_BYTES, signRand: RND_BYTES });
+
 export {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, frRegister, frUnregister, register, unregister, len,
-  PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
+  PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK, lengthsOf,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
 };

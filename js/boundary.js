@@ -10,7 +10,7 @@ import { compileModule } from './wasm-module.js';
 import { MU_STATE_BYTES } from '../build/tables.js';
 import {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, register, unregister, len,
-  PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
+  PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK, lengthsOf,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
 } from './args.js';
 
@@ -227,86 +227,68 @@ function call(body) {
   return result;
 }
 
-const sigLen = (ps) => PARAMS[ps].signature;
+/**
+ * Calls the export `name` as every export is called (src/wasm/exports.rs):
+ * with the numbers `head`, then the address and length of a copy of each
+ * plain view of `ins`, then, when `outLen` is not 0, those of an output block
+ * of `outLen` bytes. With an output, the export returns an error code and
+ * this returns a copy of the output; without one, this returns what the
+ * export returns, or what `then` makes of it.
+ */
+function invoke(name, head, ins, outLen = 0, then = undefined) {
+  return call(() => {
+    const args = [];
+    let n = 0;
+    for (let i = 0; i < head.length; i++) args[n++] = head[i];
+    for (let i = 0; i < ins.length; i++) {
+      args[n++] = put(ins[i]);
+      args[n++] = len(ins[i]);
+    }
+    const out = outLen ? block(outLen) : 0;
+    if (outLen) {
+      args[n++] = out;
+      args[n++] = outLen;
+    }
+    const ret = apply(exports[name], undefined, args);
+    if (!outLen) return then ? then(ret) : ret;
+    check(ret);
+    return read(out, outLen);
+  });
+}
 
-// The exports as the API uses them: plain views in, new arrays out (each
-// call wipes what it copied in or out when it gives its blocks back).
+// The exports as the API uses them: plain views in, new arrays out. Those
+// that make keys or sign are apart (`wasmSign`), so that mldsa-simd/verify,
+// whose module does not have them, does not carry them either.
 const wasm = {
-  /** Fills `publicKey` and `secretKey` (the package's own arrays) with the key pair of ξ. */
-  keygen: (ps, seed, publicKey, secretKey) =>
-    call(() => {
-      const pkLen = len(publicKey);
-      const skLen = len(secretKey);
-      const pk = block(pkLen);
-      const sk = block(skLen);
-      check(exports.keygen(ps, put(seed), pk, pkLen, sk, skLen));
-      if (refused) return;
-      apply(u8Set, publicKey, [new U8(memoryBuffer(), pk, pkLen)]);
-      apply(u8Set, secretKey, [new U8(memoryBuffer(), sk, skLen)]);
-    }),
-  public_key: (ps, sk) =>
-    call(() => {
-      const pkLen = PARAMS[ps].publicKey;
-      const pk = block(pkLen);
-      check(exports.public_key(ps, put(sk), len(sk), pk, pkLen));
-      return read(pk, pkLen);
-    }),
-  sign: (ps, sk, kind, m, ctx, rnd) =>
-    call(() => {
-      const n = sigLen(ps);
-      const sig = block(n);
-      check(exports.sign(ps, put(sk), len(sk), kind, put(m), len(m), put(ctx), len(ctx), put(rnd), sig, n));
-      return read(sig, n);
-    }),
-  verify: (ps, pk, kind, m, sig, ctx) =>
-    call(() => exports.verify(ps, put(pk), len(pk), kind, put(m), len(m), put(sig), len(sig), put(ctx), len(ctx)) === 1),
-  prepare_signer: (ps, key, fromSeed) => call(() => handle(exports.prepare_signer(ps, put(key), len(key), fromSeed ? 1 : 0))),
-  prepare_verifier: (ps, pk) => call(() => handle(exports.prepare_verifier(ps, put(pk), len(pk)))),
-  prepared_live: (h) => call(() => exports.prepared_live(h) !== 0),
-  prepared_free: (h) => call(() => exports.prepared_free(h)),
-  prepared_stream_mu: (h) =>
-    call(() => {
-      const n = MU_STATE_BYTES;
-      const state = block(n);
-      check(exports.prepared_stream_mu(h, state, n));
-      return read(state, n);
-    }),
-  signer_sign: (ps, h, kind, m, ctx, rnd) =>
-    call(() => {
-      const n = sigLen(ps);
-      const sig = block(n);
-      check(exports.signer_sign(h, kind, put(m), len(m), put(ctx), len(ctx), put(rnd), sig, n));
-      return read(sig, n);
-    }),
-  verifier_verify: (h, kind, m, sig, ctx) =>
-    call(() => {
-      const valid = exports.verifier_verify(h, kind, put(m), len(m), put(sig), len(sig), put(ctx), len(ctx));
-      check(valid < 0 ? -valid : 0);
-      return valid === 1;
-    }),
-  stream_mu: (ps, key, secret) =>
-    call(() => {
-      const n = MU_STATE_BYTES;
-      const state = block(n);
-      check(exports.stream_mu(ps, put(key), len(key), secret ? 1 : 0, state, n));
-      return read(state, n);
-    }),
+  verify: (ps, pk, kind, m, sig, ctx) => invoke('verify', [ps, kind], [pk, m, sig, ctx]) === 1,
+  prepare_verifier: (ps, pk) => invoke('prepare_verifier', [ps], [pk], 0, handle),
+  prepared_live: (h) => invoke('prepared_live', [h], []) !== 0,
+  prepared_free: (h) => invoke('prepared_free', [h], []),
+  prepared_stream_mu: (h) => invoke('prepared_stream_mu', [h], [], MU_STATE_BYTES),
+  // 1 or 0, or minus an error code (no such verifier).
+  verifier_verify: (h, kind, m, sig, ctx) => invoke('verifier_verify', [h, kind], [m, sig, ctx], 0, (r) => (check(r < 0 ? -r : 0), r === 1)),
+  stream_mu: (ps, key, secret) => invoke('stream_mu', [ps, secret ? 1 : 0], [key], MU_STATE_BYTES),
   /** Absorbs `data` into the stream whose state is `state` (the package's own array, updated in place). */
-  stream_update: (state, data) =>
-    call(() => {
-      const at = put(state);
-      check(exports.stream_update(at, len(state), put(data), len(data)));
-      if (!refused) apply(u8Set, state, [new U8(memoryBuffer(), at, len(state))]);
-    }),
-  stream_finish: (state) =>
-    call(() => {
-      const n = MU_BYTES;
-      const mu = block(n);
-      check(exports.stream_finish(put(state), len(state), mu, n));
-      return read(mu, n);
-    }),
-  memory_bytes: () => call(() => exports.memory_bytes() >>> 0),
-  memory_in_use: () => call(() => exports.memory_in_use() >>> 0),
+  stream_update: (state, data) => apply(u8Set, state, [invoke('stream_update', [], [state, data], len(state))]),
+  stream_finish: (state) => invoke('stream_finish', [], [state], MU_BYTES),
+  memory_bytes: () => invoke('memory_bytes', [], []) >>> 0,
+  memory_in_use: () => invoke('memory_in_use', [], []) >>> 0,
+};
+
+const wasmSign = {
+  /** The key pair of ξ, in new arrays (the export writes pk ‖ sk; that copy is wiped). */
+  keygen: (ps, seed) => {
+    const pkLen = PARAMS[ps].publicKey;
+    const both = invoke('keygen', [ps], [seed], pkLen + PARAMS[ps].secretKey);
+    const publicKey = new U8(part(both, 0, pkLen));
+    const secretKey = new U8(part(both, pkLen, len(both)));
+    apply(u8Fill, both, [0]);
+    return { publicKey, secretKey };
+  },
+  public_key: (ps, sk) => invoke('public_key', [ps], [sk], PARAMS[ps].publicKey),
+  sign: (ps, sk, kind, m, ctx, rnd) => invoke('sign', [ps, kind], [sk, m, ctx, rnd], PARAMS[ps].signature),
+  prepare_signer: (ps, key, fromSeed) => invoke('prepare_signer', [ps, fromSeed ? 1 : 0], [key], 0, handle),
+  signer_sign: (ps, h, kind, m, ctx, rnd) => invoke('signer_sign', [h, kind], [m, ctx, rnd], PARAMS[ps].signature),
 };
 
 /** A prepared key's handle, or the refusal its negative value codes. */
@@ -504,7 +486,7 @@ function nativeShake256(head, parts) {
 
 export {
   apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, register, unregister, len,
-  wasm, MESSAGE, M_PRIME, MU, liveGeneration, isSupported, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK,
+  wasm, wasmSign, MESSAGE, M_PRIME, MU, liveGeneration, isSupported, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK, lengthsOf,
   describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
   randomBytes, withRnd, part, absorb, streamed, eachChunk, nativeShake256, nativeShake256Start,
 };

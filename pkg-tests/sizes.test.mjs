@@ -23,9 +23,14 @@ const PAGES = [
     name: 'main',
     what: 'mldsa-simd: ml_dsa44/65/87 (keygen, sign, verify, getPublicKey, internal, prehash(hash function), streaming, prepared keys)',
     code: "import * as m from 'mldsa-simd';\nglobalThis.__used = m;\n",
-    // Issue #24's budget for this page is 34 KB (aim 30); this one is what the
-    // package reaches today, so that it cannot grow back unseen.
-    budget: 38_800,
+    // Issue #24's budget (aim: 30 KB).
+    budget: 34_000,
+  },
+  {
+    name: 'verify',
+    what: 'mldsa-simd/verify: verification alone (verify, internal.verify, prehash(hash function).verify, streaming, prepared verifiers), with a module that cannot sign',
+    code: "import * as v from 'mldsa-simd/verify';\nglobalThis.__used = v;\n",
+    budget: 25_000,
   },
   {
     name: 'keys',

@@ -37,8 +37,7 @@ mod panic;
 mod prepared;
 mod stream;
 
-use crate::{Error, ParamSet, SigningKey, VerifyingKey};
-use alloc::vec::Vec;
+use crate::{Error, ParamSet, VerifyingKey};
 
 // ---------------------------------------------------------------- message kinds
 // What the message argument `m` of `sign`, `verify`, `signer_sign` and
@@ -64,6 +63,7 @@ const CONTEXT_TOO_LONG: i32 = 3;
 const MALFORMED_SECRET_KEY: i32 = 4;
 const SIGNING_FAILED: i32 = 5;
 const NO_RANDOMNESS: i32 = 6;
+#[cfg_attr(feature = "verify-only", allow(dead_code))]
 const BAD_KIND: i32 = 7;
 const NO_SUCH_KEY: i32 = 8;
 const NOT_A_STATE: i32 = 9;
@@ -122,8 +122,9 @@ fn fill(to: &mut [u8], from: &[u8]) -> Result<(), i32> {
 }
 
 /// `key`'s signature of `m` of kind `kind`, written into `sig`.
-fn sign_with(key: &SigningKey, kind: u32, m: &[u8], ctx: &[u8], rnd: &[u8], sig: &mut [u8]) -> Result<(), i32> {
-    let signature: Vec<u8> = match kind {
+#[cfg(not(feature = "verify-only"))]
+fn sign_with(key: &crate::SigningKey, kind: u32, m: &[u8], ctx: &[u8], rnd: &[u8], sig: &mut [u8]) -> Result<(), i32> {
+    let signature: alloc::vec::Vec<u8> = match kind {
         MESSAGE => key.sign(m, ctx, Some(rnd)),
         M_PRIME => key.sign_internal(m, Some(rnd)),
         MU => key.sign_mu(m, Some(rnd)),

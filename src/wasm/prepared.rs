@@ -1,8 +1,12 @@
 //! Prepared signers and verifiers: expanded keys kept in a bounded pool of slots.
 
 use super::stream;
-use super::{bytes, bytes_mut, code, param_set, sign_with, verify_with, wiping, SingleThreaded, NO_SUCH_KEY};
-use crate::{Error, KeyStorage, ParamSet, SigningKey, VerifyingKey};
+use super::{bytes, bytes_mut, code, param_set, verify_with, wiping, SingleThreaded, NO_SUCH_KEY};
+#[cfg(not(feature = "verify-only"))]
+use super::sign_with;
+use crate::{Error, KeyStorage, SigningKey, VerifyingKey};
+#[cfg(not(feature = "verify-only"))]
+use crate::ParamSet;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -29,6 +33,8 @@ const SERIAL_LIMIT: u64 = 1 << 45;
 
 enum Held {
     Vacant(KeyStorage),
+    // (Never made in the verify-only module.)
+    #[cfg_attr(feature = "verify-only", allow(dead_code))]
     Signer(SigningKey),
     Verifier(VerifyingKey),
 }
@@ -113,6 +119,7 @@ impl Pool {
 }
 
 /// Expands an encoded secret key into a free slot; returns its handle.
+#[cfg(not(feature = "verify-only"))]
 fn hold_signer(ps: ParamSet, sk: &[u8]) -> Result<f64, Error> {
     let mut pool = POOL.0.borrow_mut();
     let (index, storage) = pool.take_slot();
@@ -130,7 +137,7 @@ fn handle_or_code(r: Result<f64, i32>) -> f64 {
 /// (or minus an error code).
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen]
-pub fn prepare_signer(ps: u32, key: usize, key_len: usize, from_seed: bool) -> f64 {
+pub fn prepare_signer(ps: u32, from_seed: bool, key: usize, key_len: usize) -> f64 {
     handle_or_code(param_set(ps).and_then(|ps| {
         wiping(|| {
             let key = bytes(key, key_len);
@@ -177,10 +184,10 @@ pub fn prepared_free(handle: f64) {
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)]
-pub fn signer_sign(handle: f64, kind: u32, m: usize, m_len: usize, ctx: usize, ctx_len: usize, rnd: usize, sig: usize, sig_len: usize) -> i32 {
+pub fn signer_sign(handle: f64, kind: u32, m: usize, m_len: usize, ctx: usize, ctx_len: usize, rnd: usize, rnd_len: usize, sig: usize, sig_len: usize) -> i32 {
     let result = wiping(|| match POOL.0.borrow_mut().find(handle) {
         Some(Slot { held: Held::Signer(key), .. }) => {
-            sign_with(key, kind, bytes(m, m_len), bytes(ctx, ctx_len), bytes(rnd, 32), bytes_mut(sig, sig_len))
+            sign_with(key, kind, bytes(m, m_len), bytes(ctx, ctx_len), bytes(rnd, rnd_len), bytes_mut(sig, sig_len))
         }
         _ => Err(NO_SUCH_KEY),
     });
@@ -236,10 +243,10 @@ mod tests {
         assert_eq!(verifier_verify(h, MESSAGE, m_b.0, m_b.1, sig_b.0, sig_b.1, ctx_b.0, ctx_b.1), 1);
         assert_eq!(verifier_verify(h, MESSAGE, sig_b.0, sig_b.1, m_b.0, m_b.1, ctx_b.0, ctx_b.1), 0);
         assert_eq!(verifier_verify(h, MU, mu_b.0, mu_b.1, sig_b.0, sig_b.1, 0, 0), 1);
-        let s = prepare_signer(44, seed_b.0, seed_b.1, true);
+        let s = prepare_signer(44, true, seed_b.0, seed_b.1);
         assert!(s >= 0.0);
-        assert_eq!(out(2420, |p, l| signer_sign(s, MU, mu_b.0, mu_b.1, 0, 0, rnd_b.0, p, l)), (OK, sig.clone()));
-        assert_eq!(out(2420, |p, l| signer_sign(s, MESSAGE, m_b.0, m_b.1, ctx_b.0, ctx_b.1, rnd_b.0, p, l)), (OK, sig));
+        assert_eq!(out(2420, |p, l| signer_sign(s, MU, mu_b.0, mu_b.1, 0, 0, rnd_b.0, rnd_b.1, p, l)), (OK, sig.clone()));
+        assert_eq!(out(2420, |p, l| signer_sign(s, MESSAGE, m_b.0, m_b.1, ctx_b.0, ctx_b.1, rnd_b.0, rnd_b.1, p, l)), (OK, sig));
         // Either kind of prepared key gives the μ stream of its tr.
         let state = |k| out(crate::MuBuilder::STATE_BYTES, |p, l| prepared_stream_mu(k, p, l));
         assert_eq!(state(s).0, OK);

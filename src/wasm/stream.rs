@@ -34,7 +34,7 @@ pub(super) fn write_state(builder: MuBuilder, state: &mut [u8]) -> Result<(), i3
 /// (`secret`), or with tr = H(pk) of the public key there, written into the
 /// output block `state`; feed M′ with `stream_update`. 0 or an error code.
 #[wasm_bindgen]
-pub fn stream_mu(ps: u32, key: usize, key_len: usize, secret: bool, state: usize, state_len: usize) -> i32 {
+pub fn stream_mu(ps: u32, secret: bool, key: usize, key_len: usize, state: usize, state_len: usize) -> i32 {
     status(param_set(ps).and_then(|ps| {
         wiping(|| {
             let key = bytes(key, key_len);
@@ -44,15 +44,14 @@ pub fn stream_mu(ps: u32, key: usize, key_len: usize, secret: bool, state: usize
     }))
 }
 
-/// Appends the bytes at `data` to the stream whose state is the block
-/// `state`, which it updates in place; NOT_A_STATE (and `state` unchanged)
-/// when the block does not hold a stream state.
+/// The state of the stream whose state is the block `state` after the bytes
+/// at `data`, written into the output block `out`; NOT_A_STATE when `state`
+/// does not hold a stream state.
 #[wasm_bindgen]
-pub fn stream_update(state: usize, state_len: usize, data: usize, data_len: usize) -> i32 {
-    let state = bytes_mut(state, state_len);
-    let Some(mut builder) = MuBuilder::from_bytes(state) else { return NOT_A_STATE };
+pub fn stream_update(state: usize, state_len: usize, data: usize, data_len: usize, out: usize, out_len: usize) -> i32 {
+    let Some(mut builder) = MuBuilder::from_bytes(bytes(state, state_len)) else { return NOT_A_STATE };
     builder.update(bytes(data, data_len));
-    status(write_state(builder, state))
+    status(write_state(builder, bytes_mut(out, out_len)))
 }
 
 /// μ (64 bytes) of the stream whose state is the block `state`, written into the output block `mu`.
