@@ -83,7 +83,7 @@ function resolveHash(hash) {
   // noble-hashes' incremental interface: create() -> { update(bytes), digest() }.
   const start = () => {
     if (typeof create !== 'function')
-      throw new TypeError('hash: streaming needs a hash name or a hash function with create() (an incremental hasher)');
+      throw new TypeError('hash: streaming needs a hash function with create() (an incremental hasher)');
     const h = calling(() => apply(create, hash, []));
     return { update: (bytes) => calling(() => h.update(bytes)), digest: () => output(calling(() => h.digest())) };
   };
