@@ -8,8 +8,9 @@
 //   MLDSA_CONSUMER_DIR  consumer folder (default: pkg-tests/.consumer)
 //   MLDSA_ACVP_DIR      ACVP vectors (default: <repo>/../shared/vectors/acvp)
 //   MLDSA_IMPL=noble    self-check of the harness: run the API tests against
-//                       @noble/post-quantum (through lib/noble-adapter.mjs) instead of
-//                       the package; tests that need the installed package are skipped.
+//                       @noble/post-quantum (through lib/noble-adapter.mjs) and
+//                       @noble/hashes instead of the package; tests that need the
+//                       installed package are skipped.
 import fs from 'node:fs';
 import path from 'node:path';
 import assert from 'node:assert/strict';
@@ -106,6 +107,17 @@ async function loadLib() {
 
 /** The library under test: { ml_dsa44, ml_dsa65, ml_dsa87 }. */
 export const lib = await loadLib();
+
+async function loadPrehash() {
+  if (IMPL === 'noble') return (await import('./util.mjs')).HASH_FNS;
+  return importFromConsumer(`${PKG_NAME}/prehash`);
+}
+
+/**
+ * Its pre-hash functions, mldsa-simd/prehash: { sha224, …, shake256 } (with
+ * MLDSA_IMPL=noble, the @noble/hashes functions of the same names and lengths).
+ */
+export const prehash = await loadPrehash();
 
 export const SETS = [
   { name: 'ML-DSA-44', key: 'ml_dsa44', pk: 1312, sk: 2560, sig: 2420, k: 4, l: 4, omega: 80, lambda: 128, gamma1: 1 << 17, beta: 78 },
