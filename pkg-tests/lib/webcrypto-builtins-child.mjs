@@ -1,8 +1,8 @@
 // Run by pkg-tests/webcrypto-builtins.test.mjs in a fresh Node:
 // `node --expose-gc --enable-source-maps webcrypto-builtins-child.mjs <URL of a
 // module re-exporting mldsa-simd/webcrypto> <URL of one re-exporting mldsa-simd>
-// <URL of one re-exporting mldsa-simd/worker>` (the source maps name the
-// package's source file of each caller).
+// <URL of one re-exporting mldsa-simd/worker> <URL of one re-exporting
+// mldsa-simd/prehash>` (the source maps name the package's source file of each caller).
 //
 // After the package is imported, a script of the same realm replaces the
 // built-ins that code reaches for on its values (methods and accessors of
@@ -30,7 +30,7 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 
-const [webcryptoUrl, mainUrl, workerUrl] = process.argv.slice(2);
+const [webcryptoUrl, mainUrl, workerUrl, prehashUrl] = process.argv.slice(2);
 const SELF = fileURLToPath(import.meta.url);
 Error.stackTraceLimit = 40;
 
@@ -79,6 +79,7 @@ crypto.getRandomValues = function getRandomValues(array) {
 const { subtle } = await import(webcryptoUrl);
 main = await import(mainUrl);
 const { createPool } = await import(workerUrl);
+const { sha256 } = await import(prehashUrl);
 
 // ---------------------------------------------------------------- the spies
 const leaks = new Map(); // "hook | caller | what | phase" -> count
@@ -307,7 +308,6 @@ const message = new TextEncoder().encode('hooked');
 // The main API with the same keys: a secret key, and its formats, made before the spies.
 const secretKey65 = main.ml_dsa65.keygen(chosen[1]).secretKey;
 const pem44 = main.ml_dsa44.exportSecretKey(chosen[0], 'pem', { form: 'both' });
-const { sha256 } = await import('@noble/hashes/sha2.js');
 // Counts the dropped private keys (a WeakRef's deref() would keep a live one alive).
 let dropped = 0;
 const drops = new FinalizationRegistry(() => dropped++);
@@ -339,8 +339,9 @@ try {
       busy = false;
     }
     // The main API: prepared signers from a seed and from a secret key, one-shot,
-    // streamed and pre-hashed signing (a caller's hash function: the package then
-    // re-checks its views), and every private-key import and export.
+    // streamed and pre-hashed signing (mldsa-simd/prehash's sha256, code outside
+    // the main entry: the package then re-checks its views), and every
+    // private-key import and export.
     const P = main.ml_dsa65;
     const signers = [P.signer(chosen[1]), P.signer(secretKey65)];
     for (const s of signers) s.sign(message, { context: Uint8Array.of(1) });
