@@ -91,13 +91,22 @@ function writeIfChanged(file, text) {
   fs.renameSync(tmp, file); // atomic: test files run in parallel processes
 }
 
-/** Import 'mldsa-simd' as ESM, resolved from the consumer folder ('import' condition). */
-export async function importFromConsumer(specifier = PKG_NAME) {
+/**
+ * The URL of a module in the consumer folder that re-exports `specifier`
+ * ('mldsa-simd' or a subpath), resolved as a user's import is ('import'
+ * condition): for child processes, which import it themselves.
+ */
+export function consumerModuleUrl(specifier = PKG_NAME) {
   installedPackageDir();
   const name = specifier === PKG_NAME ? 'reexport' : 'reexport-' + specifier.replace(/[^a-z0-9]+/gi, '_');
   const file = path.join(consumerDir, `${name}.mjs`);
   writeIfChanged(file, `export * from ${JSON.stringify(specifier)};\n`);
-  return import(pathToFileURL(file).href);
+  return pathToFileURL(file).href;
+}
+
+/** Import 'mldsa-simd' (or a subpath) as ESM, resolved from the consumer folder ('import' condition). */
+export async function importFromConsumer(specifier = PKG_NAME) {
+  return import(consumerModuleUrl(specifier));
 }
 
 async function loadLib() {
