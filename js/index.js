@@ -43,8 +43,8 @@ const mPrimeHeader = (ctx) => U8.of(0, len(ctx));
 function resolveHash(hash) {
   if (typeof hash === 'string')
     throw new TypeError(
-      `hash: expected a hash function, got a string of ${hash.length} characters; the named pre-hash functions are in ` +
-        "mldsa-simd/prehash: import { sha512 } from 'mldsa-simd/prehash' and pass prehash(sha512)",
+      `hash: expected a hash function, got a string of ${hash.length} characters; the named pre-hash functions are ` +
+        'the exports of mldsa-simd/prehash: pass prehash(sha512), with sha512 imported from there',
     );
   if (typeof hash !== 'function') throw new TypeError(`hash: expected a hash function, got ${describe(hash)}`);
   const oidValue = hash.oid;
