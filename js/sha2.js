@@ -63,28 +63,33 @@ for (let i = 0; i < 8; i++) {
 // Message schedule scratch (no caller code runs while it is in use): SHA-256
 // takes 64 words, SHA-512 80 words as 160 halves.
 const W = new I32(160);
-// The low 32 bits of (y:x) >>> n, 0 < n < 32: ROTR^n of x when y = x. On a
-// 64-bit word (h, l), ROTR^n is (rl(h, l, n), rl(l, h, n)), and ROTR^(32+n)
-// the same with the halves swapped: (rl(l, h, n), rl(h, l, n)).
-const rl = (x, y, n) => (x >>> n) | (y << (32 - n));
-const rotr = (x, n) => rl(x, x, n);
-// Carry out of a sum of unsigned 32-bit halves (exact: the sums stay below 2^53).
-const carry = (sum) => (sum / 0x100000000) | 0;
-const u = (x) => x >>> 0;
+// The rounds spell out their rotations and carries rather than call helpers,
+// and take the tables into locals: in the shipped bundle (esbuild) every
+// module-level binding is a `var`, which the JIT cannot treat as a constant.
+// ROTR^n of a 32-bit x (0 < n < 32) is (x >>> n) | (x << (32 − n)). On a
+// 64-bit word as halves (h, l), ROTR^n is (h >>> n | l << (32 − n),
+// l >>> n | h << (32 − n)), and ROTR^(32+n) the same with h and l swapped.
+// A sum of halves is kept exact as a double (below 2^53): `s >>> 0` makes a
+// half unsigned, `(s / 2^32) | 0` is the carry out of the low half, and
+// `| 0` (or a store into H or W) reduces mod 2^32.
 
 /** SHA-256 compression (FIPS 180-4 §6.2.2 steps 1-4) of the 64 bytes at m[o…] into H. */
 function block256(H, m, o) {
-  for (let t = 0; t < 16; t++, o += 4) W[t] = (m[o] << 24) | (m[o + 1] << 16) | (m[o + 2] << 8) | m[o + 3];
+  const w = W, k = K256;
+  for (let t = 0; t < 16; t++, o += 4) w[t] = (m[o] << 24) | (m[o + 1] << 16) | (m[o + 2] << 8) | m[o + 3];
   for (let t = 16; t < 64; t++) {
-    const x = W[t - 15];
-    const y = W[t - 2];
-    W[t] = (rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10)) + W[t - 7] + (rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3)) + W[t - 16];
+    // W_t = σ1(W_t−2) + W_t−7 + σ0(W_t−15) + W_t−16; σ0 = ROTR^7 ⊕ ROTR^18 ⊕ SHR^3, σ1 = ROTR^17 ⊕ ROTR^19 ⊕ SHR^10.
+    const x = w[t - 15];
+    const y = w[t - 2];
+    w[t] = (((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10)) + w[t - 7] + (((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3)) + w[t - 16];
   }
   // (Indexed reads: a typed array's iterator is a built-in a script could replace.)
   let a = H[0], b = H[1], c = H[2], d = H[3], e = H[4], f = H[5], g = H[6], h = H[7];
   for (let t = 0; t < 64; t++) {
-    const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K256[t] + W[t]) | 0;
-    const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+    // T1 = h + Σ1(e) + Ch(e, f, g) + K_t + W_t, T2 = Σ0(a) + Maj(a, b, c);
+    // Σ0 = ROTR^2 ⊕ ROTR^13 ⊕ ROTR^22, Σ1 = ROTR^6 ⊕ ROTR^11 ⊕ ROTR^25.
+    const t1 = (h + (((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))) + ((e & f) ^ (~e & g)) + k[t] + w[t]) | 0;
+    const t2 = ((((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
     h = g;
     g = f;
     f = e;
@@ -106,45 +111,44 @@ function block256(H, m, o) {
 
 /** H[i], H[i + 1] (a 64-bit word) += (h, l), mod 2^64. */
 function add64(H, i, h, l) {
-  const low = u(H[i + 1]) + u(l);
-  H[i] += h + carry(low);
+  const low = (H[i + 1] >>> 0) + (l >>> 0);
+  H[i] += h + ((low / 0x100000000) | 0);
   H[i + 1] = low;
 }
 
 /** SHA-512 compression (FIPS 180-4 §6.4.2 steps 1-4) of the 128 bytes at m[o…] into H (16 halves). */
 function block512(H, m, o) {
-  for (let t = 0; t < 32; t++, o += 4) W[t] = (m[o] << 24) | (m[o + 1] << 16) | (m[o + 2] << 8) | m[o + 3];
+  const w = W, k = K512;
+  for (let t = 0; t < 32; t++, o += 4) w[t] = (m[o] << 24) | (m[o + 1] << 16) | (m[o + 2] << 8) | m[o + 3];
   for (let t = 32; t < 160; t += 2) {
-    // W_t = σ1(W_t−2) + W_t−7 + σ0(W_t−15) + W_t−16 (§6.4.2 step 1), on halves.
-    const xh = W[t - 30];
-    const xl = W[t - 29];
-    const yh = W[t - 4];
-    const yl = W[t - 3];
-    // σ0 = ROTR^1 ⊕ ROTR^8 ⊕ SHR^7, σ1 = ROTR^19 ⊕ ROTR^61 ⊕ SHR^6 (§4.1.3).
-    const s0h = rl(xh, xl, 1) ^ rl(xh, xl, 8) ^ (xh >>> 7);
-    const s0l = rl(xl, xh, 1) ^ rl(xl, xh, 8) ^ rl(xl, xh, 7);
-    const s1h = rl(yh, yl, 19) ^ rl(yl, yh, 29) ^ (yh >>> 6);
-    const s1l = rl(yl, yh, 19) ^ rl(yh, yl, 29) ^ rl(yl, yh, 6);
-    const low = u(s1l) + u(W[t - 13]) + u(s0l) + u(W[t - 31]);
-    W[t] = s1h + W[t - 14] + s0h + W[t - 32] + carry(low);
-    W[t + 1] = low;
+    // W_t = σ1(W_t−2) + W_t−7 + σ0(W_t−15) + W_t−16 on halves;
+    // σ0 = ROTR^1 ⊕ ROTR^8 ⊕ SHR^7, σ1 = ROTR^19 ⊕ ROTR^61 ⊕ SHR^6.
+    const xh = w[t - 30];
+    const xl = w[t - 29];
+    const yh = w[t - 4];
+    const yl = w[t - 3];
+    const s0h = ((xh >>> 1) | (xl << 31)) ^ ((xh >>> 8) | (xl << 24)) ^ (xh >>> 7);
+    const s0l = ((xl >>> 1) | (xh << 31)) ^ ((xl >>> 8) | (xh << 24)) ^ ((xl >>> 7) | (xh << 25));
+    const s1h = ((yh >>> 19) | (yl << 13)) ^ ((yl >>> 29) | (yh << 3)) ^ (yh >>> 6);
+    const s1l = ((yl >>> 19) | (yh << 13)) ^ ((yh >>> 29) | (yl << 3)) ^ ((yl >>> 6) | (yh << 26));
+    const low = (s1l >>> 0) + (w[t - 13] >>> 0) + (s0l >>> 0) + (w[t - 31] >>> 0);
+    w[t] = s1h + w[t - 14] + s0h + w[t - 32] + ((low / 0x100000000) | 0);
+    w[t + 1] = low;
   }
-  // (Indexed reads: a typed array's iterator is a built-in a script could replace.)
   let ah = H[0], al = H[1], bh = H[2], bl = H[3], ch = H[4], cl = H[5], dh = H[6], dl = H[7];
   let eh = H[8], el = H[9], fh = H[10], fl = H[11], gh = H[12], gl = H[13], hh = H[14], hl = H[15];
   for (let t = 0; t < 160; t += 2) {
-    // T1 = h + Σ1(e) + Ch(e, f, g) + K_t + W_t and T2 = Σ0(a) + Maj(a, b, c),
-    // each half reduced mod 2^32 (the sums stay below 2^53 before);
-    // Σ1 = ROTR^14 ⊕ ROTR^18 ⊕ ROTR^41, Σ0 = ROTR^28 ⊕ ROTR^34 ⊕ ROTR^39.
-    const s1h = rl(eh, el, 14) ^ rl(eh, el, 18) ^ rl(el, eh, 9);
-    const s1l = rl(el, eh, 14) ^ rl(el, eh, 18) ^ rl(eh, el, 9);
-    const s0h = rl(ah, al, 28) ^ rl(al, ah, 2) ^ rl(al, ah, 7);
-    const s0l = rl(al, ah, 28) ^ rl(ah, al, 2) ^ rl(ah, al, 7);
-    let low = u(hl) + u(s1l) + u((el & fl) ^ (~el & gl)) + u(K512[t + 1]) + u(W[t + 1]);
-    const t1h = (hh + s1h + ((eh & fh) ^ (~eh & gh)) + K512[t] + W[t] + carry(low)) | 0;
+    // T1 = h + Σ1(e) + Ch(e, f, g) + K_t + W_t, T2 = Σ0(a) + Maj(a, b, c), each half reduced;
+    // Σ0 = ROTR^28 ⊕ ROTR^34 ⊕ ROTR^39, Σ1 = ROTR^14 ⊕ ROTR^18 ⊕ ROTR^41.
+    const s1h = ((eh >>> 14) | (el << 18)) ^ ((eh >>> 18) | (el << 14)) ^ ((el >>> 9) | (eh << 23));
+    const s1l = ((el >>> 14) | (eh << 18)) ^ ((el >>> 18) | (eh << 14)) ^ ((eh >>> 9) | (el << 23));
+    const s0h = ((ah >>> 28) | (al << 4)) ^ ((al >>> 2) | (ah << 30)) ^ ((al >>> 7) | (ah << 25));
+    const s0l = ((al >>> 28) | (ah << 4)) ^ ((ah >>> 2) | (al << 30)) ^ ((ah >>> 7) | (al << 25));
+    let low = (hl >>> 0) + (s1l >>> 0) + (((el & fl) ^ (~el & gl)) >>> 0) + (k[t + 1] >>> 0) + (w[t + 1] >>> 0);
+    const t1h = (hh + s1h + ((eh & fh) ^ (~eh & gh)) + k[t] + w[t] + ((low / 0x100000000) | 0)) | 0;
     const t1l = low | 0;
-    low = u(s0l) + u((al & bl) ^ (al & cl) ^ (bl & cl));
-    const t2h = (s0h + ((ah & bh) ^ (ah & ch) ^ (bh & ch)) + carry(low)) | 0;
+    low = (s0l >>> 0) + (((al & bl) ^ (al & cl) ^ (bl & cl)) >>> 0);
+    const t2h = (s0h + ((ah & bh) ^ (ah & ch) ^ (bh & ch)) + ((low / 0x100000000) | 0)) | 0;
     const t2l = low | 0;
     hh = gh;
     hl = gl;
@@ -153,8 +157,8 @@ function block512(H, m, o) {
     fh = eh;
     fl = el;
     // e = d + T1; a = T1 + T2.
-    low = u(dl) + u(t1l);
-    eh = (dh + t1h + carry(low)) | 0;
+    low = (dl >>> 0) + (t1l >>> 0);
+    eh = (dh + t1h + ((low / 0x100000000) | 0)) | 0;
     el = low | 0;
     dh = ch;
     dl = cl;
@@ -162,8 +166,8 @@ function block512(H, m, o) {
     cl = bl;
     bh = ah;
     bl = al;
-    low = u(t1l) + u(t2l);
-    ah = (t1h + t2h + carry(low)) | 0;
+    low = (t1l >>> 0) + (t2l >>> 0);
+    ah = (t1h + t2h + ((low / 0x100000000) | 0)) | 0;
     al = low | 0;
   }
   add64(H, 0, ah, al);

@@ -50,34 +50,37 @@ const C = new I32(10);
 
 /** KECCAK-p[1600, 24] (FIPS 202 Algorithm 7, rounds of §3.3) on the 50 words of `A`, in place. */
 function keccakP(A) {
+  // The tables as locals: in the shipped bundle (esbuild) every module-level
+  // binding is a `var`, which the JIT cannot treat as a constant.
+  const b = B, c = C, dest = DEST, rot = ROT, swap = SWAP, rc = RC;
   for (let ir = 0; ir < 24; ir++) {
-    // θ (Algorithm 1): C[x] is the parity of column x; D[x] = C[x − 1] ⊕ rot(C[x + 1], 1).
-    for (let x = 0; x < 10; x++) C[x] = A[x] ^ A[x + 10] ^ A[x + 20] ^ A[x + 30] ^ A[x + 40];
+    // θ (Algorithm 1): c[x] is the parity of column x; D[x] = c[x − 1] ⊕ (c[x + 1] rotated by 1).
+    for (let x = 0; x < 10; x++) c[x] = A[x] ^ A[x + 10] ^ A[x + 20] ^ A[x + 30] ^ A[x + 40];
     for (let x = 0; x < 10; x += 2) {
-      const l = C[(x + 2) % 10];
-      const h = C[(x + 3) % 10];
-      const dl = C[(x + 8) % 10] ^ ((l << 1) | (h >>> 31));
-      const dh = C[(x + 9) % 10] ^ ((h << 1) | (l >>> 31));
+      const l = c[(x + 2) % 10];
+      const h = c[(x + 3) % 10];
+      const dl = c[(x + 8) % 10] ^ ((l << 1) | (h >>> 31));
+      const dh = c[(x + 9) % 10] ^ ((h << 1) | (l >>> 31));
       for (let y = x; y < 50; y += 10) {
         A[y] ^= dl;
         A[y + 1] ^= dh;
       }
     }
-    // ρ and π (Algorithms 2 and 3), into B; lane (0, 0) stays in place unrotated.
-    B[0] = A[0];
-    B[1] = A[1];
+    // ρ and π (Algorithms 2 and 3), into b; lane (0, 0) stays in place unrotated.
+    b[0] = A[0];
+    b[1] = A[1];
     for (let i = 1; i < 25; i++) {
-      const s = SWAP[i];
+      const s = swap[i];
       const l = A[2 * i + s];
       const h = A[2 * i + 1 - s];
-      const r = ROT[i];
-      B[DEST[i]] = (l << r) | (h >>> (32 - r));
-      B[DEST[i] + 1] = (h << r) | (l >>> (32 - r));
+      const r = rot[i];
+      b[dest[i]] = (l << r) | (h >>> (32 - r));
+      b[dest[i] + 1] = (h << r) | (l >>> (32 - r));
     }
     // χ (Algorithm 4), back into A, a row (five lanes, ten words) at a time.
     for (let y = 0; y < 50; y += 10) {
-      const b0 = B[y], b1 = B[y + 1], b2 = B[y + 2], b3 = B[y + 3], b4 = B[y + 4];
-      const b5 = B[y + 5], b6 = B[y + 6], b7 = B[y + 7], b8 = B[y + 8], b9 = B[y + 9];
+      const b0 = b[y], b1 = b[y + 1], b2 = b[y + 2], b3 = b[y + 3], b4 = b[y + 4];
+      const b5 = b[y + 5], b6 = b[y + 6], b7 = b[y + 7], b8 = b[y + 8], b9 = b[y + 9];
       A[y] = b0 ^ (~b2 & b4);
       A[y + 1] = b1 ^ (~b3 & b5);
       A[y + 2] = b2 ^ (~b4 & b6);
@@ -90,8 +93,8 @@ function keccakP(A) {
       A[y + 9] = b9 ^ (~b1 & b3);
     }
     // ι (Algorithm 6).
-    A[0] ^= RC[2 * ir];
-    A[1] ^= RC[2 * ir + 1];
+    A[0] ^= rc[2 * ir];
+    A[1] ^= rc[2 * ir + 1];
   }
 }
 
