@@ -143,6 +143,8 @@ function prehashFunction(name) {
   const core = sha2Core(name) ?? sha3Core(name);
   if (!entry || !core) throw new Error(`mldsa-simd/prehash: ${name} is not a pre-hash function of the crate`);
   const outputLen = entry[2];
+  // The cores give at most one block of output (ours squeeze SHAKE once).
+  if (outputLen > core.blockLen) throw new Error(`mldsa-simd/prehash: ${name}'s output is longer than a block`);
   const oid = U8.of(...NIST_HASH_OID_PREFIX, entry[1]);
   const ours = () => jsEngine(core, outputLen);
   // node:crypto spells sha3_256 "sha3-256" and sha512_224 "sha512-224"; a SHAKE takes its output length.
