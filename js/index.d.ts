@@ -160,26 +160,13 @@ export interface ByteReadableStream {
  */
 export type MessageSource = ByteReadableStream | AsyncIterable<Uint8Array> | Iterable<Uint8Array> | { stream(): ByteReadableStream };
 
-/** Hash names accepted by `prehash`; the message is hashed inside wasm. */
-export type HashName =
-  | 'sha224'
-  | 'sha256'
-  | 'sha384'
-  | 'sha512'
-  | 'sha512_224'
-  | 'sha512_256'
-  | 'sha3_224'
-  | 'sha3_256'
-  | 'sha3_384'
-  | 'sha3_512'
-  | 'shake128'
-  | 'shake256';
-
 /**
- * A hash function in the style of `@noble/hashes` (e.g. `sha256` from
- * `@noble/hashes/sha2.js`): callable on bytes, with the DER `oid` of a NIST
- * hash (06 09 60 86 48 01 65 03 04 02 xx) and its `outputLen`. The streaming
- * methods (`createSign`, `signStream`, …) need its incremental hasher, `create()`.
+ * A pre-hash function for {@link MlDsa.prehash}: one of `mldsa-simd/prehash`
+ * (`import { sha512 } from 'mldsa-simd/prehash'`), or a hash function in the
+ * same style from `@noble/hashes` (e.g. `sha256` from `@noble/hashes/sha2.js`):
+ * callable on bytes, with the DER `oid` of a NIST hash (06 09 60 86 48 01 65
+ * 03 04 02 xx) and its `outputLen`. The streaming methods (`createSign`,
+ * `signStream`, …) need its incremental hasher, `create()`.
  */
 export interface PrehashFunction {
   (msg: Uint8Array): Uint8Array;
@@ -253,8 +240,7 @@ export interface MlDsaSigner extends MlDsaKeys {
    * Signs a message given in pieces: the same signature as `sign`, without
    * the whole message in memory. Pure ML-DSA absorbs μ = H(tr ‖ 0 ‖ |ctx| ‖
    * ctx ‖ M) as chunks arrive; a prehash signer computes PH(M) incrementally
-   * (a named hash inside wasm, a `@noble/hashes` function through its
-   * `create()`).
+   * through the hash function's `create()`.
    * @param secretKeyOrSeed - the FIPS 204 secret key, or its 32-byte seed ξ.
    * @throws TypeError / RangeError for a wrong type or length, a context over
    *   255 bytes or an unknown option; TypeError for a prehash function without `create()`.
@@ -324,11 +310,13 @@ export interface MlDsa extends MlDsaSigner {
   /**
    * HashML-DSA (FIPS 204 §5.4): a signer that signs PH(msg) with the hash's OID.
    *
-   * `hash` is either a name (hashed inside wasm; `'shake128'` gives 32 bytes
-   * and `'shake256'` 64 bytes, as FIPS 204 requires) or a `@noble/hashes`
-   * function with a NIST hash OID. For SHAKE functions pass `shake128_32` /
-   * `shake256_64`: the bare `shake128` / `shake256` have the wrong output
-   * length for their OIDs and are rejected (`RangeError`).
+   * `hash` is a hash function with a NIST hash OID: one of
+   * `mldsa-simd/prehash` (the twelve FIPS 204 allows, in plain JavaScript, or
+   * node:crypto's where it has them), or one of `@noble/hashes`. For SHAKE,
+   * FIPS 204 pairs each OID with one output length: `mldsa-simd/prehash`'s
+   * `shake128` and `shake256` give 32 and 64 bytes; of `@noble/hashes` pass
+   * `shake128_32` / `shake256_64`, not the bare `shake128` / `shake256`, whose
+   * output length is wrong for their OIDs and rejected (`RangeError`).
    *
    * Difference from noble: noble rejects a hash whose collision strength is
    * below the parameter set's security level ("Pre-hash security strength
@@ -337,20 +325,23 @@ export interface MlDsa extends MlDsaSigner {
    * hash with every parameter set, so this library accepts all of them.
    * Choose a hash at least as strong as `securityLevel` yourself.
    *
-   * @throws RangeError for an unknown hash name or a SHAKE function with the
-   *   wrong `outputLen`; TypeError for anything that is not a name or a hash
-   *   function with a NIST hash `oid` and an `outputLen`.
+   * @throws TypeError for a hash name (a string: the functions are in
+   *   `mldsa-simd/prehash`) or anything else that is not a hash function with
+   *   a NIST hash `oid` and an integer `outputLen`; RangeError for an OID that
+   *   is not one of FIPS 204's pre-hash functions, or an `outputLen` other
+   *   than its output length.
    * @example
    * ```ts
-   * const signer = ml_dsa65.prehash('sha512');
+   * import { sha512 } from 'mldsa-simd/prehash';
+   * const signer = ml_dsa65.prehash(sha512);
    * const sig = signer.sign(msg, secretKey);
    * signer.verify(sig, msg, publicKey); // true
    *
-   * import { sha512 } from '@noble/hashes/sha2.js';
-   * ml_dsa65.prehash(sha512).verify(sig, msg, publicKey); // true: same algorithm
+   * import { sha512 as nobleSha512 } from '@noble/hashes/sha2.js';
+   * ml_dsa65.prehash(nobleSha512).verify(sig, msg, publicKey); // true: same algorithm
    * ```
    */
-  prehash(hash: HashName | PrehashFunction): MlDsaSigner & { readonly info: { readonly type: 'hashml-dsa' } };
+  prehash(hash: PrehashFunction): MlDsaSigner & { readonly info: { readonly type: 'hashml-dsa' } };
   /**
    * A secret key (its FIPS 204 encoding, or its 32-byte seed ξ, from which it
    * is derived) prepared for repeated signing: decoded once, with Â, s1 and

@@ -62,8 +62,8 @@ const prehashBy = (i, value) => PREHASHES.find((e) => e[i] === value);
 function resolveHash(hash) {
   if (typeof hash === 'string')
     throw new TypeError(
-      `hash: expected a hash function, got a string of ${hash.length} characters; the pre-hash functions by name ` +
-        '(sha512, sha3_256, …) are the exports of mldsa-simd/prehash: pass one, as in prehash(sha512)',
+      `hash: expected a hash function, got a string of ${hash.length} characters; the named pre-hash functions are ` +
+        'the exports of mldsa-simd/prehash: pass prehash(sha512), with sha512 imported from there',
     );
   if (typeof hash !== 'function') throw new TypeError(`hash: expected a hash function, got ${describe(hash)}`);
   const oidValue = hash.oid;

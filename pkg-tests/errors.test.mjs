@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as noble from '@noble/post-quantum/ml-dsa.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { shake256_64 } from '@noble/hashes/sha3.js';
-import { lib, SETS, IMPL } from './lib/load.mjs';
+import { lib, SETS, IMPL, prehash as PH } from './lib/load.mjs';
 import { Rng, attempt, isTrap, describeError, concat } from './lib/util.mjs';
 
 const rng = new Rng('errors');
@@ -113,7 +113,7 @@ for (const P of SETS) {
       rangeErr(() => alg.verify(sig, msg, new Uint8Array(n), { context }), NAME.publicKey, `verify(pk of ${n} bytes)`, P.pk);
       // Even when the signature is bad too: a wrong-length key is a caller bug.
       rangeErr(() => alg.verify(sig.subarray(1), msg, new Uint8Array(n)), NAME.publicKey, `verify(short sig, pk of ${n} bytes)`, P.pk);
-      rangeErr(() => alg.prehash('sha512').verify(sig, msg, new Uint8Array(n)), NAME.publicKey, `prehash.verify(pk of ${n} bytes)`, P.pk);
+      rangeErr(() => alg.prehash(PH.sha512).verify(sig, msg, new Uint8Array(n)), NAME.publicKey, `prehash.verify(pk of ${n} bytes)`, P.pk);
       rangeErr(() => alg.internal.verify(sig, msg, new Uint8Array(n)), NAME.publicKey, `internal.verify(pk of ${n} bytes)`, P.pk);
     }
     for (const [label, v] of wrongTypes(8, { withUndefined: false })) typeErr(() => alg.verify(sig, msg, pk, { context: v }), NAME.context, `verify(context: ${label})`);
@@ -132,8 +132,8 @@ for (const P of SETS) {
       ['sign {entropy}', () => alg.sign(msg, sk, { entropy: new Uint8Array(32) })],
       ['verify {ctx}', () => alg.verify(sig, msg, pk, { ctx: context })],
       ['verify {extraEntropy}', () => alg.verify(sig, msg, pk, { extraEntropy: false })],
-      ['prehash.sign {ctx}', () => alg.prehash('sha512').sign(msg, sk, { ctx: context })],
-      ['prehash.verify {ctx}', () => alg.prehash('sha512').verify(sig, msg, pk, { ctx: context })],
+      ['prehash.sign {ctx}', () => alg.prehash(PH.sha512).sign(msg, sk, { ctx: context })],
+      ['prehash.verify {ctx}', () => alg.prehash(PH.sha512).verify(sig, msg, pk, { ctx: context })],
       ['internal.sign {context}', () => alg.internal.sign(msg, sk, { context })],
       ['internal.verify {context}', () => alg.internal.verify(sig, msg, pk, { context })],
       ['internal.verify {extraEntropy}', () => alg.internal.verify(sig, msg, pk, { extraEntropy: false })],
@@ -153,12 +153,16 @@ for (const P of SETS) {
     for (const [label, v] of [['number', 42], ['null', null], ['object', {}], ['Uint8Array', new Uint8Array(32)], ['Array', ['sha256']]]) {
       typeErr(() => alg.prehash(v), NAME.hash, `prehash(${label})`);
     }
-    for (const name of ['sha1', 'md5', 'SHA-256', 'sha2-256', '', 'shake256_64']) {
-      const r = attempt(() => alg.prehash(name).sign(msg, sk));
+    // A hash name (the API of older versions), known or not: a TypeError that
+    // points to mldsa-simd/prehash, without echoing the string.
+    for (const name of ['sha512', 'sha256', 'shake256', 'sha1', 'md5', 'SHA-256', 'sha2-256', '', 'shake256_64']) {
+      const r = attempt(() => alg.prehash(name));
       assert.ok(!r.ok, `prehash('${name}') was accepted`);
-      assert.ok(r.error instanceof Error && !isTrap(r.error), `prehash('${name}'): ${describeError(r.error)}`);
+      assert.ok(r.error instanceof TypeError && !isTrap(r.error), `prehash('${name}'): ${describeError(r.error)}`);
+      assert.match(r.error.message, /^hash: expected a hash function, got a string of \d+ characters; .*mldsa-simd\/prehash/, `prehash('${name}')`);
+      if (name) assert.ok(!r.error.message.includes(`'${name}'`) && !r.error.message.includes(`"${name}"`), `prehash('${name}'): the message echoes the string: ${r.error.message}`);
     }
-    const ph = alg.prehash('sha512');
+    const ph = alg.prehash(PH.sha512);
     for (const [label, v] of wrongTypes(64)) typeErr(() => ph.sign(v, sk), NAME.msg, `prehash.sign(msg: ${label})`);
     for (const n of otherLens(P.sk)) rangeErr(() => ph.sign(msg, new Uint8Array(n)), NAME.secretKey, `prehash.sign(sk of ${n} bytes)`, P.sk);
     rangeErr(() => ph.sign(msg, sk, { context: new Uint8Array(256) }), NAME.context, 'prehash.sign(context of 256 bytes)', 255);
@@ -189,7 +193,7 @@ for (const P of SETS) {
   // Every interface, each with a signature that is valid for it.
   const interfaces = [
     ['verify', sig, (s) => alg.verify(s, msg, pk, { context })],
-    ['prehash.verify', phSig, (s) => alg.prehash('sha256').verify(s, msg, pk, { context })],
+    ['prehash.verify', phSig, (s) => alg.prehash(PH.sha256).verify(s, msg, pk, { context })],
     ['internal.verify', inSig, (s) => alg.internal.verify(s, m, pk)],
     ['internal.verify externalMu', inSig, (s) => alg.internal.verify(s, noble_mu(tr, m), pk, { externalMu: true })],
   ];

@@ -6,7 +6,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import * as noble from '@noble/post-quantum/ml-dsa.js';
 import { shake256, shake128 } from '@noble/hashes/sha3.js';
-import { lib, SETS, IMPL } from './lib/load.mjs';
+import { lib, SETS, IMPL, prehash as PH } from './lib/load.mjs';
 import { Rng, toHex, equalBytes, HASH_FNS, hashMlDsaMessage, pureMlDsaMessage, concat } from './lib/util.mjs';
 
 const rng = new Rng('interop');
@@ -121,7 +121,7 @@ for (const P of SETS) {
     eq(ours.getPublicKey(inside(secretKey)), publicKey, 'getPublicKey(subarray)');
   });
 
-  test(`${P.name}: prehash (names and noble-hashes functions) equals noble, for every FIPS 204 pre-hash`, () => {
+  test(`${P.name}: prehash (mldsa-simd/prehash's and noble-hashes functions) equals noble, for every FIPS 204 pre-hash`, () => {
     const { publicKey, secretKey } = ref.keygen(rng.bytes(32));
     let nobleAccepted = 0;
     for (const [name, fn] of Object.entries(HASH_FNS)) {
@@ -130,11 +130,11 @@ for (const P of SETS) {
       const det = { context, extraEntropy: false };
       // Reference: HashML-DSA built by hand on noble's internal API (works for every hash).
       const want = ref.internal.sign(hashMlDsaMessage(fn, msg, context), secretKey, { extraEntropy: false });
-      const byName = ours.prehash(name).sign(msg, secretKey, det);
-      eq(byName, want, `prehash('${name}')`);
+      const byOurs = ours.prehash(PH[name]).sign(msg, secretKey, det);
+      eq(byOurs, want, `prehash(${name})`);
       eq(ours.prehash(fn).sign(msg, secretKey, det), want, `prehash(noble-hashes ${name})`);
-      assert.equal(ours.prehash(name).verify(want, msg, publicKey, { context }), true, `prehash('${name}').verify`);
-      assert.equal(ours.prehash(name).verify(want, msg, publicKey), false, `prehash('${name}').verify without context`);
+      assert.equal(ours.prehash(PH[name]).verify(want, msg, publicKey, { context }), true, `prehash(${name}).verify`);
+      assert.equal(ours.prehash(PH[name]).verify(want, msg, publicKey), false, `prehash(${name}).verify without context`);
       // Noble's own prehash() accepts only hashes at least as strong as the set.
       let nobleSigner = null;
       try {
@@ -144,9 +144,11 @@ for (const P of SETS) {
       }
       if (nobleSigner) {
         nobleAccepted++;
-        eq(nobleSigner.sign(msg, secretKey, det), byName, `noble prehash(${name}) vs ours`);
-        assert.equal(nobleSigner.verify(ours.prehash(name).sign(msg, secretKey, { context }), msg, publicKey, { context }), true, `noble verifies our hedged prehash('${name}')`);
-        assert.equal(ours.prehash(name).verify(nobleSigner.sign(msg, secretKey, { context }), msg, publicKey, { context }), true, `we verify noble's hedged prehash(${name})`);
+        eq(nobleSigner.sign(msg, secretKey, det), byOurs, `noble prehash(${name}) vs ours`);
+        assert.equal(nobleSigner.verify(ours.prehash(PH[name]).sign(msg, secretKey, { context }), msg, publicKey, { context }), true, `noble verifies our hedged prehash(${name})`);
+        assert.equal(ours.prehash(PH[name]).verify(nobleSigner.sign(msg, secretKey, { context }), msg, publicKey, { context }), true, `we verify noble's hedged prehash(${name})`);
+        // noble's prehash() takes mldsa-simd/prehash's function as well.
+        eq(ref.prehash(PH[name]).sign(msg, secretKey, det), byOurs, `noble prehash(mldsa-simd/prehash ${name}) vs ours`);
       }
     }
     assert.ok(nobleAccepted >= 3, `noble accepted only ${nobleAccepted} hashes`);
@@ -165,7 +167,7 @@ for (const P of SETS) {
         assert.ok(e instanceof Error, 'threw a non-Error');
         continue;
       }
-      eq(sig, ours.prehash(name).sign(msg, secretKey, { extraEntropy: false }), `bare ${name} signed something else`);
+      eq(sig, ours.prehash(PH[name]).sign(msg, secretKey, { extraEntropy: false }), `bare ${name} signed something else`);
     }
   });
 
@@ -220,9 +222,9 @@ for (const P of SETS) {
     badPk[100] ^= 1;
     both(sig, msg, badPk, { context }, 'public key changed');
     // A pure signature is not a prehash or internal signature, and back.
-    assert.equal(ours.prehash('sha512').verify(sig, msg, publicKey, { context }), false, 'pure signature accepted by prehash verify');
+    assert.equal(ours.prehash(PH.sha512).verify(sig, msg, publicKey, { context }), false, 'pure signature accepted by prehash verify');
     assert.equal(ours.internal.verify(sig, msg, publicKey), false, 'pure signature accepted by internal verify on M');
-    const ph = ours.prehash('sha512').sign(msg, secretKey, { context });
+    const ph = ours.prehash(PH.sha512).sign(msg, secretKey, { context });
     both(ph, msg, publicKey, { context }, 'prehash signature through pure verify');
   });
 }
@@ -241,12 +243,12 @@ test('large messages: the streamed path equals noble at and around the 64 KiB bo
     eq(ours.sign(msg, secretKey, { ...det, context: ctx }), ref.sign(msg, secretKey, { ...det, context: ctx }), `sign, ${n} bytes`);
     eq(ours.internal.sign(msg, secretKey, det), ref.internal.sign(msg, secretKey, det), `internal.sign, ${n} bytes`);
     const ph = ref.prehash(HASH_FNS.sha512);
-    eq(ours.prehash('sha512').sign(msg, secretKey, det), ph.sign(msg, secretKey, det), `prehash('sha512').sign, ${n} bytes`);
+    eq(ours.prehash(PH.sha512).sign(msg, secretKey, det), ph.sign(msg, secretKey, det), `prehash(sha512).sign, ${n} bytes`);
     const sig = ref.sign(msg, secretKey, { context: ctx });
     assert.equal(ours.verify(sig, msg, publicKey, { context: ctx }), true, `verify, ${n} bytes`);
     assert.equal(ours.verify(sig, msg.subarray(1), publicKey, { context: ctx }), false, `verify of a shortened message, ${n} bytes`);
     assert.equal(ours.internal.verify(ref.internal.sign(msg, secretKey), msg, publicKey), true, `internal.verify, ${n} bytes`);
-    assert.equal(ours.prehash('sha512').verify(ph.sign(msg, secretKey), msg, publicKey), true, `prehash verify, ${n} bytes`);
+    assert.equal(ours.prehash(PH.sha512).verify(ph.sign(msg, secretKey), msg, publicKey), true, `prehash verify, ${n} bytes`);
   }
 });
 

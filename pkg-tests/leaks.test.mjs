@@ -3,14 +3,14 @@
 // formats, mldsa-simd/webcrypto, mldsa-simd/worker) is called with a private
 // key in every argument position it could be put in by mistake (each byte
 // argument, the format and the form, an option value, an option name, a
-// pre-hash name or OID, the parameter set of mldsa-simd/keys), as bytes, as
-// PEM, PKCS#8 DER, JWK and as hex, base64 and base64url text. Every message that comes back (with its causes and
+// pre-hash function or its OID, the message of a mldsa-simd/prehash function, the
+// parameter set of mldsa-simd/keys), as bytes, as PEM, PKCS#8 DER, JWK and as hex, base64 and base64url text. Every message that comes back (with its causes and
 // stacks) is searched for any 8-byte window of the seed, the expanded secret
 // key's secret part (K, s1, s2, t0) or the DER, in raw (Latin-1), hex (either
 // case), base64 or base64url at every alignment.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { lib, keys, IMPL, importFromConsumer } from './lib/load.mjs';
+import { lib, keys, IMPL, importFromConsumer, prehash as PH } from './lib/load.mjs';
 import { Rng } from './lib/util.mjs';
 
 const skip = IMPL === 'noble' ? 'tests the package' : false;
@@ -100,9 +100,11 @@ test('no error message carries bytes of a secret given in the wrong place', { sk
         ['verify', [sig, msg, publicKey, { context: ctx }], (a) => alg.verify(...a)],
         ['internal.sign', [msg, secretKey, {}], (a) => alg.internal.sign(...a)],
         ['internal.verify', [sig, msg, publicKey, {}], (a) => alg.internal.verify(...a)],
-        ['prehash', ['sha256'], (a) => alg.prehash(...a)],
-        ['prehash().sign', [msg, secretKey, {}], (a) => alg.prehash('sha256').sign(...a)],
-        ['prehash().verify', [sig, msg, publicKey, {}], (a) => alg.prehash('sha256').verify(...a)],
+        ['prehash', [PH.sha256], (a) => alg.prehash(...a)],
+        ['prehash().sign', [msg, secretKey, {}], (a) => alg.prehash(PH.sha256).sign(...a)],
+        ['prehash().verify', [sig, msg, publicKey, {}], (a) => alg.prehash(PH.sha256).verify(...a)],
+        ['mldsa-simd/prehash sha256', [msg], (a) => PH.sha256(...a)],
+        ['mldsa-simd/prehash shake256().update', [msg], (a) => PH.shake256.create().update(...a)],
         ['signer', [seed], (a) => alg.signer(...a)],
         ['signer().sign', [msg, {}], (a) => alg.signer(seed).sign(...a)],
         ['verifier().verify', [sig, msg, {}], (a) => alg.verifier(publicKey).verify(...a)],

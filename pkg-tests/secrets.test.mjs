@@ -1,7 +1,7 @@
 // No secret stays in wasm memory after a call (issue #8 item 2). A fresh copy of
 // the package is imported with its instance visible (lib/instance.mjs); after each
 // of keygen, getPublicKey, sign (pure, hedged, streamed), internal.sign (M′ and
-// external μ), prehash().sign (a named hash and a noble-hashes function), a
+// external μ), prehash().sign (a mldsa-simd/prehash and a noble-hashes function), a
 // signer's sign and signer.free(), and every private-key export and import of
 // the key formats (mldsa-simd/keys: plain JavaScript, which calls keygen and
 // getPublicKey) and a signer made from a seed, and calls that fail or are
@@ -18,7 +18,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { shake256 } from '@noble/hashes/sha3.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { SETS, IMPL } from './lib/load.mjs';
+import { SETS, IMPL, prehash as PH } from './lib/load.mjs';
 import { Rng, concat } from './lib/util.mjs';
 import { importWatched, occurrences } from './lib/instance.mjs';
 
@@ -121,10 +121,10 @@ test('no secret is left in wasm memory after any secret-handling call', { skip, 
     onCleanStack(`${P.name} internal.sign (μ)`, () => alg.internal.sign(mu, secretKey, { externalMu: true, extraEntropy: rnd }));
     scan(`${P.name} internal.sign (μ)`, signSecrets);
 
-    onCleanStack(`${P.name} prehash('sha512').sign`, () => alg.prehash('sha512').sign(msg, secretKey, { extraEntropy: rnd }));
-    scan(`${P.name} prehash('sha512').sign`, [...keySecrets, ['rnd', rnd]]);
-    onCleanStack(`${P.name} prehash(sha256).sign`, () => alg.prehash(sha256).sign(msg, secretKey, { context, extraEntropy: rnd }));
-    scan(`${P.name} prehash(sha256).sign`, [...keySecrets, ['rnd', rnd]]);
+    onCleanStack(`${P.name} prehash(sha512).sign`, () => alg.prehash(PH.sha512).sign(msg, secretKey, { extraEntropy: rnd }));
+    scan(`${P.name} prehash(sha512).sign`, [...keySecrets, ['rnd', rnd]]);
+    onCleanStack(`${P.name} prehash(noble sha256).sign`, () => alg.prehash(sha256).sign(msg, secretKey, { context, extraEntropy: rnd }));
+    scan(`${P.name} prehash(noble sha256).sign`, [...keySecrets, ['rnd', rnd]]);
 
     // Streaming (createSign from the key and from ξ, in pieces, and signStream)
     // is secret-handling too; an open createSign object holds nothing in wasm.
@@ -134,10 +134,10 @@ test('no secret is left in wasm memory after any secret-handling call', { skip, 
     scan(`${P.name} createSign(ξ).sign`, signSecrets);
     onCleanStack(`${P.name} createSign (streamed)`, () => alg.createSign(secretKey).update(large).sign({ extraEntropy: rnd }));
     scan(`${P.name} createSign (streamed)`, [...keySecrets, ['rnd', rnd], ['ρ″', H([K, rnd, muLarge], 64)]]);
-    onCleanStack(`${P.name} prehash(sha256).createSign`, () => alg.prehash(sha256).createSign(secretKey).update(large).sign({ extraEntropy: rnd }));
-    scan(`${P.name} prehash(sha256).createSign`, [...keySecrets, ['rnd', rnd]]);
-    await alg.prehash('sha512').signStream([msg, large], xi, { context, extraEntropy: rnd });
-    scan(`${P.name} prehash('sha512').signStream`, [...keySecrets, ['rnd', rnd]]);
+    onCleanStack(`${P.name} prehash(noble sha256).createSign`, () => alg.prehash(sha256).createSign(secretKey).update(large).sign({ extraEntropy: rnd }));
+    scan(`${P.name} prehash(noble sha256).createSign`, [...keySecrets, ['rnd', rnd]]);
+    await alg.prehash(PH.sha512).signStream([msg, large], xi, { context, extraEntropy: rnd });
+    scan(`${P.name} prehash(sha512).signStream`, [...keySecrets, ['rnd', rnd]]);
 
     // A prepared signer holds its expanded key, K and tr included, until free().
     const live = { K: 1, 'K ‖ tr': 1, 'K[0..16]': 1, 'K[16..32]': 1 };

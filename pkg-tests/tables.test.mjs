@@ -2,11 +2,12 @@
 // pre-hash list are generated from the crate at build time (examples/js_tables.rs
 // → build/tables.js); this test runs that program again and compares its output
 // with what the installed package does: the sizes it reports and returns, the
-// pre-hash names it accepts (and its types declare), the OID each name signs
-// under with the function node:crypto computes for that name, and the output
-// length it demands of a caller's hash function, and the DER layouts of the keys
-// that mldsa-simd/keys writes and reads. A stale or hand-edited table, or one the
-// JavaScript stops using, fails here.
+// pre-hash functions mldsa-simd/prehash exports (and its types declare), the OID
+// and output length of each, the digest node:crypto computes for that name, the
+// M′ each signs, and the output length the main entry demands of a caller's hash
+// function under each OID, and the DER layouts of the keys that mldsa-simd/keys
+// writes and reads. A stale or hand-edited table, or one the JavaScript stops
+// using, fails here.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
@@ -15,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { lib, keys, IMPL, repoRoot, installedPackageDir } from './lib/load.mjs';
+import { lib, keys, IMPL, repoRoot, installedPackageDir, prehash as PH } from './lib/load.mjs';
 import { concat, toHex } from './lib/util.mjs';
 
 const skip = IMPL === 'noble' ? 'compares the installed package with the Rust crate' : false;
@@ -53,7 +54,7 @@ for (const n of sets) {
       publicKey: want.publicKey, secretKey: want.secretKey, signature: want.signature, seed: R.SEED_BYTES, signRand: R.RND_BYTES,
     });
     assert.equal(alg.securityLevel, want.securityLevel);
-    assert.equal(alg.prehash('sha512').securityLevel, want.securityLevel);
+    assert.equal(alg.prehash(PH.sha512).securityLevel, want.securityLevel);
     const { publicKey, secretKey } = alg.keygen(new Uint8Array(R.SEED_BYTES));
     assert.equal(publicKey.length, want.publicKey);
     assert.equal(secretKey.length, want.secretKey);
@@ -91,23 +92,18 @@ for (const n of sets) {
   });
 }
 
-test('the pre-hash names the package accepts and declares are the crate\'s, in its order', { skip }, () => {
+test('mldsa-simd/prehash exports and declares the crate\'s pre-hash functions, in its order; the main entry no names', { skip }, () => {
   const names = R.PREHASHES.map(([name]) => name);
-  let message = '';
-  try {
-    lib.ml_dsa44.prehash('no-such-hash');
-  } catch (e) {
-    message = e.message;
-  }
-  assert.equal(/expected one of: (.*)$/.exec(message)?.[1], names.join(', '), message);
-  const types = fs.readFileSync(path.join(installedPackageDir(), 'index.d.ts'), 'utf8');
-  const union = /export type HashName =([^;]*);/.exec(types)?.[1];
-  assert.ok(union, 'index.d.ts has no HashName type');
-  assert.deepEqual([...union.matchAll(/'([^']+)'/g)].map((m) => m[1]), names);
+  assert.deepEqual(Object.keys(PH).sort(), [...names].sort(), 'the exports of mldsa-simd/prehash');
+  const types = fs.readFileSync(path.join(installedPackageDir(), 'prehash.d.ts'), 'utf8');
+  assert.deepEqual([...types.matchAll(/^export declare const (\w+): PrehashHash;$/gm)].map((m) => m[1]), names, 'prehash.d.ts');
+  const main = fs.readFileSync(path.join(installedPackageDir(), 'index.d.ts'), 'utf8');
+  assert.doesNotMatch(main, /HashName|'sha512'/, 'index.d.ts still declares hash names');
+  assert.match(main, /prehash\(hash: PrehashFunction\)/);
 });
 
 for (const [name, lastOidByte, outputLen] of skip ? [] : R.PREHASHES) {
-  test(`prehash('${name}'): the crate's OID (…${lastOidByte}) and ${outputLen}-byte output, the function node:crypto names so`, { skip }, () => {
+  test(`prehash(${name}): the crate's OID (…${lastOidByte}) and ${outputLen}-byte output, the function node:crypto names so`, { skip }, () => {
     // node:crypto's name for it: sha512_224 → sha512-224, sha3_256 → sha3-256.
     const nodeName = name.replace('_', '-');
     const shake = name.startsWith('shake');
@@ -119,14 +115,18 @@ for (const [name, lastOidByte, outputLen] of skip ? [] : R.PREHASHES) {
     const msg = new TextEncoder().encode(`tables ${name}`);
     const context = Uint8Array.of(1, 2, 3);
     assert.equal(digest(msg).length, outputLen, 'node:crypto gives another length');
+    const f = PH[name];
+    assert.equal(toHex(f.oid), toHex(oid), 'mldsa-simd/prehash: another OID');
+    assert.equal(f.outputLen, outputLen, 'mldsa-simd/prehash: another outputLen');
+    assert.equal(toHex(f(msg)), toHex(digest(msg)), 'mldsa-simd/prehash: another digest than node:crypto\'s');
     const det = { context, extraEntropy: false };
-    const byName = alg.prehash(name).sign(msg, secretKey, det);
-    assert.equal(toHex(byName), toHex(alg.prehash(fn).sign(msg, secretKey, det)), 'the name signs another M′ than its OID and function');
+    const byName = alg.prehash(f).sign(msg, secretKey, det);
+    assert.equal(toHex(byName), toHex(alg.prehash(fn).sign(msg, secretKey, det)), 'mldsa-simd/prehash signs another M′ than the OID and function of its name');
     const mPrime = concat(Uint8Array.of(1, context.length), context, oid, digest(msg));
     assert.equal(alg.internal.verify(byName, mPrime, publicKey), true, 'the signature is not over 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M)');
     assert.equal(toHex(byName), toHex(alg.internal.sign(mPrime, secretKey, { extraEntropy: false })));
     // The streamed form hashes with the same function.
-    const s = alg.prehash(name).createSign(secretKey, { context });
+    const s = alg.prehash(f).createSign(secretKey, { context });
     s.update(msg.subarray(0, 5));
     s.update(msg.subarray(5));
     assert.equal(toHex(s.sign({ extraEntropy: false })), toHex(byName));

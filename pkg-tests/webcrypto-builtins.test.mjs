@@ -28,7 +28,7 @@ function run() {
     fs.writeFileSync(file, `export * from ${JSON.stringify(specifier)};\n`);
     return file;
   };
-  const files = [url('builtins-webcrypto', 'mldsa-simd/webcrypto'), url('builtins-main', 'mldsa-simd'), url('builtins-worker', 'mldsa-simd/worker'), url('builtins-keys', 'mldsa-simd/keys')];
+  const files = [url('builtins-webcrypto', 'mldsa-simd/webcrypto'), url('builtins-main', 'mldsa-simd'), url('builtins-worker', 'mldsa-simd/worker'), url('builtins-keys', 'mldsa-simd/keys'), url('builtins-prehash', 'mldsa-simd/prehash')];
   try {
     const child = path.join(pkgTestsDir, 'lib', 'webcrypto-builtins-child.mjs');
     const r = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', child, ...files.map((f) => pathToFileURL(f).href)], {

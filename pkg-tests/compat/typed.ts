@@ -1,5 +1,5 @@
 // Compiled (never run) by compat-typescript.test.mjs under --strict in every
-// project kind: the main API, the ./ml-dsa.js subpath, mldsa-simd/keys,
+// project kind: the main API, the ./ml-dsa.js subpath, mldsa-simd/keys, mldsa-simd/prehash,
 // mldsa-simd/webcrypto, mldsa-simd/worker and the task type of
 // mldsa-simd/worker-task (which every condition declares), and the returned
 // bytes where the platform takes a BufferSource or a BlobPart.
@@ -7,6 +7,8 @@ import { ml_dsa65 } from 'mldsa-simd';
 import { ml_dsa44 } from 'mldsa-simd/ml-dsa.js';
 import { exportPublicKey, exportSecretKey, importPublicKey, importSecretKey } from 'mldsa-simd/keys';
 import type { ImportedSecretKey, MlDsaJwk } from 'mldsa-simd/keys';
+import { sha512, shake256 } from 'mldsa-simd/prehash';
+import type { PrehashHash } from 'mldsa-simd/prehash';
 import { install, subtle } from 'mldsa-simd/webcrypto';
 import { createPool } from 'mldsa-simd/worker';
 import type { WorkerTask } from 'mldsa-simd/worker-task';
@@ -18,6 +20,10 @@ const ok: boolean = ml_dsa65.verify(sig, msg, keys.publicKey);
 const k44 = ml_dsa44.keygen(new Uint8Array(32));
 const ok44: boolean = ml_dsa44.verify(ml_dsa44.sign(msg, k44.secretKey, { extraEntropy: false }), msg, k44.publicKey);
 const blob = new Blob([sig]);
+// HashML-DSA takes a function of mldsa-simd/prehash; its digests are bytes the platform takes.
+const hash: PrehashHash = shake256;
+const phOk: boolean = ml_dsa65.prehash(sha512).verify(ml_dsa65.prehash(hash).sign(msg, keys.secretKey), msg, keys.publicKey);
+const digests = new Blob([sha512(msg), hash.create().update(msg).update(sig).digest(), sha512.oid]);
 // keygen's seed is the private key of the default export; PEM reads from a string or bytes;
 // each format's overload gives its type (a string for PEM, a JWK object, bytes).
 const pem: string = exportSecretKey(ml_dsa65, keys.seed, 'pem');
@@ -60,9 +66,11 @@ importPublicKey(pem, 'pem');
 export const notBytes: Uint8Array = exportPublicKey(ml_dsa65, keys.publicKey, 'pem');
 // @ts-expect-error the internal interface is not a parameter set
 exportPublicKey(ml_dsa65.internal, keys.publicKey, 'raw');
+// @ts-expect-error prehash() takes a hash function of mldsa-simd/prehash, not its name
+ml_dsa65.prehash('sha512');
 
 export const task: WorkerTask = { set: 65, op: 'verify', args: [sig, msg, keys.publicKey] };
 // @ts-expect-error a task names an operation of the synchronous API
 export const unknownTask: WorkerTask = { set: 65, op: 'encrypt', args: [] };
 
-export const summary = [ok, ok44, blob.size, fromBytes.length, jwk.pub, pub44.length, both.size];
+export const summary = [ok, ok44, blob.size, fromBytes.length, jwk.pub, pub44.length, both.size, phOk, digests.size];

@@ -1,7 +1,7 @@
 // The ACVP vectors of ../shared/vectors/acvp, read for the package tests.
 import fs from 'node:fs';
 import path from 'node:path';
-import { acvpDir } from './load.mjs';
+import { acvpDir, prehash } from './load.mjs';
 import { hex, nameFor, describeError } from './util.mjs';
 
 /** How many sigVer vectors there are (prompt.json of ML-DSA-sigVer-FIPS204). */
@@ -38,7 +38,7 @@ export function sigVerVector(alg, g, v) {
   if (g.signatureInterface === 'external') {
     const context = hex(v.context);
     if (g.preHash === 'pure') got = alg.verify(sig, hex(v.message), pk, { context });
-    else if (g.preHash === 'preHash') got = alg.prehash(nameFor(v.hashAlg)).verify(sig, hex(v.message), pk, { context });
+    else if (g.preHash === 'preHash') got = alg.prehash(prehash[nameFor(v.hashAlg)]).verify(sig, hex(v.message), pk, { context });
     else throw new Error(`unknown preHash ${g.preHash}`);
   } else if (g.signatureInterface === 'internal') {
     if (g.externalMu === true) got = alg.internal.verify(sig, hex(v.mu), pk, { externalMu: true });

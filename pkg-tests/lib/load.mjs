@@ -8,8 +8,9 @@
 //   MLDSA_CONSUMER_DIR  consumer folder (default: pkg-tests/.consumer)
 //   MLDSA_ACVP_DIR      ACVP vectors (default: <repo>/../shared/vectors/acvp)
 //   MLDSA_IMPL=noble    self-check of the harness: run the API tests against
-//                       @noble/post-quantum (through lib/noble-adapter.mjs) instead of
-//                       the package; tests that need the installed package are skipped.
+//                       @noble/post-quantum (through lib/noble-adapter.mjs) and
+//                       @noble/hashes instead of the package; tests that need the
+//                       installed package are skipped.
 import fs from 'node:fs';
 import path from 'node:path';
 import assert from 'node:assert/strict';
@@ -90,13 +91,22 @@ function writeIfChanged(file, text) {
   fs.renameSync(tmp, file); // atomic: test files run in parallel processes
 }
 
-/** Import 'mldsa-simd' as ESM, resolved from the consumer folder ('import' condition). */
-export async function importFromConsumer(specifier = PKG_NAME) {
+/**
+ * The URL of a module in the consumer folder that re-exports `specifier`
+ * ('mldsa-simd' or a subpath), resolved as a user's import is ('import'
+ * condition): for child processes, which import it themselves.
+ */
+export function consumerModuleUrl(specifier = PKG_NAME) {
   installedPackageDir();
   const name = specifier === PKG_NAME ? 'reexport' : 'reexport-' + specifier.replace(/[^a-z0-9]+/gi, '_');
   const file = path.join(consumerDir, `${name}.mjs`);
   writeIfChanged(file, `export * from ${JSON.stringify(specifier)};\n`);
-  return import(pathToFileURL(file).href);
+  return pathToFileURL(file).href;
+}
+
+/** Import 'mldsa-simd' (or a subpath) as ESM, resolved from the consumer folder ('import' condition). */
+export async function importFromConsumer(specifier = PKG_NAME) {
+  return import(consumerModuleUrl(specifier));
 }
 
 async function loadLib() {
@@ -113,6 +123,17 @@ export const lib = await loadLib();
  * as its first argument. Empty under MLDSA_IMPL=noble (noble has no key formats).
  */
 export const keys = IMPL === 'noble' ? {} : await importFromConsumer(`${PKG_NAME}/keys`);
+
+async function loadPrehash() {
+  if (IMPL === 'noble') return (await import('./util.mjs')).HASH_FNS;
+  return importFromConsumer(`${PKG_NAME}/prehash`);
+}
+
+/**
+ * Its pre-hash functions, mldsa-simd/prehash: { sha224, …, shake256 } (with
+ * MLDSA_IMPL=noble, the @noble/hashes functions of the same names and lengths).
+ */
+export const prehash = await loadPrehash();
 
 export const SETS = [
   { name: 'ML-DSA-44', key: 'ml_dsa44', pk: 1312, sk: 2560, sig: 2420, k: 4, l: 4, omega: 80, lambda: 128, gamma1: 1 << 17, beta: 78 },

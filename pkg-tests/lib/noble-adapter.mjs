@@ -1,9 +1,10 @@
 // Harness self-check only (MLDSA_IMPL=noble): @noble/post-quantum shaped like the
-// package. prehash() also takes a hash name, and a pre-hash weaker than the parameter
-// set (which noble refuses and the package accepts, as FIPS 204 allows) is computed
-// on noble's internal API with M′ built by hand.
+// package. prehash() refuses a hash name as the package does (a TypeError pointing to
+// mldsa-simd/prehash), and a pre-hash weaker than the parameter set (which noble
+// refuses and the package accepts, as FIPS 204 allows) is computed on noble's
+// internal API with M′ built by hand.
 import * as noble from '@noble/post-quantum/ml-dsa.js';
-import { HASH_FNS, hashMlDsaMessage } from './util.mjs';
+import { hashMlDsaMessage } from './util.mjs';
 
 function checkKeys(opts, allowed) {
   for (const k of Object.keys(opts)) if (!allowed.includes(k)) throw new TypeError(`unexpected option "${k}"`);
@@ -13,8 +14,9 @@ function wrap(alg) {
   return Object.freeze({
     ...alg,
     prehash(hash) {
-      const fn = typeof hash === 'string' ? HASH_FNS[hash] : hash;
-      if (typeof hash === 'string' && !fn) throw new Error(`unknown hash name "${hash}"`);
+      if (typeof hash === 'string')
+        throw new TypeError(`hash: expected a hash function, got a string of ${hash.length} characters; the named pre-hash functions are in mldsa-simd/prehash`);
+      const fn = hash;
       try {
         return alg.prehash(fn);
       } catch (e) {

@@ -15,7 +15,7 @@ export function equalBytes(a, b) {
 }
 export const concat = (...parts) => new Uint8Array(Buffer.concat(parts.map((p) => Buffer.from(p))));
 
-/** ACVP hashAlg -> the package's prehash name. */
+/** ACVP hashAlg -> the name of its function in mldsa-simd/prehash (and in HASH_FNS). */
 export const ACVP_HASH = Object.freeze({
   'SHA2-224': 'sha224',
   'SHA2-256': 'sha256',
@@ -36,7 +36,7 @@ export function nameFor(acvpHashAlg) {
   return n;
 }
 
-/** The package's prehash names -> noble-hashes functions with the FIPS 204 output length. */
+/** The names of mldsa-simd/prehash's functions -> noble-hashes functions with the FIPS 204 output length. */
 export const HASH_FNS = Object.freeze({
   sha224, sha256, sha384, sha512, sha512_224, sha512_256,
   sha3_224, sha3_256, sha3_384, sha3_512,

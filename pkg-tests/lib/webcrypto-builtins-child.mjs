@@ -2,7 +2,8 @@
 // `node --expose-gc --enable-source-maps webcrypto-builtins-child.mjs <URL of a
 // module re-exporting mldsa-simd/webcrypto> <URL of one re-exporting mldsa-simd>
 // <URL of one re-exporting mldsa-simd/worker> <URL of one re-exporting
-// mldsa-simd/keys>` (the source maps name the package's source file of each caller).
+// mldsa-simd/keys> <URL of one re-exporting mldsa-simd/prehash>` (the source
+// maps name the package's source file of each caller).
 //
 // After the package is imported, a script of the same realm replaces the
 // built-ins that code reaches for on its values (methods and accessors of
@@ -30,7 +31,7 @@ import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 
-const [webcryptoUrl, mainUrl, workerUrl, keysUrl] = process.argv.slice(2);
+const [webcryptoUrl, mainUrl, workerUrl, keysUrl, prehashUrl] = process.argv.slice(2);
 const SELF = fileURLToPath(import.meta.url);
 Error.stackTraceLimit = 40;
 
@@ -80,6 +81,7 @@ const { subtle } = await import(webcryptoUrl);
 main = await import(mainUrl);
 const { createPool } = await import(workerUrl);
 const { importSecretKey, exportSecretKey } = await import(keysUrl);
+const { sha256 } = await import(prehashUrl);
 
 // ---------------------------------------------------------------- the spies
 const leaks = new Map(); // "hook | caller | what | phase" -> count
@@ -308,7 +310,6 @@ const message = new TextEncoder().encode('hooked');
 // The main API with the same keys: a secret key, and its formats, made before the spies.
 const secretKey65 = main.ml_dsa65.keygen(chosen[1]).secretKey;
 const pem44 = exportSecretKey(main.ml_dsa44, chosen[0], 'pem', { form: 'both' });
-const { sha256 } = await import('@noble/hashes/sha2.js');
 // Counts the dropped private keys (a WeakRef's deref() would keep a live one alive).
 let dropped = 0;
 const drops = new FinalizationRegistry(() => dropped++);
@@ -340,9 +341,10 @@ try {
       busy = false;
     }
     // The main API: prepared signers from a seed and from a secret key, one-shot,
-    // streamed and pre-hashed signing (a caller's hash function: the package then
-    // re-checks its views), and every private-key import and export (mldsa-simd/keys,
-    // whose frames count as the main API's: 'main (keys.js)').
+    // streamed and pre-hashed signing (mldsa-simd/prehash's sha256, code outside
+    // the main entry: the package then re-checks its views), and every
+    // private-key import and export (mldsa-simd/keys, whose frames count as the
+    // main API's: 'main (keys.js)').
     const P = main.ml_dsa65;
     const signers = [P.signer(chosen[1]), P.signer(secretKey65)];
     for (const s of signers) s.sign(message, { context: Uint8Array.of(1) });
