@@ -134,8 +134,8 @@ test('package code imports nothing but its own files', { skip }, () => {
     ].map((m) => m[1]);
     // The Node-only modules of mldsa-simd/worker (export condition "node", and the worker thread
     // its pool starts) may use node: built-ins. So may the entries of export condition "node"
-    // (index.node.*, webcrypto.node.*), which read the shipped .wasm.
-    const nodeOnly = /^(worker-(node\.(m|c)js|task\.mjs|thread\.mjs)|(index|webcrypto)\.node\.(m|c)js)$/.test(f);
+    // (index.node.*, verify.node.*, keys.node.*, webcrypto.node.*), which read the shipped .wasm.
+    const nodeOnly = /^(worker-(node\.(m|c)js|task\.mjs|thread\.mjs)|(index|verify|keys|webcrypto)\.node\.(m|c)js)$/.test(f);
     for (const s of specs) if (!s.startsWith('./') && !s.startsWith('../') && !(nodeOnly && s.startsWith('node:'))) bad.push(`${f}: ${s}`);
     // Nor by another route (createRequire, a computed import): no module loads piscina.
     if (/["']piscina["']/.test(code)) bad.push(`${f}: piscina`);
@@ -253,7 +253,7 @@ test('the npm README is the user part: no development notes, no links into the r
 test('exports: workerd and edge-light entries import the shipped .wasm, node entries read it; types for TypeScript < 5.7 and node10', { skip }, () => {
   const dir = installedPackageDir();
   const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-  for (const sub of ['.', './ml-dsa.js', './webcrypto']) {
+  for (const sub of ['.', './ml-dsa.js', './verify', './keys', './webcrypto']) {
     const e = pj.exports[sub];
     assert.deepEqual(Object.keys(e), ['workerd', 'edge-light', 'node', 'import', 'require', 'default'], `${sub}: condition order`);
     assert.deepEqual(Object.keys(e.node), ['import', 'require'], `${sub} node`);
@@ -263,20 +263,28 @@ test('exports: workerd and edge-light entries import the shipped .wasm, node ent
       for (const f of Object.values(targets)) assert.ok(fs.existsSync(path.join(dir, f)), `${sub} ${cond}: ${f} is not in the tarball`);
     }
   }
-  for (const entry of ['index.node.mjs', 'index.node.cjs']) {
-    const code = fs.readFileSync(path.join(dir, entry), 'utf8');
-    assert.ok(code.includes('"./mldsa_simd.wasm"'), `${entry} does not read ./mldsa_simd.wasm`);
+  // The main entry's module, and mldsa-simd/verify's (which cannot sign).
+  for (const [base, file] of [['index', 'mldsa_simd.wasm'], ['verify', 'mldsa_simd_verify.wasm']]) {
+    for (const entry of [`${base}.node.mjs`, `${base}.node.cjs`]) {
+      const code = fs.readFileSync(path.join(dir, entry), 'utf8');
+      assert.ok(code.includes(`"${file}"`), `${entry} does not read ./${file}`);
+    }
   }
   const wasm = fs.readFileSync(path.join(dir, 'mldsa_simd.wasm'));
   assert.ok(WebAssembly.validate(wasm), 'mldsa_simd.wasm is not valid WebAssembly');
-  for (const [entry, spec] of [['index.workerd.mjs', './mldsa_simd.wasm'], ['index.edge-light.mjs', './mldsa_simd.wasm?module']]) {
+  const verifyWasm = fs.readFileSync(path.join(dir, 'mldsa_simd_verify.wasm'));
+  const verifyExports = WebAssembly.Module.exports(new WebAssembly.Module(verifyWasm)).map((e) => e.name);
+  for (const fn of ['keygen', 'sign', 'public_key', 'prepare_signer', 'signer_sign']) assert.ok(!verifyExports.includes(fn), `mldsa_simd_verify.wasm exports ${fn}`);
+  for (const fn of ['verify', 'prepare_verifier', 'verifier_verify']) assert.ok(verifyExports.includes(fn), `mldsa_simd_verify.wasm does not export ${fn}`);
+  for (const [entry, spec] of [['index.workerd.mjs', './mldsa_simd.wasm'], ['index.edge-light.mjs', './mldsa_simd.wasm?module'],
+    ['verify.workerd.mjs', './mldsa_simd_verify.wasm'], ['verify.edge-light.mjs', './mldsa_simd_verify.wasm?module']]) {
     const code = fs.readFileSync(path.join(dir, entry), 'utf8');
     assert.ok(code.includes(`from"${spec}"`) || code.includes(`from "${spec}"`), `${entry} does not import ${spec}`);
     assert.ok(!/[A-Za-z0-9+/]{4096}/.test(code), `${entry} still embeds base64 bytes`);
   }
   const exported = WebAssembly.Module.exports(new WebAssembly.Module(wasm)).map((e) => e.name);
   for (const fn of ['keygen', 'sign', 'verify', 'memory']) assert.ok(exported.includes(fn), `mldsa_simd.wasm does not export ${fn}`);
-  for (const f of ['index.d.ts', 'webcrypto.d.ts']) {
+  for (const f of ['index.d.ts', 'verify.d.ts', 'webcrypto.d.ts']) {
     const modern = fs.readFileSync(path.join(dir, f), 'utf8');
     const legacy = fs.readFileSync(path.join(dir, 'ts5.6', f), 'utf8');
     assert.equal(legacy, modern.replaceAll('Uint8Array<ArrayBuffer>', 'Uint8Array'), `ts5.6/${f}`);

@@ -19,6 +19,8 @@ const EXPORTS = {
   '.': 'ml_dsa65',
   './ml-dsa.js': 'ml_dsa65',
   './keys': 'importSecretKey',
+  './prehash': 'sha512',
+  './verify': 'ml_dsa65',
   './webcrypto': 'subtle',
   './worker': 'createPool',
   './worker-task': 'default',
