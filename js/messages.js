@@ -5,15 +5,16 @@
  * its context (MESSAGE) or as M′ (M_PRIME); a longer one, or one given in
  * pieces, is hashed into μ = H(tr ‖ M′, 64) first (MU, FIPS 204 Algorithm 7
  * line 6, Algorithm 8 line 7), by the platform's SHAKE256 where it has one
- * (boundary.js), else by a wasm stream. HashML-DSA's M′ (Algorithms 4 and 5)
+ * (./native-hash.js), else by a wasm stream. HashML-DSA's M′ (Algorithms 4 and 5)
  * is built here with PH(M) from the caller's hash function. This is the one
  * place that decides where a message is hashed.
  * @module
  */
 import {
   apply, U8, taTag, u8Set, isSafeInteger, len, wasm, MESSAGE, M_PRIME, MU, MU_BYTES, CHUNK, EMPTY,
-  describe, readBytes, readLength, checkIntact, readOptions, readFlag, part, absorb, streamed, nativeShake256, nativeShake256Start,
+  describe, readBytes, readLength, checkIntact, readOptions, readFlag, part, absorb, streamed,
 } from './boundary.js';
+import { nativeShake256, nativeShake256Start } from './native-hash.js';
 import { NIST_HASH_OID_PREFIX, PREHASHES, SECRET_KEY_TR } from '../build/tables.js';
 
 /** The first two bytes of M′ for pure ML-DSA: 0 ‖ |ctx| (FIPS 204 Algorithms 2 and 3). */

@@ -2,7 +2,9 @@
 // for production (minified) by Vite, webpack, Rollup and esbuild from a fresh
 // project with the packed package (lib/bundlers.mjs), and the gzip (level 9)
 // of all the JavaScript each build emits. Each entry has a budget; the test
-// fails when any bundler's page passes it. Pages of a subpath also import the
+// fails when any bundler's page passes it. The main entry's and
+// mldsa-simd/verify's are issue #24's (34 KB and 25 KB); the others are what
+// the subpaths weigh today with a little room, so that none grows unseen. Pages of a subpath also import the
 // main entry where the subpath needs it (keys, webcrypto): their budget is for
 // the page, and the table shows what the subpath adds to the main entry.
 import test from 'node:test';
@@ -37,20 +39,20 @@ const PAGES = [
     what: 'main entry + mldsa-simd/keys (SPKI, PKCS#8, PEM, JWK in JavaScript)',
     code: "import * as m from 'mldsa-simd';\nimport * as k from 'mldsa-simd/keys';\nglobalThis.__used = [m, k];\n",
     adds: 'main',
-    budget: 43_000,
+    budget: 39_500,
   },
   {
     name: 'prehash',
     what: 'mldsa-simd/prehash alone (the twelve FIPS 204 pre-hash functions, plain JavaScript)',
     code: "import * as p from 'mldsa-simd/prehash';\nglobalThis.__used = p;\n",
-    budget: 4_000,
+    budget: 4_500,
   },
   {
     name: 'webcrypto',
     what: 'mldsa-simd/webcrypto (with the main entry and the key formats it imports)',
     code: "import * as w from 'mldsa-simd/webcrypto';\nglobalThis.__used = w;\n",
     adds: 'main',
-    budget: 50_000,
+    budget: 44_500,
   },
 ];
 

@@ -261,8 +261,12 @@ const onMain = (base) =>
     `${base}.${variant}`, variant.endsWith('cjs') ? 'cjs' : 'esm', path.join(root, 'js', `${base}.js`), true,
     { './index.js': `./index.${variant}`, './keys.js': `./keys.${variant}` },
   ]);
+// The browser entries (index.mjs, verify.mjs and the CommonJS built from
+// them) have no use for the platform's SHAKE256 (js/native-hash.js):
+// js/native-hash.browser.js stands in for it.
+const browser = { nativeHash: 'native-hash.browser.js' };
 const outputs = [
-  ['index.mjs', 'esm', path.join(root, 'js', 'index.js'), true],
+  ['index.mjs', 'esm', path.join(root, 'js', 'index.js'), true, null, browser],
   ['index.cjs', 'cjs', path.join(pkgDir, 'index.mjs'), false],
   ['index.node.mjs', 'esm', path.join(root, 'js', 'index.js'), true, null, nodeWasm],
   ['index.node.cjs', 'cjs', path.join(pkgDir, 'index.node.mjs'), false, null, nodeCjs],
@@ -273,7 +277,7 @@ const outputs = [
     const v = { base64: 'wasm_verify_base64.js' };
     const src = path.join(root, 'js', 'verify.js');
     return [
-      ['verify.mjs', 'esm', src, true, null, v],
+      ['verify.mjs', 'esm', src, true, null, { ...v, ...browser }],
       ['verify.cjs', 'cjs', path.join(pkgDir, 'verify.mjs'), false, null, {}],
       ['verify.node.mjs', 'esm', src, true, null, { ...v, ...nodeWasm }],
       ['verify.node.cjs', 'cjs', path.join(pkgDir, 'verify.node.mjs'), false, null, nodeCjs],
@@ -316,6 +320,14 @@ for (const [name, format, entryPoint, bundle, mainEntry, extra = {}] of outputs)
       name: 'main-entry-external',
       setup(b) {
         b.onResolve({ filter: /^\.\/(index|keys)\.js$/ }, (a) => (externals[a.path] ? { path: externals[a.path], external: true } : undefined));
+      },
+    });
+  }
+  if (extra.nativeHash) {
+    plugins.push({
+      name: 'browser-native-hash',
+      setup(b) {
+        b.onResolve({ filter: /^\.\/native-hash\.js$/ }, () => ({ path: path.join(root, 'js', extra.nativeHash) }));
       },
     });
   }
