@@ -135,7 +135,7 @@ function algorithm(d, at, limit) {
     for (let j = 0; j < want.length; j++) differ |= d[at + j] ^ want[j];
     if (differ === 0) return seq[1];
   }
-  return 'the algorithm is not ML-DSA-44, ML-DSA-65 or ML-DSA-87 (OID 2.16.840.1.101.3.4.3.17, .18 or .19)';
+  return `the algorithm is not ${PARAMS[44].name}, ${PARAMS[65].name} or ${PARAMS[87].name} (OID 2.16.840.1.101.3.4.3.17, .18 or .19)`;
 }
 
 /** Why `d` is no SPKI (`spki`) or PKCS#8 of ML-DSA, in the order src/keyformat.rs's reader checks. */

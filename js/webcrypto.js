@@ -12,6 +12,7 @@
  */
 import { ml_dsa44, ml_dsa65, ml_dsa87, isSupported, wasmMemoryBytes } from './index.js';
 import { importPublicKey, exportPublicKey, importSecretKey, exportSecretKey } from './keys.js';
+import { PARAMS } from '../build/tables.js';
 
 // ---------------------------------------------------------------- intrinsics
 // Captured once, at load (as js/args.js does for the main API), so that a
@@ -50,8 +51,9 @@ const register = Registry?.prototype.register;
 const cryptoObject = globalThis.crypto;
 const getRandomValues = cryptoObject?.getRandomValues;
 
-const SETS = freeze({ __proto__: null, 'ML-DSA-44': ml_dsa44, 'ML-DSA-65': ml_dsa65, 'ML-DSA-87': ml_dsa87 });
-const NAMES = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
+// The algorithm names (the sets' names, from the crate: build/tables.js).
+const SETS = freeze({ __proto__: null, [PARAMS[44].name]: ml_dsa44, [PARAMS[65].name]: ml_dsa65, [PARAMS[87].name]: ml_dsa87 });
+const NAMES = [PARAMS[44].name, PARAMS[65].name, PARAMS[87].name];
 
 // The platform's, as they were at load (install() replaces the prototype's methods).
 const platformSubtle = globalThis.crypto?.subtle;
@@ -756,11 +758,11 @@ export async function install({ force = false } = {}) {
 async function platformHasMlDsa() {
   if (platformSupports) {
     try {
-      return apply(platformSupports, globalThis.SubtleCrypto, ['sign', 'ML-DSA-44']) === true;
+      return apply(platformSupports, globalThis.SubtleCrypto, ['sign', NAMES[0]]) === true;
     } catch {}
   }
   try {
-    await apply(PLATFORM.generateKey, platformSubtle, ['ML-DSA-44', false, ['sign']]);
+    await apply(PLATFORM.generateKey, platformSubtle, [NAMES[0], false, ['sign']]);
     return true;
   } catch {
     return false;
