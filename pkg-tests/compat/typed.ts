@@ -1,5 +1,5 @@
 // Compiled (never run) by compat-typescript.test.mjs under --strict in every
-// project kind: the main API, the ./ml-dsa.js subpath, mldsa-simd/keys, mldsa-simd/prehash,
+// project kind: the main API, the ./ml-dsa.js subpath, mldsa-simd/verify, mldsa-simd/keys, mldsa-simd/prehash,
 // mldsa-simd/webcrypto, mldsa-simd/worker and the task type of
 // mldsa-simd/worker-task (which every condition declares), and the returned
 // bytes where the platform takes a BufferSource or a BlobPart.
@@ -8,6 +8,7 @@ import { ml_dsa44 } from 'mldsa-simd/ml-dsa.js';
 import { exportPublicKey, exportSecretKey, importPublicKey, importSecretKey } from 'mldsa-simd/keys';
 import type { ImportedSecretKey, MlDsaJwk } from 'mldsa-simd/keys';
 import { sha512, shake256 } from 'mldsa-simd/prehash';
+import { ml_dsa65 as verifyOnly } from 'mldsa-simd/verify';
 import type { PrehashHash } from 'mldsa-simd/prehash';
 import { install, subtle } from 'mldsa-simd/webcrypto';
 import { createPool } from 'mldsa-simd/worker';
@@ -20,6 +21,10 @@ const ok: boolean = ml_dsa65.verify(sig, msg, keys.publicKey);
 const k44 = ml_dsa44.keygen(new Uint8Array(32));
 const ok44: boolean = ml_dsa44.verify(ml_dsa44.sign(msg, k44.secretKey, { extraEntropy: false }), msg, k44.publicKey);
 const blob = new Blob([sig]);
+// mldsa-simd/verify: the verifying half, with the same argument types; no sign.
+const okVerifyOnly: boolean = verifyOnly.verify(sig, msg, keys.publicKey) && verifyOnly.prehash(sha512).verify(sig, msg, keys.publicKey);
+// @ts-expect-error mldsa-simd/verify does not sign
+verifyOnly.sign(msg, keys.secretKey);
 // HashML-DSA takes a function of mldsa-simd/prehash; its digests are bytes the platform takes.
 const hash: PrehashHash = shake256;
 const phOk: boolean = ml_dsa65.prehash(sha512).verify(ml_dsa65.prehash(hash).sign(msg, keys.secretKey), msg, keys.publicKey);
@@ -73,4 +78,4 @@ export const task: WorkerTask = { set: 65, op: 'verify', args: [sig, msg, keys.p
 // @ts-expect-error a task names an operation of the synchronous API
 export const unknownTask: WorkerTask = { set: 65, op: 'encrypt', args: [] };
 
-export const summary = [ok, ok44, blob.size, fromBytes.length, jwk.pub, pub44.length, both.size, phOk, digests.size];
+export const summary = [ok, okVerifyOnly, ok44, blob.size, fromBytes.length, jwk.pub, pub44.length, both.size, phOk, digests.size];
