@@ -21,7 +21,7 @@
  */
 import {
   apply, U8, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, frRegister, frUnregister, len, PARAMS, SEED_BYTES,
-  describe, readBytes, readLength, readOptions, readContext, readEntropy, readFlag,
+  lengthsOf, describe, readBytes, readLength, readSeedOrSecretKey, readOptions, readContext, readEntropy, readFlag,
 } from './args.js';
 
 const SIGN_KEYS = freeze(['context', 'extraEntropy', 'transfer']);
@@ -410,10 +410,7 @@ export function makePool(runner, pool) {
     };
 
     const signer = async (secretKey) => {
-      const view = readBytes(secretKey, 'secretKey');
-      if (len(view) !== skLen && len(view) !== SEED_BYTES)
-        throw new RangeError(`secretKey: expected ${skLen} bytes (or a ${SEED_BYTES}-byte seed), got ${len(view)}`);
-      const bytes = new U8(view);
+      const bytes = new U8(readSeedOrSecretKey(secretKey, skLen));
       return prepare('signer', bytes, ({ key }) => ({
         async sign(msg, opts) {
           const { options, transfer } = withOptions(opts, SIGN_KEYS);
@@ -442,7 +439,7 @@ export function makePool(runner, pool) {
       }));
     };
 
-    const lengths = freeze({ publicKey: pkLen, secretKey: skLen, signature: PARAMS[set].signature, seed: SEED_BYTES, signRand: 32 });
+    const lengths = lengthsOf(set);
     return freeze({ lengths, keygen, getPublicKey, sign, verify, signer, verifier });
   };
 
