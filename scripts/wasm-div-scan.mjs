@@ -22,11 +22,12 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const file = process.argv[2] || path.join(root, 'build/wasm/mldsa_simd_bg.wasm');
 
-// Exports that take a secret key, a seed or rnd, or hold a prepared signing key.
-// The key-format exports read or write private keys (seeds, expanded keys, their PEM and base64url).
-const SECRET_EXPORT = /^(keygen|public_key|sign|sign_internal|sign_mu|stream_mu_secret|prepare_signer|prepare_signer_seed|prepared_free|private_key|pkcs8_decode|pkcs8_encode|pem_decode|pem_encode|base64url_decode|base64url_encode)$|^signer_|^__wbg_signer_/;
-// Exports on public data only (verification, message streaming, SPKI, memory size and use) and glue.
-const PUBLIC_EXPORT = /^(verify|verify_internal|verify_mu|prepare_verifier|spki_decode|spki_encode|prepared_live|stream_mu_public|stream_prehash|stream_update|stream_finish|memory_bytes|memory_in_use|memory)$|^verifier_|^__wbg_verifier_|^__wbindgen_|^__externref_|^__abort_handler$|^__instance_terminated$/;
+// Exports that take a secret key, a seed or rnd, or hold a prepared signing key
+// (stream_mu may start from a secret key's tr; alloc and dealloc give out and
+// wipe the blocks secrets are copied into).
+const SECRET_EXPORT = /^(keygen|public_key|sign|stream_mu|prepare_signer|prepared_free|prepared_stream_mu|alloc|dealloc)$|^signer_/;
+// Exports on public data only (verification, message streaming, memory size and use) and wasm-bindgen's.
+const PUBLIC_EXPORT = /^(verify|prepare_verifier|prepared_live|stream_update|stream_finish|memory_bytes|memory_in_use|memory)$|^verifier_|^__wbindgen_|^__externref_|^__abort_handler$|^__instance_terminated$/;
 // Functions allowed to divide, recognised by their code, with the reason.
 const ALLOWED = [
   {
