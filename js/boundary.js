@@ -173,10 +173,9 @@ const blocks = [];
 let blockCount = 0;
 let refused = 0;
 
-/** A new block of `n` bytes. */
+/** A new block of `n` bytes (the export traps when the memory cannot grow). */
 function block(n) {
   const at = exports.alloc(n) >>> 0;
-  if (at === 0) throw new RangeError('mldsa-simd: the WebAssembly memory cannot grow');
   blocks[blockCount++] = at;
   blocks[blockCount++] = n;
   return at;
@@ -214,6 +213,13 @@ function call(body) {
     result = body();
     for (let i = 0; i < blockCount; i += 2) exports.dealloc(blocks[i], blocks[i + 1]);
   } catch (e) {
+    // The memory is wiped here first, in as few frames as can be: a failure
+    // deep in the stack leaves little room, and the copies of secrets the
+    // call made must not outlive it (afterFailure then replaces the
+    // instance, or the next call does).
+    try {
+      apply(u8Fill, new U8(apply(memoryBufferGet, exports.memory, [])), [0]);
+    } catch {}
     throw afterFailure(e);
   }
   blockCount = 0;

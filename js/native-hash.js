@@ -60,9 +60,15 @@ function lookUpNative() {
     const module = apply(getBuiltinModule, processObject, ['node:crypto']);
     const createHash = module?.createHash;
     if (typeof createHash !== 'function') return (native = null);
-    const proto = getPrototypeOf(apply(createHash, module, ['shake256', { outputLength: MU_BYTES }]));
+    // tr = H(pk, 64) on the first hash object (whose prototype gives the
+    // methods), then μ = H(tr ‖ probe, 64): two look-ups of createHash in all.
+    const first = apply(createHash, module, ['shake256', { outputLength: MU_BYTES }]);
+    const proto = getPrototypeOf(first);
     found = { __proto__: null, module, createHash, update: proto.update, digest: proto.digest };
-    const h = nativeHash(found, nativeHash(found, pk).digest());
+    apply(found.update, first, [pk]);
+    const tr = apply(found.digest, first, []);
+    if (apply(taTag, tr, []) !== 'Uint8Array' || apply(taLength, tr, []) !== MU_BYTES) return (native = null);
+    const h = nativeHash(found, tr);
     h.update(probe);
     theirs = h.digest();
   } catch (e) {

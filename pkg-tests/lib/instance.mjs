@@ -18,13 +18,15 @@ WebAssembly.Instance = new Proxy(Original, {
 });
 
 /**
- * Imports the installed package's ESM entry as a new module (its own wasm
- * instance, apart from the one lib/load.mjs shares). Returns the library,
+ * Imports the installed package's ESM entry for Node (index.node.mjs, which
+ * `import 'mldsa-simd'` gives in Node: it hashes long messages with
+ * node:crypto) as a new module (its own wasm instance, apart from the one
+ * lib/load.mjs shares). Returns the library,
  * `keys` (mldsa-simd/keys on that copy: see watchedKeys) and `memory()`, the
  * linear memory of its current instance.
  */
 export async function importWatched(tag) {
-  const url = pathToFileURL(path.join(installedPackageDir(), 'index.mjs')).href + `?watched=${tag}`;
+  const url = pathToFileURL(path.join(installedPackageDir(), 'index.node.mjs')).href + `?watched=${tag}`;
   const lib = await import(url);
   const instances = () => made.filter((i) => typeof i.exports.prepare_signer === 'function');
   if (instances().length === 0) throw new Error('no mldsa-simd instance was recorded');
@@ -32,15 +34,15 @@ export async function importWatched(tag) {
 }
 
 /**
- * A new copy of the installed keys.mjs whose import of the main entry is the
+ * A new copy of the installed keys.node.mjs whose import of the main entry is the
  * copy at `mainUrl`: keys.mjs is plain JavaScript that takes the parameter-set
  * objects of the main entry it imports (recognised by identity), so the
  * watched copy's objects need a keys module of their own.
  */
 async function watchedKeys(mainUrl) {
-  const code = fs.readFileSync(path.join(installedPackageDir(), 'keys.mjs'), 'utf8');
-  const rewired = code.replace(/\bfrom\s*"\.\/index\.mjs"/, `from${JSON.stringify(mainUrl)}`);
-  if (rewired === code) throw new Error('keys.mjs does not import "./index.mjs" as expected');
+  const code = fs.readFileSync(path.join(installedPackageDir(), 'keys.node.mjs'), 'utf8');
+  const rewired = code.replace(/\bfrom\s*"\.\/index\.node\.mjs"/, `from${JSON.stringify(mainUrl)}`);
+  if (rewired === code) throw new Error('keys.node.mjs does not import "./index.node.mjs" as expected');
   return import(`data:text/javascript;base64,${Buffer.from(rewired).toString('base64')}`);
 }
 

@@ -14,15 +14,20 @@ use wasm_bindgen::prelude::*;
 // one back (`dealloc`) wipes it, so a secret copied in, or a secret key
 // written out and copied into JavaScript, does not stay in memory.
 
-/// A block of `len` bytes (len ≥ 1) for an argument or an output; 0 when
-/// the heap cannot grow (js/boundary.js then throws).
+/// A block of `len` bytes (len ≥ 1) for an argument or an output. When the
+/// heap cannot grow it traps, as Rust's own allocations do: js/boundary.js
+/// then replaces the instance, as after any failure inside it.
 #[wasm_bindgen]
 pub fn alloc(len: usize) -> usize {
-    match Layout::from_size_align(len.max(1), 1) {
+    let ptr = match Layout::from_size_align(len.max(1), 1) {
         // SAFETY: a non-zero size.
-        Ok(layout) => unsafe { heap_alloc(layout) as usize },
-        Err(_) => 0,
+        Ok(layout) => unsafe { heap_alloc(layout) },
+        Err(_) => core::ptr::null_mut(),
+    };
+    if ptr.is_null() {
+        core::arch::wasm32::unreachable();
     }
+    ptr as usize
 }
 
 /// Gives back (and so wipes) a block from `alloc` of `len` bytes.
