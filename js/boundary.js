@@ -181,10 +181,19 @@ function block(n) {
   return at;
 }
 
+// A view of the whole memory, made again when the memory has grown (its old
+// ArrayBuffer is then detached: length 0) or the instance was replaced.
+let memoryView = new U8(0);
+let viewOf;
+
 /** A block holding a copy of `bytes` (a plain view): its address. */
 function put(bytes) {
   const at = block(len(bytes));
-  apply(u8Set, new U8(memoryBuffer()), [bytes, at]);
+  if (viewOf !== exports || len(memoryView) === 0) {
+    memoryView = new U8(memoryBuffer());
+    viewOf = exports;
+  }
+  apply(u8Set, memoryView, [bytes, at]);
   return at;
 }
 
