@@ -3,7 +3,9 @@
  * of the key bytes, the handle of its expanded key in the instance's bounded
  * pool (src/wasm/prepared.rs), made again when the pool evicted it or the
  * instance was replaced, and freed by free(), [Symbol.dispose] or, for a key
- * dropped without them, a FinalizationRegistry.
+ * dropped without them, a FinalizationRegistry. The caches that keep prepared
+ * objects beyond a call (mldsa-simd/webcrypto, the worker tasks) follow one
+ * policy, ./key-cache.js, bounded by the same pool.
  * @module
  */
 import { apply, u8Fill, freeze, FR, register, unregister, wasm, liveGeneration } from './boundary.js';

@@ -13,6 +13,7 @@
 import { ml_dsa44, ml_dsa65, ml_dsa87, isSupported, wasmMemoryBytes } from './index.js';
 import { importPublicKey, exportPublicKey, importSecretKey, exportSecretKey } from './keys.js';
 import { PARAMS } from '../build/tables.js';
+import { keyCache } from './key-cache.js';
 
 // ---------------------------------------------------------------- intrinsics
 // Captured once, at load (as js/args.js does for the main API), so that a
@@ -273,13 +274,21 @@ function readJwk(value) {
 // ---------------------------------------------------------------- keys
 
 // Each key's state, out of reach of JavaScript: { set, type, extractable,
-// algorithm, usages, publicKey, seed (private keys), prepared (lazily) }.
+// algorithm, usages, publicKey, seed (private keys) }.
 const STATE = new WeakMap();
-// A dropped private key's seed is wiped, and its prepared signer freed.
+// The prepared signers of private keys, by their state, under the package's
+// one cache policy (./key-cache.js): made at a key's first signature, freed
+// when evicted or when the key is dropped. (The seed is the key's: the cache
+// does not wipe it.)
+const signers = keyCache();
+// A dropped private key's prepared signer is freed and its seed wiped.
 const registry = Registry
   ? new Registry((s) => {
-      wipe(s.seed);
-      s.prepared?.free();
+      try {
+        signers.drop(s);
+      } finally {
+        wipe(s.seed);
+      }
     })
   : undefined;
 
@@ -345,7 +354,6 @@ function makeKey(set, type, extractable, usages, publicKey, seed) {
     usages: Object.freeze([...usages]),
     publicKey,
     seed,
-    prepared: undefined,
   };
   apply(mapSet, STATE, [key, s]);
   if (registry && type === 'private') apply(register, registry, [key, s]);
@@ -514,19 +522,18 @@ function sign(alg, key, context, data) {
   // A prepared signer lives in the wasm instance it was made in, which is
   // replaced if it ever fails (a trap): one made before this call that fails
   // is made again from the seed, and the signature computed once more.
-  if (s.prepared) {
+  const hit = signers.get(s);
+  if (hit) {
     try {
-      return toArrayBuffer(s.prepared.sign(data, { context }));
+      return toArrayBuffer(hit.object.sign(data, { context }));
     } catch {
-      const stale = s.prepared;
-      s.prepared = undefined;
       try {
-        stale.free();
+        signers.drop(s);
       } catch {} // an instance that failed during free() was replaced: nothing left to free
     }
   }
-  s.prepared = SETS[s.set].signer(s.seed);
-  return toArrayBuffer(s.prepared.sign(data, { context }));
+  const { object } = signers.put(s, { object: SETS[s.set].signer(s.seed), bytes: s.seed, secret: false });
+  return toArrayBuffer(object.sign(data, { context }));
 }
 
 function verify(alg, key, context, signature, data) {

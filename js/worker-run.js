@@ -34,11 +34,9 @@
  * @module
  */
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from './index.js';
+import { keyCache } from './key-cache.js';
 
 const SETS = { 44: ml_dsa44, 65: ml_dsa65, 87: ml_dsa87 };
-// Expanded keys per worker: a bound on memory, not on correctness (an evicted
-// key is expanded again from the bytes its next task carries).
-const CACHE_MAX = 64;
 // Ids already freed: a task sent before free() may arrive after the forget,
 // and must not leave a key behind in the cache.
 const FORGOTTEN_MAX = 4096;
@@ -62,8 +60,6 @@ const taLength = typedArrayGetter('length');
 const abByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
 const u8Fill = U8.prototype.fill;
 const isArray = Array.isArray;
-const { get: mapGet, set: mapSet, delete: mapDelete, forEach: mapForEach, keys: mapKeys } = Map.prototype;
-const mapIteratorNext = Object.getPrototypeOf(new Map().keys()).next;
 const len = (view) => apply(taLength, view, []);
 const arraySlice = Array.prototype.slice;
 const list = () => Object.setPrototypeOf([], null);
@@ -72,7 +68,10 @@ const append = (l, value) => {
   l[l.length] = value;
 };
 
-const cache = new Map(); // name -> { object, bytes, secret }
+// Prepared keys by name, under the package's one cache policy (./key-cache.js):
+// a bound on memory, not on correctness (an evicted key is expanded again
+// from the bytes its next task carries).
+const cache = keyCache();
 const forgotten = new Set();
 
 const nameOf = (set, key) => `${String(key.pool)}\u0000${String(key.id)}\u0000${set}\u0000${key.kind}`;
@@ -98,14 +97,6 @@ const sameBytes = (a, b) => {
   return differ === 0;
 };
 
-function drop(name) {
-  const entry = apply(mapGet, cache, [name]);
-  if (!entry) return;
-  apply(mapDelete, cache, [name]);
-  entry.object.free();
-  if (entry.secret) apply(u8Fill, entry.bytes, [0]);
-}
-
 function remember(name) {
   forgotten.add(name);
   if (forgotten.size > FORGOTTEN_MAX) forgotten.delete(forgotten.values().next().value);
@@ -116,12 +107,10 @@ export function forget(key) {
   if (key === null || typeof key !== 'object') throw new TypeError('key: expected { pool, id? }');
   const pool = String(key.pool);
   let n = 0;
-  const names = []; // (names only: no key bytes)
-  apply(mapForEach, cache, [(_, name) => names.push(name)]);
-  for (const name of names) {
+  for (const name of cache.names()) {
     const [p, id] = name.split('\u0000');
     if (p === pool && (key.id === undefined || id === String(key.id))) {
-      drop(name);
+      cache.drop(name);
       n++;
     }
   }
@@ -137,17 +126,11 @@ function prepared(set, api, key) {
     throw new TypeError("key: expected { pool, id, kind: 'signer' | 'verifier', bytes }");
   const name = nameOf(set, key);
   const secret = key.kind === 'signer';
-  const hit = apply(mapGet, cache, [name]);
-  if (hit && isU8(key.bytes) && sameBytes(hit.bytes, key.bytes)) {
-    apply(mapDelete, cache, [name]);
-    apply(mapSet, cache, [name, hit]);
-    return { object: hit.object, temporary: false };
-  }
+  const hit = cache.get(name);
+  if (hit && isU8(key.bytes) && sameBytes(hit.bytes, key.bytes)) return { object: hit.object, temporary: false };
   const object = secret ? api.signer(key.bytes) : api.verifier(key.bytes);
   if (forgotten.has(name)) return { object, temporary: true };
-  drop(name);
-  apply(mapSet, cache, [name, { object, bytes: new U8(key.bytes), secret }]);
-  if (cache.size > CACHE_MAX) drop(apply(mapIteratorNext, apply(mapKeys, cache, []), []).value);
+  cache.put(name, { object, bytes: new U8(key.bytes), secret });
   return { object, temporary: false };
 }
 

@@ -396,3 +396,29 @@ test('sign and verify convert their arguments, read the algorithm, then copy the
   await assert.rejects(subtle.verify(alg, publicKey, 'signature', original), TypeError);
   assert.equal(reads, 0, 'the algorithm was read before the BufferSources were converted'); // before: RangeError, read 3 times
 });
+
+// The prepared signers of private keys are kept under the package's one cache
+// policy (js/key-cache.js): at most as many as the instance's pool of expanded
+// keys has slots (build/tables.js PREPARED_SLOTS, from the crate), the least
+// recently used freed. More keys than that, each signing, then the first ones
+// again: an evicted key's signer is made again, and every signature verifies.
+test('more signing keys than the prepared-key slots: the evicted ones sign again', { skip, timeout: 120_000 }, async () => {
+  const { PREPARED_SLOTS } = await import(pathToFileURL(path.join(repoRoot, 'build', 'tables.js')).href);
+  assert.ok(PREPARED_SLOTS > 0);
+  const { ml_dsa44 } = await importFromConsumer('mldsa-simd');
+  const data = new TextEncoder().encode('evicted');
+  const keys = [];
+  for (let i = 0; i < PREPARED_SLOTS + 8; i++) {
+    const pair = await subtle.generateKey({ name: 'ML-DSA-44' }, true, ['sign', 'verify']);
+    const sig = new Uint8Array(await subtle.sign({ name: 'ML-DSA-44' }, pair.privateKey, data));
+    assert.equal(await subtle.verify({ name: 'ML-DSA-44' }, pair.publicKey, sig, data), true);
+    keys.push(pair);
+  }
+  const before = ml_dsa44.lengths.signature; // (the main entry is the one the keys use)
+  for (const pair of keys.slice(0, 16)) {
+    const sig = new Uint8Array(await subtle.sign({ name: 'ML-DSA-44' }, pair.privateKey, data));
+    assert.equal(sig.length, before);
+    const raw = new Uint8Array(await subtle.exportKey('raw-public', pair.publicKey));
+    assert.equal(ml_dsa44.verify(sig, data, raw), true, 'a signature of an evicted key, made again');
+  }
+});

@@ -70,6 +70,11 @@ pub const MAX_TAU: usize = 60;
 /// The most polynomials an expanded key of any set holds: a secret key of
 /// ML-DSA-87, k·ℓ + 2k (a public key needs k·ℓ + k). Checked above.
 pub const MAX_EXPANDED_POLYS: usize = 8 * 7 + 2 * 8;
+/// How many expanded keys the npm package's pool of prepared keys holds at
+/// once (src/wasm/prepared.rs), and so how many prepared objects any of its
+/// caches keeps (js/key-cache.js, which has it from build/tables.js):
+/// 192 × 72 KiB = 13.5 MiB.
+pub const PREPARED_KEY_SLOTS: usize = 192;
 
 /// Number of bits needed to write `x` (FIPS 204 `bitlen`).
 const fn bitlen(x: u32) -> usize {

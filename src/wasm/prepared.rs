@@ -27,8 +27,8 @@ use wasm_bindgen::prelude::*;
 // number): serials are never reused within an instance, so a stale handle
 // never reaches another key.
 
-/// At most this many expanded keys at once: 192 × 72 KiB = 13.5 MiB.
-const SLOTS: usize = 192;
+/// At most this many expanded keys at once (crate::params::PREPARED_KEY_SLOTS).
+const SLOTS: usize = crate::params::PREPARED_KEY_SLOTS;
 const SERIAL_LIMIT: u64 = 1 << 45;
 
 enum Held {
