@@ -109,9 +109,10 @@ function unsupported() {
 let generation = 0;
 let broken = loadFailure !== undefined || startFailed;
 
-function replaceInstance() {
+/** Wipes the instance's memory (unless `wiped` says it just was) and makes a new instance. */
+function replaceInstance(wiped = false) {
   if (loadFailure !== undefined) throw unsupported();
-  wipeMemory();
+  if (!wiped) wipeMemory();
   instantiate();
   generation++;
   broken = false;
@@ -128,9 +129,9 @@ function liveGeneration() {
  * may itself run out of stack: then `broken` stays set and the next call
  * replaces the instance.
  */
-function afterFailure(e) {
+function afterFailure(e, wiped) {
   try {
-    replaceInstance();
+    replaceInstance(wiped);
   } catch {
     return e;
   }
@@ -225,11 +226,14 @@ function call(body) {
     // The memory is wiped here first, in as few frames as can be: a failure
     // deep in the stack leaves little room, and the copies of secrets the
     // call made must not outlive it (afterFailure then replaces the
-    // instance, or the next call does).
+    // instance without wiping it again; where it cannot, the next call
+    // replaces it).
+    let wiped = false;
     try {
       apply(u8Fill, new U8(apply(memoryBufferGet, exports.memory, [])), [0]);
+      wiped = true;
     } catch {}
-    throw afterFailure(e);
+    throw afterFailure(e, wiped);
   }
   blockCount = 0;
   broken = false;
