@@ -45,7 +45,7 @@ const sabByteLength = globalThis.SharedArrayBuffer ? getter(SharedArrayBuffer.pr
 const u8Fill = typedArrayProto.fill;
 const u8Set = typedArrayProto.set;
 const isView = ArrayBuffer.isView;
-const { get: mapGet, set: mapSet, has: mapHas } = WeakMap.prototype;
+const { get: mapGet, set: mapSet } = WeakMap.prototype;
 const WeakSetCtor = WeakSet;
 const Registry = typeof FinalizationRegistry === 'function' ? FinalizationRegistry : undefined;
 const register = Registry?.prototype.register;
@@ -105,10 +105,10 @@ function cannotRun(op) {
 }
 
 /** Runs an ML-DSA operation (its arguments converted): what it throws is a DOMException. */
-function operation(op, run) {
+async function operation(op, run) {
   if (!isSupported()) throw cannotRun(op);
   try {
-    return run();
+    return await run();
   } catch (e) {
     throw e instanceof DOMExceptionCtor ? e : operationError(op, e);
   }
@@ -343,8 +343,12 @@ function state(key) {
   return s;
 }
 
-function makeKey(set, type, extractable, usages, publicKey, seed) {
-  const key = construct(WeakSetCtor, [], CryptoKey);
+/**
+ * Records a key's state: `key` is one of ours (made here) or, where the
+ * platform has ML-DSA, a platform CryptoKey this module made or imported
+ * (`native`), whose seed and public key it keeps to sign and verify in wasm.
+ */
+function remember(key, set, type, extractable, usages, publicKey, seed, native) {
   const s = {
     __proto__: null,
     set,
@@ -354,13 +358,21 @@ function makeKey(set, type, extractable, usages, publicKey, seed) {
     usages: Object.freeze([...usages]),
     publicKey,
     seed,
+    native,
   };
   apply(mapSet, STATE, [key, s]);
   if (registry && type === 'private') apply(register, registry, [key, s]);
   return key;
 }
 
-const isOurs = (key) => key !== null && typeof key === 'object' && apply(mapHas, STATE, [key]);
+function makeKey(set, type, extractable, usages, publicKey, seed) {
+  return remember(construct(WeakSetCtor, [], CryptoKey), set, type, extractable, usages, publicKey, seed, false);
+}
+
+/** Whether `key` is a key of this package (not a platform CryptoKey, even one it made). */
+const isOurs = (key) => key !== null && typeof key === 'object' && apply(mapGet, STATE, [key])?.native === false;
+/** The state of a key this module made or imported (ours or the platform's), or undefined. */
+const known = (key) => (key !== null && typeof key === 'object' ? apply(mapGet, STATE, [key]) : undefined);
 function isPlatformKey(key) {
   if (!platformKeyType || key === null || typeof key !== 'object') return false;
   try {
@@ -381,9 +393,127 @@ function toArrayBuffer(bytes) {
   return whole ? buffer : apply(taBuffer, copy(bytes), []);
 }
 
+// ---------------------------------------------------------------- the platform's ML-DSA
+//
+// Where the platform's crypto.subtle has ML-DSA, the keys this module makes
+// or imports are the platform's own CryptoKeys, so that they clone, go into
+// IndexedDB and work with the platform's crypto.subtle (and so with every
+// library that calls it). Their seed and public key are kept in STATE beside
+// them, so that signing (and verifying) with them still runs in wasm, the
+// faster engine; a platform key never seen here (one made by the platform, or
+// a clone) is left to the platform. What the platform can do is found out
+// once per parameter set, by trying it, never from the name alone: importing
+// a seed (raw-seed, else PKCS#8) and a public key (raw-public, else SPKI),
+// and signing, with a context too, signatures that ours verify (and it
+// verifies ours). Keys this module knows are exported from their state here
+// (so the platform's JWK support does not matter for them).
+
+const nativeSupport = { __proto__: null }; // set → a promise of what the platform can do with it, or of null
+
+function platformCall(name, args) {
+  return apply(PLATFORM[name], platformSubtle, args);
+}
+
+/**
+ * How the platform's ML-DSA takes keys of parameter set `set` ({ seed,
+ * publicKey }: the formats; derive: whether its getPublicKey gives the
+ * public key), or null if it has none that does all ours does.
+ */
+function platformMlDsa(set) {
+  return (nativeSupport[set] ??= probe(set).catch(() => null));
+}
+
+async function probe(set) {
+  if (!PLATFORM.importKey || !PLATFORM.sign || !PLATFORM.verify || !platformSubtle) return null;
+  const ml = SETS[set];
+  const seed = new U8(32).fill(7); // a public probe, not a secret
+  const { publicKey, secretKey } = ml.keygen(seed);
+  const message = new U8([1, 2, 3]);
+  const tryImport = async (formats, usage) => {
+    for (const [format, data] of formats) {
+      try {
+        return { format, key: await platformCall('importKey', [format, data, set, false, [usage]]) };
+      } catch {}
+    }
+  };
+  const priv = await tryImport([['raw-seed', seed], ['pkcs8', exportSecretKey(ml, seed, 'pkcs8')]], 'sign');
+  const pub = await tryImport([['raw-public', publicKey], ['spki', exportPublicKey(ml, publicKey, 'spki')]], 'verify');
+  if (!priv || !pub) return null;
+  // Its keys must be ours: its signature verifies under ours and ours under its.
+  const theirs = new U8(await platformCall('sign', [set, priv.key, message]));
+  if (!ml.verify(theirs, message, publicKey)) return null;
+  if (!(await platformCall('verify', [set, pub.key, ml.sign(message, secretKey), message]))) return null;
+  // A context, too: a key that leaves this module (a clone, a key loaded
+  // from storage) is signed with by the platform, with whatever context the
+  // caller gives (some platforms' first ML-DSA refused any).
+  const params = { name: set, context: new U8([1]) };
+  if (!ml.verify(new U8(await platformCall('sign', [params, priv.key, message])), message, publicKey, { context: params.context })) return null;
+  // Whether a key pair is made faster from a seed by the platform alone
+  // (importing it, then its getPublicKey) than with our keygen beside it.
+  let derive = false;
+  try {
+    const pair = await platformCall('getPublicKey', [priv.key, ['verify']]);
+    derive = equal(new U8(await platformCall('exportKey', ['raw-public', pair])), publicKey);
+  } catch {}
+  return { seed: priv.format, publicKey: pub.format, derive };
+}
+
+const equal = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * A key of parameter set `set` with this material: a platform CryptoKey
+ * where the platform has ML-DSA, else one of ours. Takes over `seed`.
+ */
+async function newKey(set, type, extractable, usages, publicKey, seed) {
+  const can = await platformMlDsa(set);
+  if (!can) return makeKey(set, type, extractable, usages, publicKey, seed);
+  return remember(await platformKey(can, set, type, extractable, usages, publicKey, seed), set, type, extractable, usages, publicKey, seed, true);
+}
+
+/** The platform's key of this material (wipes `seed` if the platform refuses it). */
+async function platformKey(can, set, type, extractable, usages, publicKey, seed) {
+  const ml = SETS[set];
+  let data;
+  if (type === 'private') data = can.seed === 'raw-seed' ? copy(seed) : exportSecretKey(ml, seed, 'pkcs8');
+  else data = can.publicKey === 'raw-public' ? publicKey : exportPublicKey(ml, publicKey, 'spki');
+  let key;
+  try {
+    key = await platformCall('importKey', [type === 'private' ? can.seed : can.publicKey, data, set, extractable, usages]);
+  } catch (e) {
+    wipe(seed);
+    throw e;
+  } finally {
+    if (type === 'private') wipe(data);
+  }
+  return key;
+}
+
+/** A key pair from `seed`: the platform's where it has ML-DSA, else ours. Takes over `seed`. */
+async function newKeyPair(set, extractable, signUsages, verifyUsages, seed) {
+  const can = await platformMlDsa(set);
+  if (!can?.derive) {
+    const { publicKey, secretKey, seed: copy } = SETS[set].keygen(seed);
+    wipe(secretKey);
+    wipe(copy); // keygen's copy of the seed (the key holds `seed`)
+    const privateKey = await newKey(set, 'private', extractable, signUsages, publicKey, seed);
+    return { publicKey: await newKey(set, 'public', true, verifyUsages, publicKey), privateKey };
+  }
+  const privateKey = await platformKey(can, set, 'private', extractable, signUsages, undefined, seed);
+  let publicKey, bytes;
+  try {
+    publicKey = await platformCall('getPublicKey', [privateKey, verifyUsages]);
+    bytes = new U8(await platformCall('exportKey', ['raw-public', publicKey]));
+  } catch (e) {
+    wipe(seed);
+    throw e;
+  }
+  remember(privateKey, set, 'private', extractable, signUsages, bytes, seed, true);
+  return { publicKey: remember(publicKey, set, 'public', true, verifyUsages, bytes, undefined, true), privateKey };
+}
+
 // ---------------------------------------------------------------- the ML-DSA operations
 
-function generateKey(alg, extractable, usages) {
+async function generateKey(alg, extractable, usages) {
   if (usages.some((u) => u !== 'sign' && u !== 'verify'))
     throw fail('SyntaxError', 'generateKey: ML-DSA keys have only the usages "sign" and "verify"');
   if (!usages.includes('sign'))
@@ -391,13 +521,7 @@ function generateKey(alg, extractable, usages) {
   if (typeof getRandomValues !== 'function') throw fail('OperationError', 'generateKey: no crypto.getRandomValues here');
   const seed = new U8(32);
   apply(getRandomValues, cryptoObject, [seed]);
-  const { publicKey, secretKey, seed: copy } = SETS[alg.name].keygen(seed);
-  wipe(secretKey);
-  wipe(copy); // keygen's copy of the seed (the key holds `seed`)
-  return {
-    publicKey: makeKey(alg.name, 'public', true, usages.filter((u) => u === 'verify'), publicKey),
-    privateKey: makeKey(alg.name, 'private', extractable, usages.filter((u) => u === 'sign'), publicKey, seed),
-  };
+  return newKeyPair(alg.name, extractable, usages.filter((u) => u === 'sign'), usages.filter((u) => u === 'verify'), seed);
 }
 
 function onlyUsage(usages, allowed, format) {
@@ -476,7 +600,7 @@ function importKey(format, keyData, alg, extractable, usages) {
     wipe(seed);
     throw fail('SyntaxError', 'importKey: a private key needs a usage ("sign")');
   }
-  return makeKey(alg.name, type, extractable, usages, publicKey, seed);
+  return newKey(alg.name, type, extractable, usages, publicKey, seed);
 }
 
 /** The draft's checks of exporting a key in `format` (extractable, then the format for its type), for `op`. */
@@ -544,10 +668,10 @@ function verify(alg, key, context, signature, data) {
 }
 
 function getPublicKey(key, usages) {
-  const s = state(key);
+  const s = known(key);
   if (s.type !== 'private') throw fail('InvalidAccessError', 'getPublicKey: needs a private key');
   if (usages.some((u) => u !== 'verify')) throw fail('SyntaxError', 'getPublicKey: an ML-DSA public key can only have the usage "verify"');
-  return makeKey(s.set, 'public', true, usages, s.publicKey);
+  return newKey(s.set, 'public', true, usages, s.publicKey);
 }
 
 // ---------------------------------------------------------------- SubtleCrypto
@@ -592,7 +716,7 @@ const methods = {
     return promise(() => {
       const f = readFormat(format);
       checkKey(key, 'key');
-      if (!isOurs(key)) return platform('exportKey', this, [format, key]);
+      if (!known(key)) return platform('exportKey', this, [format, key]);
       return operation('exportKey', () => exportKey(f, key));
     });
   },
@@ -602,10 +726,11 @@ const methods = {
   // reaches the bytes after their copy.
   sign(algorithm, key, data) {
     return promise(() => {
-      if (!isOurs(key)) return platform('sign', this, [algorithm, key, data]);
+      const s = known(key);
+      if (!s) return platform('sign', this, [algorithm, key, data]);
       bufferSource(data, 'data');
       const alg = mlDsaAlgorithm(algorithm);
-      if (!alg) return otherAlgorithm('sign', this, [algorithm, key, data], 1);
+      if (!alg) return s.native ? platform('sign', this, [algorithm, key, data]) : otherAlgorithm('sign', this, [algorithm, key, data], 1);
       const context = readContext(alg);
       const bytes = copyBufferSource(data);
       return operation('sign', () => sign(alg, key, context, bytes));
@@ -613,11 +738,13 @@ const methods = {
   },
   verify(algorithm, key, signature, data) {
     return promise(() => {
-      if (!isOurs(key)) return platform('verify', this, [algorithm, key, signature, data]);
+      const s = known(key);
+      if (!s) return platform('verify', this, [algorithm, key, signature, data]);
       bufferSource(signature, 'signature');
       bufferSource(data, 'data');
       const alg = mlDsaAlgorithm(algorithm);
-      if (!alg) return otherAlgorithm('verify', this, [algorithm, key, signature, data], 1);
+      if (!alg)
+        return s.native ? platform('verify', this, [algorithm, key, signature, data]) : otherAlgorithm('verify', this, [algorithm, key, signature, data], 1);
       const context = readContext(alg);
       const sig = copyBufferSource(signature);
       const bytes = copyBufferSource(data);
@@ -627,7 +754,7 @@ const methods = {
   getPublicKey(key, keyUsages) {
     return promise(() => {
       checkKey(key, 'key');
-      if (!isOurs(key)) return platform('getPublicKey', this, [key, keyUsages]);
+      if (!known(key)) return platform('getPublicKey', this, [key, keyUsages]);
       const usages = readUsages(keyUsages);
       return operation('getPublicKey', () => getPublicKey(key, usages));
     });

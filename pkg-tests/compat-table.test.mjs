@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { judge, EXPECTED } from './lib/compat.mjs';
 import { renderRows, renderTable, readmeRows, START, END } from '../scripts/compat-table.mjs';
 
-const good = { ...EXPECTED, subtleSignatureLength: 3309, subtleVerify: true, subtleWrongMessage: false, subtleKeyIsOurs: true };
+const good = { ...EXPECTED, subtleSignatureLength: 3309, subtleVerify: true, subtleWrongMessage: false, subtleKeyIsRight: true };
 
 test('judge(): a right answer passes, each wrong field fails', () => {
   assert.deepEqual(judge(good, { subtle: true, ours: true }), []);

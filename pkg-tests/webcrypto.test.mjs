@@ -344,7 +344,9 @@ test('util.inspect prints a key as Node prints its own CryptoKey, in Node 20, 22
   }
 });
 
-test('structuredClone and postMessage refuse a key with a DataCloneError, never copy it as {} (issue #23)', { skip, timeout: 60_000 }, () => {
+test('where the platform has no ML-DSA, structuredClone and postMessage refuse a key with a DataCloneError, never copy it as {}', { skip, timeout: 60_000 }, () => {
+  // (Where it has ML-DSA, the keys are the platform's and clone:
+  // webcrypto-native.test.mjs.)
   const script = `
     import { subtle } from 'mldsa-simd/webcrypto';
     const { privateKey, publicKey } = await subtle.generateKey('ML-DSA-65', false, ['sign', 'verify']);
@@ -358,15 +360,12 @@ test('structuredClone and postMessage refuse a key with a DataCloneError, never 
     }));
     port.close();`;
   const expected = {
-    clone: ['DataCloneError', 'DataCloneError'], // before: 'copied as {}'
-    nested: 'DataCloneError', // before: 'copied as {"keys":[{}]}'
-    postMessage: 'DataCloneError', // before: sent (and received as {})
+    clone: ['DataCloneError', 'DataCloneError'], // (a plain object would be copied as {})
+    nested: 'DataCloneError',
+    postMessage: 'DataCloneError',
     shape: [[], [], '{}', '[object CryptoKey]'],
   };
   assert.deepEqual(inFreshNode(script), expected, `Node ${process.versions.node}`);
-  const r = spawnSync(node24(), ['--no-warnings', '--input-type=module', '-e', script], { encoding: 'utf8', cwd: consumerDir });
-  assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), expected, 'Node 24');
 });
 
 test('sign and verify convert their arguments, read the algorithm, then copy the bytes (the spec since w3c/webcrypto#426)', { skip }, async () => {

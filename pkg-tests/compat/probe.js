@@ -21,11 +21,25 @@ export async function probe({ lib, subtle, OurKey }) {
   r.wrongMessage = ml.verify(sig, wrong, publicKey);
   if (subtle) {
     const keys = await subtle.generateKey('ML-DSA-65', false, ['sign', 'verify']);
-    if (OurKey) r.subtleKeyIsOurs = keys.privateKey instanceof OurKey;
+    // The platform's own key where its ML-DSA signs (with a context) what
+    // ours verifies; one of ours elsewhere.
+    if (OurKey) r.subtleKeyIsRight = keys.privateKey instanceof OurKey === !(await platformMlDsa(ml));
     const s = await subtle.sign({ name: 'ML-DSA-65' }, keys.privateKey, msg);
     r.subtleSignatureLength = s.byteLength;
     r.subtleVerify = await subtle.verify({ name: 'ML-DSA-65' }, keys.publicKey, s, msg);
     r.subtleWrongMessage = await subtle.verify({ name: 'ML-DSA-65' }, keys.publicKey, s, wrong);
   }
   return r;
+}
+
+async function platformMlDsa(ml) {
+  try {
+    const seed = new Uint8Array(32);
+    const key = await crypto.subtle.importKey('raw-seed', seed, 'ML-DSA-65', false, ['sign']);
+    const context = new Uint8Array([1]), msg = new Uint8Array([2]);
+    const sig = new Uint8Array(await crypto.subtle.sign({ name: 'ML-DSA-65', context }, key, msg));
+    return ml.verify(sig, msg, ml.keygen(seed).publicKey, { context });
+  } catch {
+    return false;
+  }
 }

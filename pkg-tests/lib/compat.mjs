@@ -101,7 +101,7 @@ const EXPECTED_SUBTLE = { subtleSignatureLength: 3309, subtleVerify: true, subtl
 export function judge(r, { subtle = true, ours = false } = {}) {
   if (!r || typeof r !== 'object') return [`no result (${JSON.stringify(r)})`];
   if (r.error) return [`threw: ${r.error}`];
-  const want = { ...EXPECTED, ...(subtle ? EXPECTED_SUBTLE : {}), ...(ours ? { subtleKeyIsOurs: true } : {}) };
+  const want = { ...EXPECTED, ...(subtle ? EXPECTED_SUBTLE : {}), ...(ours ? { subtleKeyIsRight: true } : {}) };
   return Object.entries(want)
     .filter(([k, v]) => r[k] !== v)
     .map(([k, v]) => `${k}: got ${JSON.stringify(r[k])}, want ${JSON.stringify(v)}`);
