@@ -54,13 +54,16 @@ export interface MlDsaContextParams {
 /** Key formats of ML-DSA keys (`pkcs8` imports the seed and both forms; exports the seed form). */
 export type MlDsaKeyFormat = 'spki' | 'pkcs8' | 'raw-public' | 'raw-seed' | 'jwk';
 
-/** What a CryptoKey of this package answers (the same members as the platform's). */
+/**
+ * A CryptoKey of ML-DSA, as `subtle` gives it: the platform's own CryptoKey
+ * where the platform has ML-DSA, else one of this package (with the same
+ * members). Assignable where the DOM's `CryptoKey` is expected.
+ */
 export interface MlDsaCryptoKey {
   readonly type: 'public' | 'private';
   readonly extractable: boolean;
   readonly algorithm: { readonly name: MlDsaAlgorithmName };
-  readonly usages: readonly ('sign' | 'verify')[];
-  readonly [Symbol.toStringTag]: 'CryptoKey';
+  readonly usages: ('sign' | 'verify')[];
 }
 
 /** A platform CryptoKey, as far as these declarations need to know it. */
@@ -115,9 +118,13 @@ export declare const subtle: MlDsaSubtle;
  * @returns whether it installed.
  * @example
  * ```ts
- * import { install } from 'mldsa-simd/webcrypto';
+ * import { install, subtle } from 'mldsa-simd/webcrypto';
  * await install();
- * const { publicKey, privateKey } = await crypto.subtle.generateKey('ML-DSA-65', true, ['sign', 'verify']);
+ * // crypto.subtle now takes ML-DSA (for libraries that call it); `subtle` does the same,
+ * // with ML-DSA in its declarations (the DOM's say a key or a pair for any algorithm name).
+ * const { publicKey, privateKey } = await subtle.generateKey('ML-DSA-65', true, ['sign', 'verify']);
+ * const signature = await crypto.subtle.sign('ML-DSA-65', privateKey, new Uint8Array([1]));
+ * const jwk = await crypto.subtle.exportKey('jwk', publicKey); // { kty: 'AKP', alg: 'ML-DSA-65', pub, … }
  * ```
  */
 export declare function install(options?: { force?: boolean }): Promise<boolean>;

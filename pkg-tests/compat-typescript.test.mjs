@@ -9,12 +9,15 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { IMPL } from './lib/load.mjs';
+import { IMPL, repoRoot } from './lib/load.mjs';
 import { Results, project, run, tool, toolVersion, toolsDir, brief } from './lib/compat.mjs';
+import { PKG_NAME } from './lib/load.mjs';
 
 const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
 const results = new Results('typescript');
 const SOURCE = fs.readFileSync(new URL('./compat/typed.ts', import.meta.url), 'utf8');
+// Compiled too where the project's lib has the DOM (its CryptoKey type).
+const DOM_SOURCE = fs.readFileSync(new URL('./compat/typed-dom.ts', import.meta.url), 'utf8');
 const strict = { strict: true, noEmit: true, target: 'es2022' };
 
 const PROJECTS = [
@@ -45,7 +48,12 @@ test('compat: TypeScript 5.0 and latest × nodenext, node16, bundler, node10, br
             for (const dep of ['@types/node', 'undici-types']) fs.cpSync(path.join(toolsDir, dep), path.join(dir, 'node_modules', dep), { recursive: true });
           }
           fs.writeFileSync(path.join(dir, 'typed.ts'), SOURCE);
-          fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...strict, ...p.options }, files: ['typed.ts'] }, null, 2) + '\n');
+          const files = ['typed.ts'];
+          if (p.options.lib.includes('dom')) {
+            fs.writeFileSync(path.join(dir, 'typed-dom.ts'), DOM_SOURCE);
+            files.push('typed-dom.ts');
+          }
+          fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...strict, ...p.options }, files }, null, 2) + '\n');
           const r = await run(process.execPath, [tsc, '-p', dir, '--pretty', 'false'], { cwd: dir, timeoutMs: 120_000 });
           const out = `${r.stdout}${r.stderr}`.replaceAll(dir + path.sep, '');
           // An option the compiler no longer has (TypeScript 7 removed moduleResolution
@@ -64,4 +72,42 @@ test('compat: TypeScript 5.0 and latest × nodenext, node16, bundler, node10, br
   await t.test('README.md "Supported environments" agrees with this run', () => {
     assert.deepEqual(results.readmeDisagreements(), []);
   });
+});
+
+// The README's WebCrypto examples, as TypeScript with --strict: its blocks
+// that import mldsa-simd/webcrypto (or mldsa-simd/keystore), each a .ts file
+// of a project with the DOM and Node's types, and the packages each needs
+// (its `<!-- readme-test: needs … -->` list) linked in from the repository's
+// dev dependencies with their own declarations.
+test('compat: the WebCrypto examples of the README and of the declarations compile with --strict (TypeScript latest)', { skip, timeout: 300_000 }, async () => {
+  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/<!-- readme-test(?:: needs ([^>]*?))? -->\n```js\n([\s\S]*?)\n```/g)]
+    .map((m) => ({ needs: m[1] ? m[1].split(/[\s,]+/).filter(Boolean) : [], code: m[2], line: readme.slice(0, m.index).split('\n').length + 2 }))
+    .filter((b) => /from 'mldsa-simd\/(webcrypto|keystore)'/.test(b.code));
+  assert.ok(blocks.length >= 3, `found ${blocks.length} WebCrypto examples`);
+  const dir = project('ts-readme-webcrypto', { type: 'module' });
+  for (const dep of ['@types/node', 'undici-types']) fs.cpSync(path.join(toolsDir, dep), path.join(dir, 'node_modules', dep), { recursive: true });
+  for (const dep of new Set(blocks.flatMap((b) => b.needs))) {
+    fs.mkdirSync(path.dirname(path.join(dir, 'node_modules', dep)), { recursive: true });
+    fs.symlinkSync(path.join(repoRoot, 'node_modules', dep), path.join(dir, 'node_modules', dep), 'dir');
+  }
+  const files = blocks.map(({ code, line }) => {
+    fs.writeFileSync(path.join(dir, `readme-${line}.ts`), `${code}\nexport {};\n`);
+    return `readme-${line}.ts`;
+  });
+  // And the @example blocks of the declarations of those subpaths.
+  for (const name of ['webcrypto', 'keystore']) {
+    const file = path.join(dir, 'node_modules', PKG_NAME, `${name}.d.ts`);
+    if (!fs.existsSync(file)) continue;
+    const examples = [...fs.readFileSync(file, 'utf8').matchAll(/^ \* ```ts\n([\s\S]*?)^ \* ```$/gm)].map((m) => m[1].replace(/^ \* ?/gm, ''));
+    assert.ok(examples.length > 0, `${name}.d.ts has no examples`);
+    examples.forEach((code, i) => {
+      fs.writeFileSync(path.join(dir, `${name}-d-ts-${i + 1}.ts`), `${code}\nexport {};\n`);
+      files.push(`${name}-d-ts-${i + 1}.ts`);
+    });
+  }
+  const options = { ...strict, module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: ['node'] };
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files }, null, 2) + '\n');
+  const r = await run(process.execPath, [tool('typescript-latest/bin/tsc'), '-p', dir, '--pretty', 'false'], { cwd: dir, timeoutMs: 240_000 });
+  assert.equal(r.code, 0, `tsc failed on the examples (readme-<line>.ts: the line in README.md; <name>-d-ts-<n>.ts: the nth example of <name>.d.ts):\n${brief(`${r.stdout}${r.stderr}`.replaceAll(dir + path.sep, ''), 3000)}`);
 });
