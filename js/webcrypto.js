@@ -276,16 +276,18 @@ function readJwk(value) {
 // Each key's state, out of reach of JavaScript: { set, type, extractable,
 // algorithm, usages, publicKey, seed (private keys) }.
 const STATE = new WeakMap();
-// The prepared signers of private keys, by their state, under the package's
-// one cache policy (./key-cache.js): made at a key's first signature, freed
-// when evicted or when the key is dropped. (The seed is the key's: the cache
-// does not wipe it.)
-const signers = keyCache();
-// A dropped private key's prepared signer is freed and its seed wiped.
+// The prepared signers of private keys and verifiers of public keys, by
+// their state, under the package's one cache policy (./key-cache.js): a
+// signer made at a key's first signature, a verifier at its second
+// verification (a verifying key is often used once), each freed when
+// evicted or when its key is dropped. (The key material is the key's: the
+// cache does not wipe it.)
+const prepared = keyCache();
+// A dropped key's prepared object is freed and its seed wiped.
 const registry = Registry
   ? new Registry((s) => {
       try {
-        signers.drop(s);
+        prepared.drop(s);
       } finally {
         wipe(s.seed);
       }
@@ -359,9 +361,10 @@ function remember(key, set, type, extractable, usages, publicKey, seed, native) 
     publicKey,
     seed,
     native,
+    verified: false, // (a public key verified with once: its next verification prepares it)
   };
   apply(mapSet, STATE, [key, s]);
-  if (registry && type === 'private') apply(register, registry, [key, s]);
+  if (registry) apply(register, registry, [key, s]);
   return key;
 }
 
@@ -643,28 +646,37 @@ function checkUse(alg, key, usage) {
 function sign(alg, key, context, data) {
   const s = checkUse(alg, key, 'sign');
   if (context.length > 255) throw fail('OperationError', 'sign: the context is longer than 255 bytes');
-  // A prepared signer lives in the wasm instance it was made in, which is
-  // replaced if it ever fails (a trap): one made before this call that fails
-  // is made again from the seed, and the signature computed once more.
-  const hit = signers.get(s);
-  if (hit) {
-    try {
-      return toArrayBuffer(hit.object.sign(data, { context }));
-    } catch {
-      try {
-        signers.drop(s);
-      } catch {} // an instance that failed during free() was replaced: nothing left to free
-    }
-  }
-  const { object } = signers.put(s, { object: SETS[s.set].signer(s.seed), bytes: s.seed, secret: false });
-  return toArrayBuffer(object.sign(data, { context }));
+  return toArrayBuffer(withPrepared(s, () => SETS[s.set].signer(s.seed), (signer) => signer.sign(data, { context })));
 }
 
 function verify(alg, key, context, signature, data) {
   const s = checkUse(alg, key, 'verify');
   if (context.length > 255) throw fail('OperationError', 'verify: the context is longer than 255 bytes');
-  // One-shot: a verifying key is often used once; prepared keys would take pool slots.
-  return SETS[s.set].verify(signature, data, s.publicKey, { context });
+  if (!s.verified && !prepared.get(s)) {
+    s.verified = true;
+    return SETS[s.set].verify(signature, data, s.publicKey, { context });
+  }
+  return withPrepared(s, () => SETS[s.set].verifier(s.publicKey), (verifier) => verifier.verify(signature, data, { context }));
+}
+
+/**
+ * `use(object)` with the key's prepared object, made by `make()` if it has
+ * none. A prepared object lives in the wasm instance it was made in, which
+ * is replaced if it ever fails (a trap): one made before this call that
+ * fails is made again, and the operation run once more.
+ */
+function withPrepared(s, make, use) {
+  const hit = prepared.get(s);
+  if (hit) {
+    try {
+      return use(hit.object);
+    } catch {
+      try {
+        prepared.drop(s);
+      } catch {} // an instance that failed during free() was replaced: nothing left to free
+    }
+  }
+  return use(prepared.put(s, { object: make(), bytes: undefined, secret: false }).object);
 }
 
 function getPublicKey(key, usages) {

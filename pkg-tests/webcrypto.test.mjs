@@ -421,3 +421,41 @@ test('more signing keys than the prepared-key slots: the evicted ones sign again
     assert.equal(ml_dsa44.verify(sig, data, raw), true, 'a signature of an evicted key, made again');
   }
 });
+
+// A public key verifies one-shot the first time and through a prepared
+// verifier (kept under the same policy) from the second: the answers are the
+// same, for good and bad signatures, contexts and messages, and past the
+// slots (verifiers evicted by other keys' signers and verifiers).
+test('a public key answers the same on its first verification (one-shot) and later ones (prepared), past the slots too', { skip, timeout: 120_000 }, async () => {
+  const { PREPARED_SLOTS } = await import(pathToFileURL(path.join(repoRoot, 'build', 'tables.js')).href);
+  const data = new TextEncoder().encode('verified twice');
+  for (const name of ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87']) {
+    const ctx = { name, context: new Uint8Array([3]) };
+    const { publicKey, privateKey } = await subtle.generateKey(name, false, ['sign', 'verify']);
+    const sig = new Uint8Array(await subtle.sign(ctx, privateKey, data));
+    const bad = sig.slice();
+    bad[bad.length >> 1] ^= 4;
+    const answers = [];
+    for (let round = 0; round < 3; round++) {
+      answers.push([
+        await subtle.verify(ctx, publicKey, sig, data),
+        await subtle.verify(ctx, publicKey, bad, data),
+        await subtle.verify(name, publicKey, sig, data),
+        await subtle.verify(ctx, publicKey, sig, data.subarray(1)),
+        await subtle.verify(ctx, publicKey, sig.subarray(1), data),
+      ]);
+    }
+    assert.deepEqual(answers, Array(3).fill([true, false, false, false, false]), name);
+  }
+  const pairs = [];
+  for (let i = 0; i < PREPARED_SLOTS + 8; i++) {
+    const pair = await subtle.generateKey('ML-DSA-44', false, ['sign', 'verify']);
+    const sig = await subtle.sign('ML-DSA-44', pair.privateKey, data);
+    for (let n = 0; n < 2; n++) assert.equal(await subtle.verify('ML-DSA-44', pair.publicKey, sig, data), true);
+    pairs.push({ ...pair, sig });
+  }
+  for (const { publicKey, sig } of pairs.slice(0, 16)) {
+    assert.equal(await subtle.verify('ML-DSA-44', publicKey, sig, data), true, 'an evicted verifier, made again');
+    assert.equal(await subtle.verify('ML-DSA-44', publicKey, sig, data.subarray(1)), false);
+  }
+});
