@@ -131,3 +131,36 @@ export declare function install(options?: { force?: boolean }): Promise<boolean>
 
 /** The class of this package's keys (its constructor is not public). */
 export declare const CryptoKey: { readonly prototype: MlDsaCryptoKey };
+
+/**
+ * A record of a key of this package that IndexedDB can store: the
+ * keystore's low-level form (`mldsa-simd/keystore` uses it; most code wants
+ * that instead). The key material (a private key's seed, a public key's
+ * bytes) is in `sealed`, AES-GCM-encrypted.
+ */
+export interface SealedKeyRecord {
+  version: 1;
+  algorithm: MlDsaAlgorithmName;
+  type: 'public' | 'private';
+  extractable: boolean;
+  usages: ('sign' | 'verify')[];
+  iv: Uint8Array<ArrayBuffer>;
+  sealed: Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * The keystore's low-level sealing: a key of this package as a record, its
+ * key material encrypted with AES-GCM under `wrappingKey`, which must be a
+ * non-extractable AES-GCM platform key with the usage "encrypt" (otherwise a
+ * TypeError or an InvalidAccessError); the key's attributes and `label` are
+ * bound to the record as additional data. Whoever may decrypt with
+ * `wrappingKey` can read the seed.
+ */
+export declare function sealKey(key: MlDsaCryptoKey, wrappingKey: PlatformKeyLike, label?: string): Promise<SealedKeyRecord>;
+
+/**
+ * The keystore's low-level opening: the key of a record of `sealKey`, with
+ * the same `wrappingKey` (usage "decrypt") and `label`. A record altered, or
+ * sealed under another key or label, is rejected (a DataError).
+ */
+export declare function unsealKey(record: SealedKeyRecord, wrappingKey: PlatformKeyLike, label?: string): Promise<MlDsaCryptoKey>;

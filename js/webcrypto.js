@@ -916,3 +916,93 @@ async function platformHasMlDsa() {
 }
 
 export { CryptoKey };
+
+// ---------------------------------------------------------------- sealed records (for mldsa-simd/keystore)
+//
+// Our keys cannot be cloned into IndexedDB, so mldsa-simd/keystore stores a
+// record of each instead: its attributes, and its key material (a private
+// key's seed, a public key's bytes) encrypted with AES-GCM under a platform
+// key, with the attributes and a label of the caller's (where the record is
+// kept) as the additional data, so that a record altered in storage, or
+// moved, does not open. A private key's public key is computed again from
+// its seed. The wrapping key must be a non-extractable AES-GCM key, so that
+// sealing is never a way to a seed under a key whose bytes can be read out
+// of the browser. (It is no barrier to a script that may decrypt with that
+// key: the keystore's documentation says what it protects.) Calls go to the
+// platform's methods as they were at load.
+
+const platformKeyGetter = (name) => (PlatformCryptoKey ? getter(PlatformCryptoKey.prototype, name) : undefined);
+const platformKeyAlgorithm = platformKeyGetter('algorithm');
+const platformKeyExtractable = platformKeyGetter('extractable');
+const textEncoder = typeof TextEncoder === 'function' ? new TextEncoder() : undefined;
+const encodeText = textEncoder && TextEncoder.prototype.encode;
+const jsonText = JSON.stringify;
+
+/** The platform's `method` (encrypt or decrypt) with AES-GCM under `wrappingKey`, a non-extractable AES-GCM key, for record `r`. */
+function aesGcm(op, method, wrappingKey, r, label, data) {
+  if (!isPlatformKey(wrappingKey)) throw new TypeError(`${op}: wrappingKey: expected a platform CryptoKey`);
+  if (apply(platformKeyAlgorithm, wrappingKey, []).name !== 'AES-GCM' || apply(platformKeyExtractable, wrappingKey, []))
+    throw fail('InvalidAccessError', `${op}: wrappingKey must be a non-extractable AES-GCM key`);
+  // The attributes and the label, as JSON (which ends where it ends).
+  const additionalData = apply(encodeText, textEncoder, [jsonText(['mldsa-simd sealed key', r.version, r.algorithm, r.type, r.extractable, r.usages, domString(label)])]);
+  return apply(PLATFORM[method], platformSubtle, [{ name: 'AES-GCM', iv: r.iv, additionalData }, wrappingKey, data]);
+}
+
+/**
+ * A record of one of our keys, sealed under `wrappingKey` (a non-extractable
+ * AES-GCM platform key with the usage "encrypt") with `label`: plain data,
+ * which IndexedDB can store. The copy of the seed encrypted is wiped.
+ */
+export async function sealKey(key, wrappingKey, label = '') {
+  if (!isOurs(key)) throw new TypeError("sealKey: key: expected a CryptoKey of mldsa-simd's own (a platform CryptoKey needs no sealing)");
+  const s = state(key);
+  const r = { version: 1, algorithm: s.set, type: s.type, extractable: s.extractable, usages: [...s.usages], iv: new U8(12) };
+  apply(getRandomValues, cryptoObject, [r.iv]);
+  const plain = copy(s.seed ?? s.publicKey);
+  try {
+    r.sealed = new U8(await aesGcm('sealKey', 'encrypt', wrappingKey, r, label, plain));
+    return r;
+  } finally {
+    wipe(plain);
+  }
+}
+
+/**
+ * The key a record of sealKey holds, opened with the same `wrappingKey`
+ * (with the usage "decrypt") and `label`: the same type, algorithm,
+ * extractability, usages and key material. A record that is not as sealKey
+ * wrote it (altered, or sealed under another key or label) is a DataError.
+ */
+export async function unsealKey(record, wrappingKey, label = '') {
+  const refused = (cause) => fail('DataError', 'unsealKey: the record does not open (altered, or sealed under another key or label)', cause);
+  const { version, algorithm, type, extractable, usages, iv, sealed } = record ?? {};
+  const uses = jsonText(usages);
+  if (version !== 1 || !NAMES.includes(algorithm) || typeof extractable !== 'boolean' || !(iv instanceof U8) || !(sealed instanceof U8) ||
+    !(type === 'private' ? uses === '["sign"]' : type === 'public' && (uses === '[]' || uses === '["verify"]'))) throw refused();
+  const r = { version, algorithm, type, extractable, usages: uses === '[]' ? [] : [type === 'private' ? 'sign' : 'verify'], iv: copy(iv) };
+  let plain;
+  try {
+    plain = new U8(await aesGcm('unsealKey', 'decrypt', wrappingKey, r, label, copy(sealed)));
+  } catch (e) {
+    throw e?.name === 'OperationError' ? refused(e) : e;
+  }
+  const length = apply(taByteLength, plain, []);
+  if (type === 'public') {
+    if (length !== PARAMS[algorithm.slice(-2)].publicKey) throw refused();
+    return makeKey(algorithm, type, extractable, r.usages, plain);
+  }
+  let publicKey;
+  try {
+    if (length !== 32) throw refused();
+    publicKey = await operation('unsealKey', () => {
+      const k = SETS[algorithm].keygen(plain);
+      wipe(k.secretKey);
+      wipe(k.seed);
+      return k.publicKey;
+    });
+  } catch (e) {
+    wipe(plain);
+    throw e;
+  }
+  return makeKey(algorithm, type, extractable, r.usages, publicKey, plain);
+}
