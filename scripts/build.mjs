@@ -33,7 +33,8 @@
 //      pkg/index.node.mjs and .cjs (export condition "node") the same code
 //      reading that file at import (js/wasm-module.node.js);
 //      mldsa-simd/keys and mldsa-simd/webcrypto get the same six entries, each
-//      importing the main entry of its runtime; mldsa-simd/prehash is plain
+//      importing the main entry of its runtime, and so does mldsa-simd/keystore,
+//      importing the webcrypto entry of its runtime; mldsa-simd/prehash is plain
 //      JavaScript (ESM and CJS).
 //   4. pkg/ gets the types (index.d.ts, index.d.cts, and ts5.6/ for TypeScript
 //      before 5.7), package.json, the user part of README.md and the licence.
@@ -254,12 +255,14 @@ const nodeCjs = {
   define: { 'import.meta.url': '__mldsaUrl' },
   banner: "\nconst __mldsaUrl = require('node:url').pathToFileURL(__filename).href;",
 };
-// The six forms of a subpath that imports the main entry: './index.js' and
-// './keys.js' in its sources become the same runtime's entries of the package.
+// The six forms of a subpath that imports the main entry: './index.js',
+// './keys.js' and './webcrypto.js' in its sources become the same runtime's
+// entries of the package (so that mldsa-simd/keystore shares the key states of
+// mldsa-simd/webcrypto, never a copy).
 const onMain = (base) =>
   ['mjs', 'cjs', 'node.mjs', 'node.cjs', ...Object.keys(edgeEntries).map((c) => `${c}.mjs`)].map((variant) => [
     `${base}.${variant}`, variant.endsWith('cjs') ? 'cjs' : 'esm', path.join(root, 'js', `${base}.js`), true,
-    { './index.js': `./index.${variant}`, './keys.js': `./keys.${variant}` },
+    { './index.js': `./index.${variant}`, './keys.js': `./keys.${variant}`, './webcrypto.js': `./webcrypto.${variant}` },
   ]);
 // The browser entries (index.mjs, verify.mjs and the CommonJS built from
 // them) have no use for the platform's SHAKE256 (js/native-hash.js):
@@ -289,6 +292,7 @@ const outputs = [
   // runtime's main entry (and keys entry), never a copy of them.
   ...onMain('keys'),
   ...onMain('webcrypto'),
+  ...onMain('keystore'),
   // mldsa-simd/prehash: plain JavaScript, no wasm.
   ['prehash.mjs', 'esm', path.join(root, 'js', 'prehash.js'), true],
   ['prehash.cjs', 'cjs', path.join(root, 'js', 'prehash.js'), true],
@@ -319,7 +323,7 @@ for (const [name, format, entryPoint, bundle, mainEntry, extra = {}] of outputs)
     plugins.push({
       name: 'main-entry-external',
       setup(b) {
-        b.onResolve({ filter: /^\.\/(index|keys)\.js$/ }, (a) => (externals[a.path] ? { path: externals[a.path], external: true } : undefined));
+        b.onResolve({ filter: /^\.\/(index|keys|webcrypto)\.js$/ }, (a) => (externals[a.path] ? { path: externals[a.path], external: true } : undefined));
       },
     });
   }
@@ -419,7 +423,7 @@ for (const m of MODULES) fs.copyFileSync(m.wasmFile, path.join(pkgDir, m.file));
 // compilers get a copy in ts5.6/ with plain `Uint8Array`, chosen by the
 // `types@<5.7` export condition and, under moduleResolution node10 (which
 // ignores exports), by typesVersions, which also gives the subpaths types there.
-const typeBases = ['index', 'verify', 'keys', 'prehash', 'webcrypto', 'worker', 'worker-task', 'worker-web'];
+const typeBases = ['index', 'verify', 'keys', 'prehash', 'webcrypto', 'keystore', 'worker', 'worker-task', 'worker-web'];
 // The module Web Worker (worker-web) has no CommonJS form, so no .d.cts.
 const typeExts = (base) => (base === 'worker-web' ? ['d.ts'] : ['d.ts', 'd.cts']);
 fs.mkdirSync(path.join(pkgDir, 'ts5.6'));
