@@ -75,13 +75,13 @@ test('compat: TypeScript 5.0 and latest × nodenext, node16, bundler, node10, br
 });
 
 // The README's WebCrypto examples, as TypeScript with --strict: its blocks
-// that import mldsa-simd/webcrypto (or mldsa-simd/keystore), each a .ts file
+// (those for browsers too) that import mldsa-simd/webcrypto (or mldsa-simd/keystore), each a .ts file
 // of a project with the DOM and Node's types, and the packages each needs
 // (its `<!-- readme-test: needs … -->` list) linked in from the repository's
 // dev dependencies with their own declarations.
 test('compat: the WebCrypto examples of the README and of the declarations compile with --strict (TypeScript latest)', { skip, timeout: 300_000 }, async () => {
   const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/<!-- readme-test(?:: needs ([^>]*?))? -->\n```js\n([\s\S]*?)\n```/g)]
+  const blocks = [...readme.matchAll(/<!-- readme-test(?:: needs ([^>]*?)|: browser)? -->\n```js\n([\s\S]*?)\n```/g)]
     .map((m) => ({ needs: m[1] ? m[1].split(/[\s,]+/).filter(Boolean) : [], code: m[2], line: readme.slice(0, m.index).split('\n').length + 2 }))
     .filter((b) => /from 'mldsa-simd\/(webcrypto|keystore)'/.test(b.code));
   assert.ok(blocks.length >= 3, `found ${blocks.length} WebCrypto examples`);
