@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The benchmark page (www/bench.html) in headless Debian Chromium, from the
 // command line: serves the repository with /pkg/ = the built package, runs the
-// whole page (the same harness as `npm run bench`, without node:crypto), and
-// prints its table.
+// whole page (the same harness as `npm run bench`, without node:crypto but with
+// the browser's own WebCrypto ML-DSA where it has one), and prints its table.
 //
 //   node bench-js/browser.mjs [--quick] [--pkg path/to/pkg] [--out file.json]
 import fs from 'node:fs';
@@ -30,7 +30,7 @@ try {
   await page.waitForFunction(() => ['done', 'error'].includes(window.__bench?.state), null, { timeout: 600_000, polling: 500 });
   const state = await page.evaluate(() => window.__bench);
   if (state.state !== 'done') throw new Error(`the page stopped: ${state.error}`);
-  const peers = ['ours', 'liboqs', 'noble'];
+  const peers = ['ours', 'native', 'liboqs', 'noble'].filter((p) => state.peers[p]);
   console.log(`browser: ${state.userAgent}; SIMD ${state.simd}; ${((Date.now() - t0) / 1000).toFixed(1)} s${quick ? ' (quick)' : ''}`);
   console.log(['op', 'set', ...peers.flatMap((p) => (p === 'ours' ? ['ours µs'] : [`${p} µs`, `${p}/ours`]))].map((s) => s.padStart(12)).join(''));
   for (const r of state.results) {

@@ -12,7 +12,9 @@
 //                                   deterministic unless the peer says `hedged`)
 //   verifier(rawPublicKey)       -> (sig, msg) => boolean
 // so that peers with other key formats (node:crypto KeyObjects, liboqs-js)
-// import the raw bytes once, outside the timed loop.
+// import the raw bytes once, outside the timed loop. A peer marked `async`
+// (WebCrypto) returns promises from all of these, and its calls are awaited
+// one after another: its times include the promise's round trip.
 
 export const now = () => performance.now();
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -119,7 +121,8 @@ export function liboqsShaped(instances, fixRandom) {
 // ------------------------------------------------------------------ timing
 
 /**
- * runners: [{ id, run(n), reset?() }] where run(n) performs n operations.
+ * runners: [{ id, run(n), async?, reset?() }] where run(n) performs n
+ * operations (and returns a promise when `async`).
  * plan: { warmMs, batch: number | null (null = calibrate to batchMs), batchMs,
  *         slice: number | null, budgetMs, minRounds, maxRounds, beforeRound? }
  * onTick(fraction): called now and then (0..1 of this measurement), after
@@ -130,7 +133,8 @@ export async function measure(runners, plan, onTick = () => {}) {
   for (let rep = 0; rep < 3; rep++) {
     for (const r of runners) {
       const end = now() + plan.warmMs / 3;
-      do r.run(1);
+      do if (r.async) await r.run(1);
+      else r.run(1);
       while (now() < end);
     }
     await sleep(15);
@@ -143,7 +147,8 @@ export async function measure(runners, plan, onTick = () => {}) {
     let n = 1;
     for (;;) {
       const t0 = now();
-      r.run(n);
+      if (r.async) await r.run(n);
+      else r.run(n);
       const dt = now() - t0;
       if (dt >= plan.batchMs / 4 || n >= 1 << 20) {
         r.batch = Math.max(1, Math.round((n * plan.batchMs) / Math.max(dt, 1e-3)));
@@ -174,7 +179,8 @@ export async function measure(runners, plan, onTick = () => {}) {
       for (const r of k % 2 ? [...order].reverse() : order) {
         const n = plan.slice ? Math.min(plan.slice, r.batch - k * plan.slice) : r.batch;
         const t0 = now();
-        r.run(n);
+        if (r.async) await r.run(n);
+        else r.run(n);
         elapsed.set(r.id, elapsed.get(r.id) + (now() - t0));
       }
     }
@@ -199,7 +205,7 @@ export async function measure(runners, plan, onTick = () => {}) {
 /**
  * Cross-checks and times every op × set for the loaded peers.
  *
- * peers: [{ id, impl(set) -> ops | null, hedged?: boolean }], peers[0] is ours.
+ * peers: [{ id, impl(set) -> ops | null, hedged?: boolean, async?: boolean }], peers[0] is ours.
  * messagesFor(set) -> { source, messages: Uint8Array[] } (may be async).
  * onRow(entry): after each op × set; onProgress({ done, total, label }): now and then.
  * Returns { results, problems }: results as in bench-js/results.json.
@@ -228,20 +234,20 @@ export async function runBench({ peers, sets, ops, budgets, messagesFor, onRow =
       const o = impls.get(p.id);
       if (!o) continue;
       try {
-        if (hex(o.publicKeyOf(zeroSeed)) !== hex(publicKey)) problems.push(`${SET_NAME(set)}: ${p.id} keygen(0) public key differs from ours`);
-        const s = o.signer(secretKey, zeroSeed);
+        if (hex(await o.publicKeyOf(zeroSeed)) !== hex(publicKey)) problems.push(`${SET_NAME(set)}: ${p.id} keygen(0) public key differs from ours`);
+        const s = await o.signer(secretKey, zeroSeed);
         for (let i = 0; i < checkCount; i++) {
-          const sig = s(messages[i]);
+          const sig = await s(messages[i]);
           if (p.hedged) {
             if (oursVerify(sig, messages[i]) !== true) problems.push(`${SET_NAME(set)}: ours does not verify ${p.id}'s signature ${i}`);
           } else if (hex(sig) !== hex(sigs[i])) problems.push(`${SET_NAME(set)}: ${p.id} deterministic signature ${i} differs from ours`);
         }
-        const v = o.verifier(publicKey);
+        const v = await o.verifier(publicKey);
         for (let i = 0; i < checkCount; i++)
-          if (v(sigs[i], messages[i]) !== true) problems.push(`${SET_NAME(set)}: ${p.id} does not verify our signature ${i}`);
+          if ((await v(sigs[i], messages[i])) !== true) problems.push(`${SET_NAME(set)}: ${p.id} does not verify our signature ${i}`);
         const bad = sigs[0].slice();
         bad[5] ^= 1;
-        if (v(bad, messages[0]) !== false) problems.push(`${SET_NAME(set)}: ${p.id} accepts a modified signature`);
+        if ((await v(bad, messages[0])) !== false) problems.push(`${SET_NAME(set)}: ${p.id} accepts a modified signature`);
       } catch (e) {
         problems.push(`${SET_NAME(set)}: ${p.id} threw during the cross-check: ${e && e.message}`);
       }
@@ -258,27 +264,43 @@ export async function runBench({ peers, sets, ops, budgets, messagesFor, onRow =
         let run;
         let reset;
         if (op === 'keygen') {
-          run = (n) => {
-            for (let k = 0; k < n; k++) o.keygen(seedFor(i++));
-          };
+          run = p.async
+            ? async (n) => {
+                for (let k = 0; k < n; k++) await o.keygen(seedFor(i++));
+              }
+            : (n) => {
+                for (let k = 0; k < n; k++) o.keygen(seedFor(i++));
+              };
         } else if (op === 'sign') {
-          const sign = o.signer(secretKey, zeroSeed);
-          run = (n) => {
-            for (let k = 0; k < n; k++) sign(messages[i++ % messages.length]);
-          };
+          const sign = await o.signer(secretKey, zeroSeed);
+          run = p.async
+            ? async (n) => {
+                for (let k = 0; k < n; k++) await sign(messages[i++ % messages.length]);
+              }
+            : (n) => {
+                for (let k = 0; k < n; k++) sign(messages[i++ % messages.length]);
+              };
           reset = () => {
             i = 0;
           };
         } else {
-          const verify = o.verifier(publicKey);
-          run = (n) => {
-            for (let k = 0; k < n; k++) {
-              const j = i++ % messages.length;
-              if (!verify(sigs[j], messages[j])) throw new Error(`${p.id}: verification failed`);
-            }
-          };
+          const verify = await o.verifier(publicKey);
+          const failed = () => new Error(`${p.id}: verification failed`);
+          run = p.async
+            ? async (n) => {
+                for (let k = 0; k < n; k++) {
+                  const j = i++ % messages.length;
+                  if (!(await verify(sigs[j], messages[j]))) throw failed();
+                }
+              }
+            : (n) => {
+                for (let k = 0; k < n; k++) {
+                  const j = i++ % messages.length;
+                  if (!verify(sigs[j], messages[j])) throw failed();
+                }
+              };
         }
-        runners.push({ id: p.id, run, reset });
+        runners.push({ id: p.id, run, reset, async: !!p.async });
       }
       const plan = {
         warmMs: budgets.warmMs,

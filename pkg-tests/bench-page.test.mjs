@@ -2,8 +2,12 @@
 // serves the repository on loopback, with /pkg/ pointing at the package installed
 // from the packed tarball; the page runs in quick mode and must finish with a
 // positive time in every cell (operation × parameter set × peer), no cross-check
-// problem, the engine and SIMD support printed. Screenshot: artifacts/bench-page.png.
-// Timings are reported, never asserted.
+// problem, the engine and SIMD support printed. Chromium has ML-DSA in
+// WebCrypto: it is a peer ("native") with a figure in every cell, and its
+// cross-check (its public key of our seed, it verifying our signatures, ours
+// verifying its hedged ones) is part of the page's problems; with
+// crypto.subtle's ML-DSA taken away, the page says the browser has none.
+// Screenshot: artifacts/bench-page.png. Timings are reported, never asserted.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,7 +17,7 @@ import { startServer } from '../www/serve.mjs';
 import { openPage } from './lib/chromium.mjs';
 
 const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
-const PEERS = ['ours', 'liboqs', 'noble'];
+const PEERS = ['ours', 'native', 'liboqs', 'noble'];
 const OPS = ['keygen', 'sign', 'verify'];
 const SETS = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 
@@ -45,6 +49,20 @@ test('bench page: a quick run in headless Chromium fills every cell', { skip, ti
     assert.match(envText, /Chrome\//, 'the engine (user agent) is printed');
     assert.match(envText, /WebAssembly SIMD\s*supported/, 'SIMD support is printed');
     assert.match(envText, /Timer\s*cross-origin isolated/, 'the server sends COOP/COEP, so the timer is fine-grained');
+    assert.deepEqual(state.peers.native.sets, [44, 65, 87], 'native ML-DSA found for every set');
+    assert.equal(state.peers.native.context, true, 'Chromium takes a context string');
+    assert.match(envText, /WebCrypto ML-DSA\s*ML-DSA-44, ML-DSA-65, ML-DSA-87; context supported/);
+    const notesText = await pg.$eval('#notes', (e) => e.textContent);
+    assert.match(notesText, /This browser has ML-DSA in WebCrypto/);
+    assert.doesNotMatch(notesText, /no ML-DSA in WebCrypto/);
+    assert.match(await pg.$eval('#table-legend', (e) => e.textContent), /keygen is generateKey.*its sign is hedged/);
+    for (const set of SETS) {
+      const fig = (op) => {
+        const r = state.results.find((x) => x.op === op && x.set === set);
+        return `${op} ${r.peers.native.us.toFixed(0)} / ${r.peers.ours.us.toFixed(0)} µs (${r.ratio.native.toFixed(2)}×)`;
+      };
+      t.diagnostic(`bench page: ${set} native / ours: ${OPS.map(fig).join(', ')}`);
+    }
 
     // Every op × set × peer: in the results and as a positive number in the table.
     assert.equal(state.results.length, OPS.length * SETS.length);
@@ -62,6 +80,25 @@ test('bench page: a quick run in headless Chromium fills every cell', { skip, ti
     assert.equal(cells.length, OPS.length * SETS.length * PEERS.length);
     const chartBars = await pg.$$eval('#chart svg rect', (rs) => rs.length);
     assert.equal(chartBars, OPS.length * SETS.length * PEERS.length, 'one chart bar per cell');
+
+    // The same page where crypto.subtle refuses ML-DSA (as in browsers without it):
+    // no native peer, and the page says so before the run starts.
+    await pg.addInitScript(() => {
+      const { subtle } = crypto;
+      for (const f of ['generateKey', 'importKey', 'sign', 'verify']) {
+        const real = subtle[f].bind(subtle);
+        subtle[f] = (...args) => {
+          const alg = f === 'importKey' ? args[2] : args[0];
+          const name = typeof alg === 'string' ? alg : alg?.name;
+          return String(name).startsWith('ML-DSA') ? Promise.reject(new DOMException('Unrecognized name', 'NotSupportedError')) : real(...args);
+        };
+      }
+    });
+    await pg.goto(`${base}/www/bench.html?quick`, { waitUntil: 'load' });
+    await pg.waitForFunction(() => ['running', 'done', 'error'].includes(window.__bench?.state), null, { timeout: 30_000, polling: 100 });
+    const without = await pg.evaluate(() => ({ peers: Object.keys(window.__bench.peers), env: document.querySelector('#env').textContent }));
+    assert.deepEqual(without.peers.sort(), ['liboqs', 'noble', 'ours']);
+    assert.match(without.env, /WebCrypto ML-DSA\s*this browser has no ML-DSA in WebCrypto/);
   } finally {
     await browser?.close();
     await new Promise((r) => server.close(r));

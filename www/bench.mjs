@@ -8,7 +8,7 @@ const params = new URLSearchParams(location.search);
 const quick = params.has('quick');
 const SETS = [44, 65, 87];
 const OPS = ['keygen', 'sign', 'verify'];
-const COLORS = { ours: '#175cd3', liboqs: '#f79009', noble: '#98a2b3', node: '#12b76a' };
+const COLORS = { ours: '#175cd3', native: '#7a5af8', liboqs: '#f79009', noble: '#98a2b3', node: '#12b76a' };
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...children) => {
@@ -49,11 +49,79 @@ function fixBrowserRandom(fill) {
   };
 }
 
+/**
+ * The browser's own ML-DSA in crypto.subtle, found by trying it: the sets
+ * whose generateKey and sign work, and whether it takes a context string
+ * (a signature with one verifies under it and not under another). Returns
+ * null where there is none. Our keys go in through mldsa-simd/keys' DER
+ * (PKCS#8 seed form, SPKI), so the cross-check also checks those.
+ */
+async function loadNative() {
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return null;
+  const keys = await import('mldsa-simd/keys');
+  const ours = await import('mldsa-simd');
+  const msg = new Uint8Array(1);
+  const sets = [];
+  let context = true;
+  for (const set of SETS) {
+    const name = `ML-DSA-${set}`;
+    let kp;
+    try {
+      kp = await subtle.generateKey({ name }, false, ['sign', 'verify']);
+      await subtle.sign({ name }, kp.privateKey, msg);
+      sets.push(set);
+    } catch {
+      continue;
+    }
+    try {
+      const ctx = new Uint8Array([1, 2, 3]);
+      const sig = await subtle.sign({ name, context: ctx }, kp.privateKey, msg);
+      context &&= (await subtle.verify({ name, context: ctx }, kp.publicKey, sig, msg)) && !(await subtle.verify({ name }, kp.publicKey, sig, msg));
+    } catch {
+      context = false;
+    }
+  }
+  if (!sets.length) return null;
+  const b64url = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+  const impl = (set) => {
+    if (!sets.includes(set)) return null;
+    const alg = { name: `ML-DSA-${set}` };
+    const params = ours[`ml_dsa${set}`];
+    return {
+      // generateKey draws its own seed and makes two CryptoKeys; ours expands a given seed into raw bytes.
+      keygen: () => subtle.generateKey(alg, false, ['sign', 'verify']),
+      publicKeyOf: async (seed) => {
+        const k = await subtle.importKey('raw-seed', seed, alg, true, ['sign']);
+        return b64url((await subtle.exportKey('jwk', k)).pub);
+      },
+      signer: async (secretKey, seed) => {
+        const k = await subtle.importKey('pkcs8', keys.exportSecretKey(params, seed, 'pkcs8'), alg, false, ['sign']);
+        return async (m) => new Uint8Array(await subtle.sign(alg, k, m));
+      },
+      verifier: async (publicKey) => {
+        const k = await subtle.importKey('spki', keys.exportPublicKey(params, publicKey, 'spki'), alg, false, ['verify']);
+        return (sig, m) => subtle.verify(alg, k, sig, m);
+      },
+    };
+  };
+  const engine = navigator.userAgent.match(/(Chrome|Firefox|Version)\/([\d.]+)/);
+  return { version: engine ? `${engine[1] === 'Version' ? 'Safari' : engine[1]} ${engine[2]}` : 'built in', impl, sets, context };
+}
+
 const PEERS = [
   {
     id: 'ours',
     name: 'mldsa-simd',
     load: async () => ({ version: await version('/pkg/package.json'), impl: nobleShaped(await import('mldsa-simd')) }),
+  },
+  {
+    id: 'native',
+    name: 'WebCrypto (this browser)',
+    async: true,
+    hedged: true,
+    note: 'native: the browser\'s own ML-DSA in crypto.subtle, each call awaited before the next (its times include the promise\'s round trip). keygen = generateKey (a random seed, two CryptoKeys), ours = keygen(seed) to raw bytes. Its signing is hedged (WebCrypto has no deterministic signing), so its rejection-loop iterations are random, not the message set\'s: same mean, more spread. Keys imported once from our PKCS#8 / SPKI; the cross-check has it verify our signatures and ours verify its.',
+    load: loadNative,
   },
   {
     id: 'liboqs',
@@ -103,6 +171,8 @@ function showEnv(peers) {
     list.append(el('span', { class: 'swatch', style: `background:${COLORS[p.id]}` }), `${p.name} ${p.version}`);
   });
   row('Peers', list);
+  const native = state.peers.native;
+  row('WebCrypto ML-DSA', native ? el('span', { class: 'yes' }, `${native.sets.map((s) => `ML-DSA-${s}`).join(', ')}; context ${native.context ? 'supported' : 'not supported'}`) : el('span', { class: 'no' }, 'this browser has no ML-DSA in WebCrypto'));
 }
 
 function ratioCell(r) {
@@ -132,6 +202,9 @@ function renderTable(results, peers) {
     }
   }
   table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...body));
+  $('table-legend').textContent = state.peers.native
+    ? 'native = this browser\'s WebCrypto: its keygen is generateKey (a random seed, two CryptoKeys) where ours is keygen(seed) to raw bytes; its sign is hedged; each of its calls is awaited before the next.'
+    : 'This browser has no ML-DSA in WebCrypto.';
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -198,7 +271,9 @@ function renderNotes(peers, problems, seconds) {
   const signs = state.results.filter((r) => r.op === 'sign' && r.messages);
   if (signs.length) notes.append(el('li', {}, `Signing messages: ${signs.map((r) => `${r.messages.source} (${r.messages.count} of ${r.messages.of})`).join(', ')}.`));
   for (const p of peers) if (p.note) notes.append(el('li', {}, p.note));
-  notes.append(el('li', {}, 'node:crypto (OpenSSL) is a peer in `npm run bench` only; browsers have no ML-DSA in WebCrypto here.'));
+  const native = state.peers.native;
+  notes.append(el('li', {}, native ? `This browser has ML-DSA in WebCrypto (${native.sets.map((s) => `ML-DSA-${s}`).join(', ')}); context strings ${native.context ? 'supported' : 'not supported'}.` : 'This browser has no ML-DSA in WebCrypto.'));
+  notes.append(el('li', {}, 'node:crypto (OpenSSL) is a peer in `npm run bench` only.'));
   for (const p of problems) notes.append(el('li', { class: 'warn' }, `WARNING: ${p}`));
   const json = { date: new Date().toISOString(), quick, userAgent: navigator.userAgent, simd, crossOriginIsolated, cpus: navigator.hardwareConcurrency, peers: state.peers, method: METHOD, seconds, problems, results: state.results };
   const link = el('a', { href: URL.createObjectURL(new Blob([JSON.stringify(json, null, 2) + '\n'], { type: 'application/json' })), download: `mldsa-simd-bench-${quick ? 'quick-' : ''}browser.json` }, 'these results as JSON');
@@ -211,9 +286,11 @@ async function main() {
   const peers = [];
   for (const p of PEERS) {
     try {
-      const { version: v, impl } = await p.load();
+      const loaded = await p.load();
+      if (!loaded) continue; // (no native ML-DSA: said in the notes, not a problem)
+      const { version: v, impl, ...about } = loaded;
       peers.push({ ...p, version: v, impl });
-      state.peers[p.id] = { name: p.name, version: v };
+      state.peers[p.id] = { name: p.name, version: v, ...about };
     } catch (e) {
       if (p.id === 'ours') throw e;
       state.problems.push(`peer ${p.id} not loaded: ${e && e.message}`);
