@@ -7,8 +7,13 @@
 // to 100%), a large file signed while the page keeps drawing frames and handles a
 // click on Cancel, a dropped file, verification: valid (PEM and JWK keys, text and file), invalid
 // (a flipped byte, another message, a wrong length), and the messages for a
-// malformed key and malformed base64. Every signature the page makes is checked
-// in Node. Screenshots of each state: artifacts/demo-*.png. Times are reported,
+// malformed key and malformed base64; signatures pasted as base64url and hex; a
+// private key pasted as the public key (named as one, its public key put in
+// its place); private keys imported (PEM, JWK, seed in hex / base64 /
+// base64url, PKCS#8 without the seed; the set follows the key) and bad ones
+// refused with messages that quote none of the input; a change of parameter
+// set clearing the old set's signature, result and labels. Every signature
+// the page makes is checked in Node. Screenshots of each state: artifacts/demo-*.png. Times are reported,
 // never asserted.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,9 +33,16 @@ const FILE_BYTES = 4 * MiB;
 // Large enough that signing takes many frames on any machine this runs on.
 const BIG_BYTES = Number(process.env.MLDSA_DEMO_BIG_MIB || 128) * MiB;
 const SETS = { 'ML-DSA-44': lib.ml_dsa44, 'ML-DSA-65': lib.ml_dsa65, 'ML-DSA-87': lib.ml_dsa87 };
-const { importPublicKey, exportPublicKey, importSecretKey } = keys;
+const { importPublicKey, exportPublicKey, importSecretKey, exportSecretKey } = keys;
 const utf8 = (s) => new TextEncoder().encode(s);
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
+const b64url = (bytes) => Buffer.from(bytes).toString('base64url');
+const hex = (bytes) => Buffer.from(bytes).toString('hex');
+/** The first 12-character window of `secret` (whitespace removed) found in `text`, or undefined. */
+const echoed = (text, secret) => {
+  const s = secret.replace(/\s+/g, '');
+  for (let i = 0; i + 12 <= s.length; i++) if (text.includes(s.slice(i, i + 12))) return s.slice(i, i + 12);
+};
 const fromB64url = (s) => new Uint8Array(Buffer.from(s, 'base64url'));
 // What a stack trace looks like in V8's output: "    at f (file.js:1:2)".
 const STACK = /\n\s*at |\.m?js:\d+:\d+/;
@@ -326,14 +338,13 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
       const cases = [
         ['garbage PEM', '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----', b64(textSig), /^Cannot verify Public key \(PEM\): /, 'bad-key'],
         ['truncated PEM', [...pemBody.slice(0, 3), ...pemBody.slice(-2)].join('\n'), b64(textSig), /^Cannot verify Public key \(PEM\): /],
-        ['a private key', exported.privatePem, b64(textSig), /^Cannot verify Public key \(PEM\): .*BEGIN PUBLIC KEY/],
         ['JWK that is not JSON', '{"kty": "AKP", ', b64(textSig), /^Cannot verify Public key: this JWK is not valid JSON\.$/],
         ['JWK of another type', '{"kty":"EC","crv":"P-256"}', b64(textSig), /^Cannot verify Public key \(JWK\): .*AKP/],
         ['neither', 'hello', b64(textSig), /^Cannot verify Public key: neither PEM .* nor JWK/],
         ['no key', '', b64(textSig), /^Cannot verify Public key: paste a PEM/],
         ['base64 with a bad character', exported.publicPem, 'not*base64', /^Cannot verify Signature: not base64: the character "\*" at position 4$/, 'bad-base64'],
         ['truncated base64', exported.publicPem, b64(textSig).slice(0, -3), /^Cannot verify Signature: not base64: .*not a whole number of bytes/],
-        ['no signature', exported.publicPem, '  ', /^Cannot verify Signature: paste a base64 signature\.$/],
+        ['no signature', exported.publicPem, '  ', /^Cannot verify Signature: paste a signature \(base64, base64url or hex\)\.$/],
       ];
       for (const [what, keyText, sigText, expected, shotName] of cases) {
         const r = await verifyWith(keyText, sigText, 'text');
@@ -358,6 +369,169 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
       }, null, { timeout: 5000 });
       assert.equal(await label.jsonValue(), 'Copied');
       assert.equal(await pg.evaluate(() => navigator.clipboard.readText()), shown);
+    });
+
+    await t.test('verify: signatures pasted as base64url or hex; not one that mixes the base64 alphabets', async () => {
+      let r = await verifyWith(exported.publicPem, b64url(textSig), 'text');
+      assert.equal(r.state, 'valid', `base64url: ${r.text}`);
+      r = await verifyWith(exported.publicPem, hex(textSig).toUpperCase().replace(/(.{80})/g, '$1\n'), 'text');
+      assert.equal(r.state, 'valid', `hex: ${r.text}`);
+      const flipped = textSig.slice();
+      flipped[rng.int(flipped.length)] ^= 1 << rng.int(8);
+      r = await verifyWith(exported.publicPem, b64url(flipped), 'text');
+      assert.equal(r.state, 'invalid', `base64url of a flipped byte: ${r.text}`);
+      r = await verifyWith(exported.publicPem, hex(flipped), 'text');
+      assert.equal(r.state, 'invalid', `hex of a flipped byte: ${r.text}`);
+      const url = b64url(textSig);
+      assert.match(url, /[-_]/);
+      r = await verifyWith(exported.publicPem, '+' + url.slice(1), 'text');
+      assert.equal(r.state, 'error', `mixed alphabets: ${r.text}`);
+      assert.match(r.text, /^Cannot verify Signature: not base64: it mixes base64 \(\+ \/\) and base64url \(- _\) characters\.$/);
+    });
+
+    await t.test('verify: a private key pasted as the public key is named as one; its public key can take its place', async () => {
+      for (const [what, privText, publicText] of [
+        ['PEM', exported.privatePem, exported.publicPem],
+        ['JWK', JSON.stringify(exported.privateJwk, null, 2), JSON.stringify(exported.publicJwk, null, 2)],
+      ]) {
+        assert.equal(await pg.isHidden('#derive-public'), true);
+        let r = await verifyWith(privText, b64(textSig), 'text');
+        assert.equal(r.state, 'error', `${what}: ${r.text}`);
+        assert.match(r.text, /^This is a private key Keep it secret\. To sign with it, paste it under 1 Key pair/, what);
+        assert.equal(echoed(r.text, what === 'PEM' ? privText.split('\n').slice(1, -2).join('') : exported.privateJwk.priv), undefined, `${what}: the message quotes the key`);
+        if (what === 'PEM') await shot('verify-private-key');
+        assert.equal(await pg.isVisible('#derive-public'), true, `${what}: the page offers the public key`);
+        await pg.click('#derive-public');
+        assert.equal(await value('#verify-key'), publicText, `${what}: the public key of the pasted one, in its format`);
+        assert.equal(await pg.isHidden('#derive-public'), true);
+        await pg.click('#verify-btn');
+        await waitState('#verify-result', ['valid', 'invalid', 'error']);
+        assert.equal(await stateOf('#verify-result'), 'valid', `${what}: ${await text('#verify-result')}`);
+      }
+      // Typing into the box takes the offer away.
+      await verifyWith(exported.privatePem, b64(textSig), 'text');
+      assert.equal(await pg.isVisible('#derive-public'), true);
+      await pg.fill('#verify-key', exported.publicPem);
+      assert.equal(await pg.isHidden('#derive-public'), true);
+    });
+
+    const importKey = async (keyText) => {
+      await pg.fill('#import-key', keyText);
+      await pg.click('#import-btn');
+      return { state: await stateOf('#import-status'), text: await text('#import-status') };
+    };
+    const signText = async () => {
+      await pg.check('#source-text');
+      await pg.click('#sign-btn');
+      await waitState('#sign-status', ['done', 'error']);
+      assert.equal(await stateOf('#sign-status'), 'done', await text('#sign-status'));
+      return fromBase64(await value('#signature'));
+    };
+
+    await t.test('import a private key: PEM, JWK, a seed in hex, base64 or base64url, PKCS#8 without the seed; the set follows the key; it signs', async () => {
+      const made = (set) => {
+        const seed = rng.bytes(32);
+        return { set, alg: SETS[set], seed, ...SETS[set].keygen(seed) };
+      };
+      const cases = [
+        ['PEM', made('ML-DSA-44'), (k) => exportSecretKey(k.alg, k.seed, 'pem'), 'ML-DSA-65'],
+        ['JWK', made('ML-DSA-87'), (k) => JSON.stringify(exportSecretKey(k.alg, k.seed, 'jwk')), 'ML-DSA-65'],
+        ['a seed in hex', made('ML-DSA-44'), (k) => hex(k.seed), 'ML-DSA-44'],
+        ['a seed in base64', made('ML-DSA-65'), (k) => ` ${b64(k.seed)}\n`, 'ML-DSA-65'],
+        ['a seed in base64url', made('ML-DSA-87'), (k) => b64url(k.seed), 'ML-DSA-87'],
+        ['PKCS#8 without the seed', made('ML-DSA-65'), (k) => exportSecretKey(k.alg, k.seed, 'pem', { form: 'expandedKey' }), 'ML-DSA-44'],
+      ];
+      for (const [what, k, write, selected] of cases) {
+        await pg.selectOption('#set', selected);
+        const r = await importKey(write(k));
+        assert.equal(r.state, 'done', `${what}: ${r.text}`);
+        assert.equal(r.text, `Imported an ${k.set} private key${what.includes('without') ? ' (without its seed)' : ''}; its public key is shown below.`);
+        assert.equal(await value('#import-key'), '', `${what}: the pasted key is cleared from its box`);
+        assert.equal(await value('#set'), k.set, `${what}: the list shows the key's set`);
+        assert.equal(await value('#public-hex'), hex(k.publicKey), `${what}: the public key shown`);
+        assert.equal(await text('#sign-btn'), `Sign with the ${k.set} key`);
+        if (what.includes('without')) {
+          assert.equal(await value('#seed'), '');
+          assert.match(await text('#seed-label'), /came without its seed/);
+          await pg.click('#export-pem');
+          const pem = await value('#export-private');
+          assert.ok(equalBytes(importSecretKey(k.alg, pem, 'pem').secretKey, k.secretKey), `${what}: the PEM export is the same key`);
+          await pg.click('#export-jwk');
+          assert.match(await value('#export-private'), /^\(A JWK holds the seed, and this key came without it: export it as PEM\.\)$/);
+          await shot('import');
+          await pg.click('#export-pem');
+        } else {
+          assert.equal(await value('#seed'), hex(k.seed), `${what}: the seed shown`);
+        }
+        const sig = await signText();
+        assert.equal(sig.length, k.alg.lengths.signature);
+        assert.equal(k.alg.verify(sig, utf8(await value('#text')), k.publicKey), true, `${what}: the signature does not verify in Node`);
+      }
+    });
+
+    await t.test('import: bad private keys get a message that names the problem and quotes none of the input; the key in use stays', async () => {
+      const shown = await value('#public-hex');
+      const k = { seed: rng.bytes(32) };
+      Object.assign(k, lib.ml_dsa65.keygen(k.seed));
+      const pem = exportSecretKey(lib.ml_dsa65, k.seed, 'pem');
+      const body = pem.split('\n').slice(1, -2).join('');
+      const at = 20; // in the OID (the seed, further on, may be any 32 bytes)
+      const armour = (b) => `-----BEGIN PRIVATE KEY-----\n${b.replace(/(.{64})(?=.)/g, '$1\n')}\n-----END PRIVATE KEY-----\n`;
+      assert.equal(armour(body), pem);
+      const jwk = exportSecretKey(lib.ml_dsa65, k.seed, 'jwk');
+      const otherPub = exportPublicKey(lib.ml_dsa65, lib.ml_dsa65.keygen(rng.bytes(32)).publicKey, 'jwk').pub;
+      const cases = [
+        ['nothing', '  ', '', /^Private key: paste a PEM/],
+        ['text', 'my secret key is 0123456789abcdef', 'my secret key is 0123456789abcdef', /^Private key: neither PEM .* nor a 32-byte seed/],
+        ['a 31-byte seed', hex(k.seed.subarray(1)), hex(k.seed), /^Private key: neither PEM .* nor a 32-byte seed/],
+        ['a 33-byte seed in base64', b64([...k.seed, 1]), b64(k.seed), /^Private key: neither PEM .* nor a 32-byte seed/],
+        ['a public PEM', exported.publicPem, exported.publicPem.split('\n').slice(1, -2).join(''), /^Private key: this is a public key \(BEGIN PUBLIC KEY\); paste it under 4 Verify\.$/],
+        ['a public JWK', JSON.stringify(exported.publicJwk), exported.publicJwk.pub, /^Private key: this JWK has no "priv": it is a public key; paste it under 4 Verify\.$/],
+        ['JSON that is cut', JSON.stringify(jwk).slice(0, -5), jwk.priv, /^Private key: this JWK is not valid JSON\.$/],
+        ['a PEM with a changed OID', armour(body.slice(0, at) + (body[at] === 'A' ? 'B' : 'A') + body.slice(at + 1)), body, /^Private key \(PEM\): /],
+        ['a truncated PEM', armour(body.slice(0, 40)), body, /^Private key \(PEM\): /],
+        ['a JWK whose pub is another key', JSON.stringify({ ...jwk, pub: otherPub }), jwk.priv, /^Private key \(JWK\): jwk: "pub" is not the public key of the seed in "priv"$/],
+        ['a JWK of another alg', JSON.stringify({ ...jwk, alg: 'ML-DSA-99' }), jwk.priv, /^Private key \(JWK\): jwk: expected alg to be one of/],
+      ];
+      for (const [what, input, secret, expected] of cases) {
+        const r = await importKey(input);
+        assert.equal(r.state, 'error', `${what}: ${r.text}`);
+        assert.match(r.text, expected, what);
+        assert.doesNotMatch(r.text, STACK, `${what}: a stack trace is shown`);
+        assert.equal(echoed(r.text, secret), undefined, `${what}: the message quotes the input`);
+        assert.equal(await value('#public-hex'), shown, `${what}: the key in use changed`);
+        assert.equal(await value('#import-key'), input, `${what}: the input stays, to be corrected`);
+        if (what === 'a truncated PEM') await shot('import-error');
+      }
+    });
+
+    await t.test('switching the parameter set clears the signature, the verification result and the labels of the old set', async () => {
+      await pg.selectOption('#set', 'ML-DSA-87');
+      await pg.click('#keygen');
+      assert.match(await text('#sign-status'), /Ready to sign with the new ML-DSA-87 key/);
+      await signText();
+      await pg.click('#use-key');
+      await pg.click('#use-sig');
+      await pg.click('#verify-btn');
+      await waitState('#verify-result', ['valid', 'invalid', 'error']);
+      assert.equal(await stateOf('#verify-result'), 'valid', await text('#verify-result'));
+      assert.notEqual(await value('#signature'), '');
+      assert.equal(await text('#sign-btn'), 'Sign with the ML-DSA-87 key');
+
+      await pg.selectOption('#set', 'ML-DSA-44');
+      assert.equal(await value('#signature'), '', 'the old signature is gone');
+      assert.equal(await stateOf('#verify-result'), 'idle');
+      assert.equal(await text('#verify-result'), '', 'the old verification result is gone');
+      assert.equal(await text('#sign-btn'), 'Sign', 'the button no longer names the old set');
+      assert.equal(await text('#sign-status'), 'Generate or import a key pair first.');
+      assert.equal(await stateOf('#sign-status'), 'idle');
+      assert.equal(await pg.$eval('#sign-progress', (e) => e.position), 0);
+      assert.equal(await pg.isHidden('#key-out'), true);
+      assert.equal(await value('#public-hex'), '');
+      assert.equal(await pg.isDisabled('#sign-btn'), true);
+      assert.equal(await pg.isDisabled('#use-sig'), true, 'the old signature cannot be pasted any more');
+      assert.equal(await pg.isDisabled('#use-key'), true);
+      await shot('set-switched');
     });
 
     await t.test('node:crypto (Node 24) reads the exported keys and verifies the page signatures', () => {

@@ -3,7 +3,7 @@
 // page's import map, so the package is imported by its URL (www/serve.mjs
 // mounts the built package at /pkg/, beside /www/).
 //
-// Messages in:  { id, op: 'sign', set, seed, message: Blob }
+// Messages in:  { id, op: 'sign', set, secret (seed or secret key), message: Blob }
 //               { id, op: 'verify', set, publicKey, signature, message: Blob }
 // Messages out: { type: 'ready' } once, then per job { id, type: 'progress', done, total }
 //               and one of { id, type: 'signed', signature } / { id, type: 'verified', valid }
@@ -41,11 +41,11 @@ self.onmessage = async ({ data }) => {
     if (!alg) throw new TypeError(`set: expected one of ${Object.keys(SETS).join(', ')}, got ${set}`);
     if (op === 'sign') {
       try {
-        const signer = alg.createSign(data.seed);
+        const signer = alg.createSign(data.secret);
         await feed(id, data.message, signer);
         postMessage({ id, type: 'signed', signature: signer.sign() });
       } finally {
-        data.seed.fill(0); // this worker's copy of the seed; the page keeps its own
+        data.secret.fill(0); // this worker's copy of the key; the page keeps its own
       }
     } else if (op === 'verify') {
       const verifier = alg.createVerify(data.publicKey);

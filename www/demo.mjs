@@ -1,10 +1,10 @@
-// The demo page (www/index.html): key generation and export on the main thread
-// (a few milliseconds), signing and verifying of the message in a module worker
+// The demo page (www/index.html): key generation, import and export on the main
+// thread (a few milliseconds), signing and verifying of the message in a module worker
 // (www/demo-worker.mjs), which streams a file through createSign/createVerify
 // and reports progress. The package (and its key formats, mldsa-simd/keys) is
 // imported by URL, relative to this file, as the worker does: www/serve.mjs
 // mounts the built package at /pkg/.
-import { fromBase64, toBase64, toHex } from './encoding.mjs';
+import { fromBase64, fromHex, toBase64, toHex } from './encoding.mjs';
 
 const $ = (id) => document.getElementById(id);
 const NAMES = ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
@@ -87,35 +87,137 @@ function cancelJob() {
 }
 
 // ---------------------------------------------------------------- key pair
-let key = null; // { set, seed, publicKey }
+// key.secret is what signing takes: the seed, or the expanded secret key of a
+// PKCS#8 key that came without its seed.
+let key = null; // { set, secret, hasSeed, publicKey }
 let exportFormat = 'pem';
 
+/** Drops the key and everything made with it or for its set: signature, results, labels. */
 function forgetKey() {
-  key?.seed.fill(0);
+  if (job?.kind === 'sign') cancelJob();
+  key?.secret.fill(0);
   key = null;
-  for (const id of ['seed', 'public-hex', 'export-public', 'export-private']) $(id).value = '';
+  for (const id of ['seed', 'public-hex', 'export-public', 'export-private', 'signature']) $(id).value = '';
+  lastSignature = null;
   $('key-out').hidden = true;
   $('use-key').disabled = true;
+  $('sign-btn').textContent = 'Sign';
+  $('sign-progress').value = 0;
+  setSignStatus('idle', 'Generate or import a key pair first.');
+  if (!job) {
+    $('verify-progress').value = 0;
+    setVerifyResult('idle', '');
+  }
   updateButtons();
-  if (!job) setSignStatus('idle', 'Generate a key pair first.');
+}
+
+/** Shows `k` ({ set, secret, hasSeed, publicKey }: the page's from now on) as the key of step 1. */
+function useKey(k, how) {
+  forgetKey();
+  key = k;
+  $('set').value = k.set;
+  $('seed-label').textContent = k.hasSeed ? 'Private key: the 32-byte seed ξ (hex)' : 'Private key: this key came without its seed; signing uses its expanded form';
+  $('seed').value = k.hasSeed ? toHex(k.secret) : '';
+  $('public-hex').value = toHex(k.publicKey);
+  $('public-len').textContent = k.publicKey.length;
+  $('key-out').hidden = false;
+  $('use-key').disabled = false;
+  $('sign-btn').textContent = `Sign with the ${k.set} key`;
+  showExport(exportFormat);
+  updateButtons();
+  setSignStatus('idle', `Ready to sign with the ${how} ${k.set} key.`);
 }
 
 function generate() {
-  forgetKey();
   const set = $('set').value;
   const seed = crypto.getRandomValues(new Uint8Array(32));
   const { publicKey, secretKey } = SETS[set].keygen(seed);
   secretKey.fill(0); // signing uses the seed; the expanded key is not kept
-  key = { set, seed, publicKey };
-  $('seed').value = toHex(seed);
-  $('public-hex').value = toHex(publicKey);
-  $('public-len').textContent = publicKey.length;
-  $('key-out').hidden = false;
-  $('use-key').disabled = false;
-  $('sign-btn').textContent = `Sign with the ${set} key`;
-  showExport(exportFormat);
-  updateButtons();
-  if (!job) setSignStatus('idle', `Ready to sign with the new ${set} key.`);
+  useKey({ set, secret: seed, hasSeed: true, publicKey }, 'new');
+}
+
+/**
+ * Reads a key with `read(params, data, format)` of mldsa-simd/keys in the
+ * set that takes it. Its messages never quote the data; of several, the one
+ * of the set the key is for (the others say it is for another set).
+ */
+function readInAnySet(read, data, format, what) {
+  const errors = [];
+  for (const set of NAMES) {
+    try {
+      return { set, key: read(SETS[set], data, format) };
+    } catch (e) {
+      errors.push(e);
+    }
+  }
+  const best = errors.find((e) => !/^\w+: the key is for ML-DSA-\d+, but/.test(e.message)) ?? errors[0];
+  return { error: new Error(`${what} (${format.toUpperCase()}): ${best.message}`) };
+}
+
+const SEED_HEX = /^[0-9a-fA-F]{64}$/;
+const SEED_BASE64 = /^[A-Za-z0-9+/]{43}=?$|^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * A private key pasted as PEM (PKCS#8), JWK (with "priv") or a 32-byte seed
+ * (hex, base64 or base64url; for the set chosen in the list). Returns
+ * { set, secret, hasSeed, publicKey }, new arrays. Messages say what is
+ * wrong and never quote the text.
+ */
+function parseSecretKey(text) {
+  const t = text.trim();
+  const where = 'paste it under 4 Verify';
+  if (!t) throw new Error('Private key: paste a PEM (-----BEGIN PRIVATE KEY-----), a JWK ({"kty":"AKP", …, "priv": …}) or a 32-byte seed in hex or base64.');
+  let data;
+  let format;
+  if (t.startsWith('{')) {
+    format = 'jwk';
+    try {
+      data = JSON.parse(t);
+    } catch {
+      throw new Error('Private key: this JWK is not valid JSON.');
+    }
+    if (data && typeof data === 'object' && !('priv' in data)) throw new Error(`Private key: this JWK has no "priv": it is a public key; ${where}.`);
+  } else if (t.startsWith('-----BEGIN')) {
+    format = 'pem';
+    if (/^-----BEGIN PUBLIC KEY-----/.test(t)) throw new Error(`Private key: this is a public key (BEGIN PUBLIC KEY); ${where}.`);
+    data = t + '\n';
+  } else {
+    const s = t.replace(/\s+/g, '');
+    let seed;
+    if (SEED_HEX.test(s)) seed = fromHex(s);
+    else if (SEED_BASE64.test(s)) seed = fromBase64(s.replace(/-/g, '+').replace(/_/g, '/'));
+    else throw new Error('Private key: neither PEM (-----BEGIN PRIVATE KEY-----), JWK ({…}), nor a 32-byte seed (64 hex digits, or 43 characters of base64 or base64url).');
+    const set = $('set').value;
+    try {
+      const k = keys.importSecretKey(SETS[set], seed, 'raw-seed');
+      k.secretKey.fill(0);
+      return { set, secret: k.seed, hasSeed: true, publicKey: k.publicKey };
+    } finally {
+      seed.fill(0);
+    }
+  }
+  const r = readInAnySet(keys.importSecretKey, data, format, 'Private key');
+  if (r.error) throw r.error;
+  const { seed, secretKey, publicKey } = r.key;
+  if (seed) secretKey.fill(0);
+  return { set: r.set, secret: seed ?? secretKey, hasSeed: !!seed, publicKey };
+}
+
+function importKey() {
+  const status = (state, text) => {
+    $('import-status').dataset.state = state;
+    $('import-status').textContent = text;
+  };
+  let k;
+  try {
+    k = parseSecretKey($('import-key').value);
+  } catch (e) {
+    status('error', e.message);
+    return;
+  }
+  $('import-key').value = ''; // shown again below, in the export boxes
+  useKey(k, 'imported');
+  status('done', `Imported an ${k.set} private key${k.hasSeed ? '' : ' (without its seed)'}; its public key is shown below.`);
 }
 
 function showExport(format) {
@@ -126,11 +228,15 @@ function showExport(format) {
   const alg = SETS[key.set];
   if (format === 'pem') {
     $('export-public').value = keys.exportPublicKey(alg, key.publicKey, 'pem');
-    $('export-private').value = keys.exportSecretKey(alg, key.seed, 'pem');
+    $('export-private').value = keys.exportSecretKey(alg, key.secret, 'pem', { form: key.hasSeed ? 'seed' : 'expandedKey' });
   } else {
     $('export-public').value = JSON.stringify(keys.exportPublicKey(alg, key.publicKey, 'jwk'), null, 2);
+    if (!key.hasSeed) {
+      $('export-private').value = '(A JWK holds the seed, and this key came without it: export it as PEM.)';
+      return;
+    }
     // priv first, so the visible top of the box shows that this one is the private key
-    const { kty, alg: name, priv, ...rest } = keys.exportSecretKey(alg, key.seed, 'jwk');
+    const { kty, alg: name, priv, ...rest } = keys.exportSecretKey(alg, key.secret, 'jwk');
     $('export-private').value = JSON.stringify({ kty, alg: name, priv, ...rest }, null, 2);
   }
 }
@@ -190,11 +296,11 @@ async function sign() {
   }
   const { set } = key;
   const t0 = performance.now();
-  const seed = key.seed.slice(); // moved to the worker, which wipes it after use
+  const secret = key.secret.slice(); // moved to the worker, which wipes it after use
   const onProgress = progressReporter($('sign-progress'), (t) => setSignStatus('busy', t), 'Signing:', t0);
   $('signature').value = '';
   setSignStatus('busy', `Signing ${message.what}…`);
-  const running = runJob({ op: 'sign', set, seed, message: message.blob }, onProgress, [seed.buffer]);
+  const running = runJob({ op: 'sign', set, secret, message: message.blob }, onProgress, [secret.buffer]);
   job.kind = 'sign';
   updateButtons();
   try {
@@ -226,9 +332,12 @@ function setVerifyResult(state, headline, detail = '') {
   }
 }
 
+/** Where a private key was pasted for a public one: says so, and offers its public key. */
+class PrivateKeyHere extends Error {}
+
 /**
- * The public key pasted as PEM or JWK, with its parameter set: the first set
- * that accepts it (each rejects the others' keys by OID or `alg`).
+ * The public key pasted as PEM or JWK, with its parameter set: the set that
+ * accepts it (each rejects the others' keys by OID or `alg`).
  */
 function parsePublicKey(text) {
   const t = text.trim();
@@ -242,21 +351,48 @@ function parsePublicKey(text) {
     } catch {
       throw new Error('Public key: this JWK is not valid JSON.');
     }
+    if (data && typeof data === 'object' && 'priv' in data) throw new PrivateKeyHere('JWK');
   } else if (t.startsWith('-----BEGIN')) {
     format = 'pem';
+    if (/^-----BEGIN (ENCRYPTED )?PRIVATE KEY-----/.test(t)) throw new PrivateKeyHere('PEM');
     data = t + '\n';
   } else {
     throw new Error('Public key: neither PEM (it starts with -----BEGIN PUBLIC KEY-----) nor JWK (it starts with {).');
   }
-  let firstError;
-  for (const set of NAMES) {
-    try {
-      return { set, publicKey: keys.importPublicKey(SETS[set], data, format), format };
-    } catch (e) {
-      firstError ??= e;
-    }
+  const r = readInAnySet(keys.importPublicKey, data, format, 'Public key');
+  if (r.error) throw r.error;
+  return { set: r.set, publicKey: r.key, format };
+}
+
+/** Replaces the private key pasted under Verify with its public key, in the same format. */
+function derivePublic() {
+  $('derive-public').hidden = true;
+  let k;
+  try {
+    k = parseSecretKey($('verify-key').value);
+  } catch (e) {
+    setVerifyResult('error', 'No public key', e.message);
+    return;
   }
-  throw new Error(`Public key (${format.toUpperCase()}): ${firstError.message}`);
+  k.secret.fill(0);
+  const jwk = $('verify-key').value.trim().startsWith('{');
+  const pub = keys.exportPublicKey(SETS[k.set], k.publicKey, jwk ? 'jwk' : 'pem');
+  $('verify-key').value = jwk ? JSON.stringify(pub, null, 2) : pub;
+  setVerifyResult('idle', '');
+}
+
+/**
+ * A pasted signature: hex when it is only hex digits (an even number of
+ * them; a base64 signature is never all hex), otherwise base64 or base64url
+ * (RFC 4648 §4, §5), strictly, one alphabet or the other.
+ */
+function readSignature(text) {
+  const s = text.replace(/\s+/g, '');
+  if (!s) throw new Error('Signature: paste a signature (base64, base64url or hex).');
+  if (/^[0-9a-fA-F]+$/.test(s) && s.length % 2 === 0) return fromHex(s);
+  const url = /[-_]/.test(s);
+  if (url && /[+/]/.test(s)) throw new Error('Signature: not base64: it mixes base64 (+ /) and base64url (- _) characters.');
+  return fromBase64(url ? s.replace(/-/g, '+').replace(/_/g, '/') : s, 'Signature');
 }
 
 async function verify() {
@@ -264,13 +400,16 @@ async function verify() {
   let parsed, signature, message;
   try {
     parsed = parsePublicKey($('verify-key').value);
-    if (!$('verify-sig').value.trim()) throw new Error('Signature: paste a base64 signature.');
-    signature = fromBase64($('verify-sig').value, 'Signature');
+    signature = readSignature($('verify-sig').value);
     message = currentMessage();
   } catch (e) {
-    setVerifyResult('error', 'Cannot verify', e.message);
+    if (e instanceof PrivateKeyHere) {
+      $('derive-public').hidden = false;
+      setVerifyResult('error', 'This is a private key', `Keep it secret. To sign with it, paste it under 1 Key pair ("Or sign with your own private key"). Here, paste its public key, or click "Put its public key here instead".`);
+    } else setVerifyResult('error', 'Cannot verify', e.message);
     return;
   }
+  $('derive-public').hidden = true;
   const { set, publicKey } = parsed;
   const expected = SETS[set].lengths.signature;
   if (signature.length !== expected) {
@@ -315,9 +454,7 @@ async function copy(button) {
 
 // ---------------------------------------------------------------- wiring
 $('keygen').addEventListener('click', generate);
-$('set').addEventListener('change', () => {
-  if (key && key.set !== $('set').value) forgetKey();
-});
+$('set').addEventListener('change', forgetKey);
 $('export-pem').addEventListener('click', () => showExport('pem'));
 $('export-jwk').addEventListener('click', () => showExport('jwk'));
 $('text').addEventListener('input', () => ($('source-text').checked = true));
@@ -344,6 +481,9 @@ $('verify-cancel').addEventListener('click', cancelJob);
 $('use-key').addEventListener('click', () => {
   if (key) $('verify-key').value = keys.exportPublicKey(SETS[key.set], key.publicKey, 'pem');
 });
+$('import-btn').addEventListener('click', importKey);
+$('derive-public').addEventListener('click', derivePublic);
+$('verify-key').addEventListener('input', () => ($('derive-public').hidden = true));
 $('use-sig').addEventListener('click', () => {
   if (lastSignature) $('verify-sig').value = toBase64(lastSignature);
 });

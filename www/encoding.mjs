@@ -1,5 +1,5 @@
-// Bytes as text for the demo page: hex for display, standard base64 (RFC 4648
-// §4) for signatures. The decoder is strict so that a typo in a pasted
+// Bytes as text for the demo page: hex for display (and pasted keys and
+// signatures), standard base64 (RFC 4648 §4) for signatures. The decoder is strict so that a typo in a pasted
 // signature is reported as such instead of becoming different bytes: only
 // the base64 alphabet, padding only at the end, whitespace (line breaks of
 // copied text) ignored. A few lines of our own, as browsers without
@@ -9,6 +9,13 @@ export function toHex(bytes) {
   let s = '';
   for (const b of bytes) s += b.toString(16).padStart(2, '0');
   return s;
+}
+
+/** Decodes hex digits (an even number of them, checked by the caller). */
+export function fromHex(hex) {
+  const out = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
 }
 
 export function toBase64(bytes) {
