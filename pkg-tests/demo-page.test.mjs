@@ -534,6 +534,64 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
       await shot('set-switched');
     });
 
+    await t.test('remember the key across reloads: it comes back and signs; a new key replaces it; unticking forgets it', async () => {
+      const reload = async () => {
+        await pg.reload({ waitUntil: 'load' });
+        await pg.waitForFunction(() => document.body.dataset.ready, null, { timeout: 30_000 });
+        assert.equal(await pg.evaluate(() => document.body.dataset.ready), 'yes', `the page did not start: ${await text('#fatal')}`);
+      };
+      const rememberStatus = async (expected) => {
+        await pg.waitForFunction((src) => new RegExp(src).test(document.querySelector('#remember-status').textContent), expected.source, { timeout: 10_000 }).catch(() => {});
+        assert.match(await text('#remember-status'), expected);
+      };
+      assert.equal(await pg.isEnabled('#remember'), true, 'the package has mldsa-simd/keystore');
+      assert.equal(await pg.isChecked('#remember'), false);
+
+      const seed = rng.bytes(32);
+      const k = lib.ml_dsa44.keygen(seed);
+      await pg.selectOption('#set', 'ML-DSA-44');
+      assert.equal((await importKey(hex(seed))).state, 'done');
+      await pg.check('#remember');
+      await rememberStatus(/^Remembered: this ML-DSA-44 key comes back after a reload/);
+      await reload();
+      assert.equal(await pg.isChecked('#remember'), true);
+      await rememberStatus(/^The ML-DSA-44 key remembered in this browser is back\.$/);
+      assert.equal(await value('#set'), 'ML-DSA-44');
+      assert.equal(await value('#seed'), hex(seed), 'the seed after the reload');
+      assert.equal(await value('#public-hex'), hex(k.publicKey), 'the public key after the reload');
+      assert.equal(await text('#sign-status'), 'Ready to sign with the remembered ML-DSA-44 key.');
+      const sig = await signText();
+      assert.equal(lib.ml_dsa44.verify(sig, utf8(await value('#text')), k.publicKey), true, 'the remembered key signs');
+      await shot('remembered');
+
+      // A change of set drops it, a new key replaces it.
+      await pg.selectOption('#set', 'ML-DSA-87');
+      await rememberStatus(/^No key to remember now/);
+      await pg.click('#keygen');
+      await rememberStatus(/^Remembered: this ML-DSA-87 key/);
+      const seed87 = await value('#seed');
+      await reload();
+      assert.equal(await value('#set'), 'ML-DSA-87');
+      assert.equal(await value('#seed'), seed87, 'the newer key came back');
+
+      // A key without its seed cannot be kept, and the one kept before is dropped.
+      await importKey(exportSecretKey(lib.ml_dsa65, lib.ml_dsa65.keygen(rng.bytes(32)).secretKey, 'pem', { form: 'expandedKey' }));
+      await rememberStatus(/^This key came without its seed.*cannot be remembered\.$/);
+      await reload();
+      assert.equal(await pg.isHidden('#key-out'), true, 'no key after the reload');
+      assert.equal(await pg.isChecked('#remember'), false);
+
+      // Unticking forgets.
+      await pg.click('#keygen');
+      await pg.check('#remember');
+      await rememberStatus(/^Remembered: /);
+      await pg.uncheck('#remember');
+      await rememberStatus(/^Forgotten: no key is kept in this browser\.$/);
+      await reload();
+      assert.equal(await pg.isHidden('#key-out'), true, 'no key after the reload');
+      assert.equal(await value('#seed'), '');
+    });
+
     await t.test('node:crypto (Node 24) reads the exported keys and verifies the page signatures', () => {
       const out = inNode24(
         `

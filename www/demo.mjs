@@ -24,6 +24,12 @@ try {
   fatal(`The package did not load from ../pkg/ (${e.message}). Build it with \`npm run build\` and serve the page with \`node www/serve.mjs\`.`);
   throw e;
 }
+// Remembering the key: CryptoKeys of mldsa-simd/webcrypto kept by mldsa-simd/keystore.
+let store = null;
+try {
+  const [{ subtle }, { saveKey, loadKey, deleteKey }] = await Promise.all([import('../pkg/webcrypto.mjs'), import('../pkg/keystore.mjs')]);
+  store = { subtle, saveKey, loadKey, deleteKey };
+} catch {}
 const SETS = { 'ML-DSA-44': lib.ml_dsa44, 'ML-DSA-65': lib.ml_dsa65, 'ML-DSA-87': lib.ml_dsa87 };
 
 function formatBytes(n) {
@@ -126,6 +132,7 @@ function useKey(k, how) {
   showExport(exportFormat);
   updateButtons();
   setSignStatus('idle', `Ready to sign with the ${how} ${k.set} key.`);
+  if (remembering() && how !== 'remembered') rememberKey();
 }
 
 function generate() {
@@ -238,6 +245,76 @@ function showExport(format) {
     // priv first, so the visible top of the box shows that this one is the private key
     const { kty, alg: name, priv, ...rest } = keys.exportSecretKey(alg, key.secret, 'jwk');
     $('export-private').value = JSON.stringify({ kty, alg: name, priv, ...rest }, null, 2);
+  }
+}
+
+// ---------------------------------------------------------------- remember
+// While the box is ticked, the store holds the key of step 1 (or nothing,
+// when there is none): each new key replaces it, and unticking deletes it.
+// The private key is stored extractable, because signing here streams the
+// message through createSign in the worker, which takes the seed.
+const STORED = 'mldsa-simd-demo';
+const remembering = () => $('remember').checked;
+
+function setRememberStatus(state, text) {
+  $('remember-status').dataset.state = state;
+  $('remember-status').textContent = text;
+}
+
+// Saves run one after another, so that the last key shown is the one kept.
+let saving = Promise.resolve();
+function rememberKey() {
+  const k = key;
+  saving = saving.then(async () => {
+    try {
+      if (!k) {
+        await store.deleteKey(STORED);
+        setRememberStatus('idle', 'No key to remember now; the next one will be.');
+        return;
+      }
+      if (!k.hasSeed) {
+        await store.deleteKey(STORED);
+        setRememberStatus('error', 'This key came without its seed, and WebCrypto keeps ML-DSA private keys as seeds: it cannot be remembered.');
+        return;
+      }
+      const alg = { name: k.set };
+      const privateKey = await store.subtle.importKey('raw-seed', k.secret, alg, true, ['sign']);
+      const publicKey = await store.subtle.importKey('raw-public', k.publicKey, alg, true, ['verify']);
+      await store.saveKey(STORED, { privateKey, publicKey });
+      setRememberStatus('done', `Remembered: this ${k.set} key comes back after a reload (kept in this browser's IndexedDB).`);
+    } catch (e) {
+      setRememberStatus('error', `Not remembered: ${e.message}`);
+    }
+  });
+  return saving;
+}
+
+async function toggleRemember() {
+  if (remembering()) return rememberKey();
+  saving = saving.then(async () => {
+    try {
+      await store.deleteKey(STORED);
+      setRememberStatus('idle', 'Forgotten: no key is kept in this browser.');
+    } catch (e) {
+      setRememberStatus('error', `Not forgotten: ${e.message}`);
+    }
+  });
+}
+
+/** At start: the key remembered before the reload, if any, becomes the key of step 1. */
+async function restoreKey() {
+  try {
+    const stored = await store.loadKey(STORED);
+    if (!stored) return;
+    const set = stored.privateKey.algorithm.name;
+    const seed = new Uint8Array(await store.subtle.exportKey('raw-seed', stored.privateKey));
+    const { publicKey, secretKey } = SETS[set].keygen(seed);
+    secretKey.fill(0);
+    useKey({ set, secret: seed, hasSeed: true, publicKey }, 'remembered');
+    $('remember').checked = true;
+    setRememberStatus('done', `The ${set} key remembered in this browser is back.`);
+  } catch (e) {
+    setRememberStatus('error', `The remembered key could not be read: ${e.message}`);
   }
 }
 
@@ -454,7 +531,10 @@ async function copy(button) {
 
 // ---------------------------------------------------------------- wiring
 $('keygen').addEventListener('click', generate);
-$('set').addEventListener('change', forgetKey);
+$('set').addEventListener('change', () => {
+  forgetKey();
+  if (remembering()) rememberKey();
+});
 $('export-pem').addEventListener('click', () => showExport('pem'));
 $('export-jwk').addEventListener('click', () => showExport('jwk'));
 $('text').addEventListener('input', () => ($('source-text').checked = true));
@@ -489,6 +569,12 @@ $('use-sig').addEventListener('click', () => {
 });
 for (const b of document.querySelectorAll('button[data-copy]')) b.addEventListener('click', () => copy(b));
 
+$('remember').addEventListener('change', toggleRemember);
+
 startWorker(); // loads the package in the worker now, not at the first click
 updateButtons();
+if (store) {
+  $('remember').disabled = false;
+  await restoreKey();
+} else setRememberStatus('idle', 'This build of the package has no mldsa-simd/keystore.');
 document.body.dataset.ready = 'yes';
