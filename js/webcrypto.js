@@ -322,8 +322,12 @@ class CryptoKey {
 }
 defineProperty(CryptoKey, 'name', { value: 'CryptoKey', configurable: true }); // whatever a minifier calls the class
 defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: 'CryptoKey', configurable: true });
-// `key instanceof CryptoKey` (the platform's) holds for these keys too.
-if (PlatformCryptoKey) setPrototypeOf(CryptoKey.prototype, PlatformCryptoKey.prototype);
+// `key instanceof CryptoKey` (the platform's) holds for these keys too, and
+// `key.constructor` is the platform's CryptoKey, as for its own keys.
+if (PlatformCryptoKey) {
+  setPrototypeOf(CryptoKey.prototype, PlatformCryptoKey.prototype);
+  defineProperty(CryptoKey.prototype, 'constructor', { value: PlatformCryptoKey, writable: true, configurable: true });
+}
 // Node's util.inspect prints a key as Node prints its own CryptoKey (whose
 // inspect hook, on the platform prototype above, reads the platform's
 // internal slots and throws on ours).
