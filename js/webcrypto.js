@@ -743,7 +743,7 @@ const methods = {
   sign(algorithm, key, data) {
     return promise(() => {
       const s = known(key);
-      if (!s) return platform('sign', this, [algorithm, key, data]);
+      if (!s) return unknownKey('sign', this, [algorithm, key, data]);
       bufferSource(data, 'data');
       const alg = mlDsaAlgorithm(algorithm);
       if (!alg) return s.native ? platform('sign', this, [algorithm, key, data]) : otherAlgorithm('sign', this, [algorithm, key, data], 1);
@@ -755,7 +755,7 @@ const methods = {
   verify(algorithm, key, signature, data) {
     return promise(() => {
       const s = known(key);
-      if (!s) return platform('verify', this, [algorithm, key, signature, data]);
+      if (!s) return unknownKey('verify', this, [algorithm, key, signature, data]);
       bufferSource(signature, 'signature');
       bufferSource(data, 'data');
       const alg = mlDsaAlgorithm(algorithm);
@@ -776,6 +776,23 @@ const methods = {
     });
   },
 };
+
+/**
+ * sign or verify with a key this module does not know: the platform's call,
+ * except for a platform key of another algorithm with an ML-DSA algorithm,
+ * which the spec's steps refuse after normalizing the algorithm (which
+ * succeeds: ML-DSA is supported here) with an InvalidAccessError, where a
+ * platform without ML-DSA would refuse its name (NotSupportedError).
+ */
+function unknownKey(name, self, args) {
+  const key = args[1];
+  if (!isPlatformKey(key) || NAMES.includes(apply(platformKeyAlgorithm, key, []).name)) return platform(name, self, args);
+  for (let i = 2; i < args.length; i++) bufferSource(args[i], i === 2 && name === 'verify' ? 'signature' : 'data');
+  const alg = mlDsaAlgorithm(args[0]);
+  if (!alg) return platform(name, self, args);
+  readContext(alg);
+  throw fail('InvalidAccessError', `${name}: the key is not an ${alg.name} key`);
+}
 const ML_DSA_METHODS = ['generateKey', 'importKey', 'exportKey', 'sign', 'verify', 'getPublicKey'];
 
 // ---------------------------------------------------------------- the methods ML-DSA has no use for
