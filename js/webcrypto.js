@@ -879,7 +879,8 @@ function supports(operation, algorithm, lengthOrAdditional) {
   let alg;
   try {
     alg = mlDsaAlgorithm(algorithm);
-    if (alg && (operation === 'sign' || operation === 'verify')) readContext(alg);
+    // A context longer than 255 bytes: sign and verify refuse it.
+    if (alg && (operation === 'sign' || operation === 'verify') && readContext(alg).length > 255) return false;
   } catch {
     return false;
   }
