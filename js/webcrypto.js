@@ -148,6 +148,20 @@ function bufferSource(value, name) {
   return value;
 }
 
+/** Whether `value` is an ArrayBuffer, a SharedArrayBuffer or a view of one. */
+function isBufferSource(value) {
+  if (isView(value)) return true;
+  for (const byteLength of [abByteLength, sabByteLength]) {
+    try {
+      if (byteLength) {
+        apply(byteLength, value, []);
+        return true;
+      }
+    } catch {}
+  }
+  return false;
+}
+
 /** "Get a copy of the bytes held by the buffer source" (a converted one), as they are now. */
 function copyBufferSource(value) {
   let buffer, offset, length;
@@ -255,7 +269,9 @@ function jwkMember(jwk, name) {
 
 /** The members of a JsonWebKey dictionary that ML-DSA reads, each read once and converted. */
 function readJwk(value) {
-  if (value === null || typeof value !== 'object') throw new TypeError('keyData: expected a JsonWebKey object for the jwk format');
+  // (A BufferSource is not a JsonWebKey: WebIDL's union conversion makes it the BufferSource.)
+  if (value === null || typeof value !== 'object' || isBufferSource(value))
+    throw new TypeError('keyData: expected a JsonWebKey object for the jwk format');
   const out = { __proto__: null };
   // WebIDL reads dictionary members in lexicographic order.
   for (const member of ['alg', 'ext', 'key_ops', 'kty', 'priv', 'pub', 'use']) {
