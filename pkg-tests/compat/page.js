@@ -4,15 +4,16 @@
 // module Worker built from worker.js; the answers go to globalThis.__compat.
 import * as lib from 'mldsa-simd';
 import { install, CryptoKey as OurKey } from 'mldsa-simd/webcrypto';
-import { probe } from './probe.js';
+import { probe, platformMlDsa } from './probe.js';
 
 const text = (e) => String((e && e.stack) || e);
 
 async function main() {
   const out = {};
   try {
+    const platformHasMlDsa = await platformMlDsa(lib.ml_dsa65); // (before install() replaces crypto.subtle's methods)
     const forced = await install({ force: true });
-    out.page = { forced, ...(await probe({ lib, subtle: crypto.subtle, OurKey })) };
+    out.page = { forced, ...(await probe({ lib, subtle: crypto.subtle, OurKey, platformHasMlDsa })) };
   } catch (e) {
     out.page = { error: text(e) };
   }
