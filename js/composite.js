@@ -12,7 +12,7 @@
  * @module
  */
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from './index.js';
-import { apply, U8, u8Fill, u8Set, len, freeze, describe, readBytes, readOptions, readContext } from './args.js';
+import { apply, U8, u8Fill, u8Set, isArray, len, freeze, describe, readBytes, readOptions, readContext } from './args.js';
 import { sha3Core } from './sha3.js';
 
 // ---------------------------------------------------------------- intrinsics
@@ -53,11 +53,39 @@ const ascii = (text) => {
 
 // ---------------------------------------------------------------- DER
 // Only what the draft's encodings need: definite lengths, up to 3 length bytes.
-function der(tag, ...parts) {
-  const body = concat(...parts);
-  const n = len(body);
-  const head = n < 0x80 ? [tag, n] : n < 0x100 ? [tag, 0x81, n] : n < 0x10000 ? [tag, 0x82, n >> 8, n & 255] : [tag, 0x83, n >> 16, (n >> 8) & 255, n & 255];
-  return concat(new U8(head), body);
+// der(tag, ...parts) writes one TLV into one new array; a part is bytes or a
+// nested [tag, ...parts], written in place, so that no intermediate copy of a
+// part (a private key, on its way to the platform) is left behind.
+const headLen = (n) => (n < 0x80 ? 2 : n < 0x100 ? 3 : n < 0x10000 ? 4 : 5);
+function bodyLen(node) {
+  let n = 0;
+  for (let i = 1; i < node.length; i++) n += isArray(node[i]) ? tlvLen(node[i]) : len(node[i]);
+  return n;
+}
+const tlvLen = (node) => headLen(bodyLen(node)) + bodyLen(node);
+function put(node, out, at) {
+  const n = bodyLen(node);
+  out[at++] = node[0];
+  if (n < 0x80) out[at++] = n;
+  else {
+    const k = headLen(n) - 2;
+    out[at++] = 0x80 | k;
+    for (let s = 8 * (k - 1); s >= 0; s -= 8) out[at++] = (n >> s) & 255;
+  }
+  for (let i = 1; i < node.length; i++) {
+    const p = node[i];
+    if (isArray(p)) at = put(p, out, at);
+    else {
+      apply(u8Set, out, [p, at]);
+      at += len(p);
+    }
+  }
+  return at;
+}
+function der(...node) {
+  const out = new U8(tlvLen(node));
+  put(node, out, 0);
+  return out;
 }
 /** [start, end) of the value of a strict-DER TLV with `tag` at `at` that ends by `limit`, or undefined. */
 function tlv(d, at, limit, tag) {
@@ -120,7 +148,7 @@ function traditional(t) {
     const bits = +rsa[1];
     const hash = bits === 4096 ? 'SHA-384' : 'SHA-256';
     const name = rsa[2] === 'PSS' ? 'RSA-PSS' : 'RSASSA-PKCS1-v1_5';
-    const algId = der(0x30, RSA_ALG, NULL);
+    const algId = [0x30, RSA_ALG, NULL];
     return {
       name: `${name} ${bits}`,
       key: { name, hash },
@@ -132,8 +160,8 @@ function traditional(t) {
         const n = s && tlv(d, s[0], s[1], 0x02);
         return !!(n && whole(d, n[1], s[1], 0x02));
       },
-      spki: (pk) => der(0x30, algId, der(0x03, new U8(1), pk)),
-      pkcs8: (sk) => der(0x30, INT0, algId, der(0x04, sk)),
+      spki: (pk) => der(0x30, algId, [0x03, new U8(1), pk]),
+      pkcs8: (sk) => der(0x30, INT0, algId, [0x04, sk]),
       checkKey: (key) => key.algorithm.modulusLength === bits,
       // Export: the BIT STRING of the SPKI, the OCTET STRING of the PKCS#8.
       publicOf: async (key) => {
@@ -167,14 +195,13 @@ function traditional(t) {
         const k = v && v[1] - v[0] === 1 && sk[v[0]] === 1 && tlv(sk, v[1], s[1], 0x04);
         const p = k && k[1] - k[0] === n && whole(sk, k[1], s[1], 0xa0);
         if (!p || p[1] - p[0] !== len(oid) || !same(sk, p[0], oid)) return undefined;
-        return der(0x30, INT0, der(0x30, EC_ALG, oid), der(0x04, sk));
+        return der(0x30, INT0, [0x30, EC_ALG, oid], [0x04, sk]);
       },
       privateOf: (d, o) => {
         const s = tlv(d, o[0], o[1], 0x30);
         const v = tlv(d, s[0], s[1], 0x02);
         const k = tlv(d, v[1], s[1], 0x04);
-        const out = der(0x30, bytesOf('020101'), der(0x04, d.subarray(k[0], k[1])), der(0xa0, oid));
-        return out;
+        return der(0x30, bytesOf('020101'), [0x04, d.subarray(k[0], k[1])], [0xa0, oid]);
       },
     };
   }
@@ -187,7 +214,7 @@ function traditional(t) {
     generate: { name: t },
     checkPublic: (d) => len(d) === n,
     raw: true,
-    pkcs8: (sk) => (len(sk) === n ? der(0x30, INT0, der(0x30, ED_OID[t]), der(0x04, der(0x04, sk))) : undefined),
+    pkcs8: (sk) => (len(sk) === n ? der(0x30, INT0, [0x30, ED_OID[t]], [0x04, [0x04, sk]]) : undefined),
     privateOf: (d, o) => {
       const k = tlv(d, o[0], o[1], 0x04);
       return d.slice(k[0], k[1]);
@@ -202,7 +229,7 @@ function sigToDer(raw, n) {
   const int = (v) => {
     let i = 0;
     while (i < n - 1 && v[i] === 0) i++;
-    return der(0x02, v[i] & 0x80 ? new U8(1) : new U8(0), v.subarray(i));
+    return [0x02, new U8(v[i] >> 7), v.subarray(i)];
   };
   return der(0x30, int(raw.subarray(0, n)), int(raw.subarray(n)));
 }
@@ -258,7 +285,7 @@ function make(index) {
   const trad = traditional(t);
   const label = ascii('COMPSIG-' + name.replace(/brainpoolP(\d+)r1/, 'BP$1'));
   const oid = concat(bytesOf('06082b060105050706'), new U8([37 + index]));
-  const algId = der(0x30, oid);
+  const algId = [0x30, oid];
   const tradName = trad.name;
 
   const platform = async (op, run) => {
@@ -405,7 +432,7 @@ function make(index) {
     readFormat(format, ['raw', 'spki', 'pem']);
     const pk = checkPublicKey(copy(readBytes(publicKey, 'publicKey')));
     if (format === 'raw') return pk;
-    const spki = der(0x30, algId, der(0x03, new U8(1), pk));
+    const spki = der(0x30, algId, [0x03, new U8(1), pk]);
     return format === 'spki' ? spki : pemOf(spki);
   }
   function importPublicKey(data, format = 'raw') {
@@ -429,7 +456,7 @@ function make(index) {
     readFormat(format, ['raw', 'pkcs8']);
     const sk = checkSecretKey(copy(readBytes(secretKey, 'secretKey')));
     if (format === 'raw') return sk;
-    const out = der(0x30, INT0, algId, der(0x04, sk));
+    const out = der(0x30, INT0, algId, [0x04, sk]);
     wipe(sk);
     return out;
   }

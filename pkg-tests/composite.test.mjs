@@ -161,3 +161,145 @@ test('composite: every vector in headless Firefox ESR', { skip, timeout: 300_000
   const { openFirefox } = await import('./lib/firefox.mjs');
   await inBrowser(t, 'Firefox ESR', openFirefox);
 });
+
+// In a Node 20 process of its own, since it replaces globals before the
+// package loads: Uint8Array by a Proxy that records every array constructed
+// while a `sign` runs (the package captures it at load, as it does every
+// built-in), and SubtleCrypto.prototype.importKey by one that records what it
+// is given and makes. After `sign`, no array of the package's may hold the
+// ML-DSA seed or a part of the traditional private key (the caller's own array
+// keeps them), and the traditional key is a non-extractable platform key.
+const SECRETS = `
+  import fs from 'node:fs';
+  const made = [];
+  let recording = false;
+  const Plain = Uint8Array;
+  globalThis.Uint8Array = new Proxy(Plain, {
+    construct(target, args, newTarget) {
+      const a = Reflect.construct(target, args, newTarget === globalThis.Uint8Array ? target : newTarget);
+      if (recording) made.push(a);
+      return a;
+    },
+  });
+  const imports = [];
+  const importKey = SubtleCrypto.prototype.importKey;
+  SubtleCrypto.prototype.importKey = async function (format, data, ...rest) {
+    const key = await importKey.call(this, format, data, ...rest);
+    imports.push({ format, data, key });
+    return key;
+  };
+  const { composite, names } = await import('${PKG_NAME}/composite');
+  const vectors = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+  const b64 = (s) => new Plain(Buffer.from(s, 'base64'));
+  const holds = (a, part) => {
+    for (let i = 0; i + part.length <= a.length; i++) {
+      let j = 0;
+      while (j < part.length && a[i + j] === part[j]) j++;
+      if (j === part.length) return true;
+    }
+    return false;
+  };
+  const out = {};
+  for (const t of vectors.tests) {
+    const name = t.tcId.slice(3);
+    if (!names.includes(name) || name.includes('brainpool')) continue;
+    const sk = b64(t.sk);
+    const seed = sk.slice(0, 32);
+    const trad = sk.slice(32);
+    const part = trad.slice(trad.length - 24); // the end of the key: its last CRT value, scalar (after the curve for ECDSA: not), or the EdDSA key
+    const tradPart = name.includes('ECDSA') ? trad.slice(7, 7 + 16) : part;
+    made.length = 0;
+    imports.length = 0;
+    recording = true;
+    let sig;
+    try {
+      sig = await composite(name).sign(b64(vectors.m), sk);
+    } finally {
+      recording = false;
+    }
+    const mine = made.filter((a) => a !== sk && a.buffer !== sk.buffer && a.buffer !== sig.buffer);
+    const priv = imports.filter((i) => i.format === 'pkcs8');
+    out[name] = {
+      arrays: mine.length,
+      seedLeft: mine.filter((a) => { try { return holds(a, seed); } catch { return false; } }).length,
+      tradLeft: mine.filter((a) => { try { return holds(a, tradPart); } catch { return false; } }).length,
+      imports: priv.length,
+      wrappedWiped: priv.every((i) => new Plain(i.data.buffer ?? i.data, i.data.byteOffset ?? 0, i.data.byteLength).every((x) => x === 0)),
+      key: priv.map((i) => [i.key.type, i.key.extractable, i.key.usages.join()]),
+      callerKeyKept: sk.slice(0, 32).every((x, i) => x === seed[i]),
+    };
+  }
+  process.stdout.write(JSON.stringify(out));`;
+
+test('composite (Node 20): after sign no copy of the ML-DSA seed or the traditional key is left, which lives only as a non-extractable CryptoKey', { skip, timeout: 120_000 }, () => {
+  const file = path.join(consumerDir, 'composite-secrets.mjs');
+  fs.writeFileSync(file, SECRETS);
+  try {
+    const p = spawnSync(process.execPath, ['--no-warnings', file, vectorsFile], { cwd: consumerDir, encoding: 'utf8', maxBuffer: 1 << 26 });
+    assert.equal(p.status, 0, p.stderr);
+    const r = JSON.parse(p.stdout);
+    assert.equal(Object.keys(r).length, 16);
+    for (const [name, x] of Object.entries(r)) {
+      assert.ok(x.arrays > 5, `${name}: arrays were recorded (${x.arrays})`);
+      assert.deepEqual(x, { ...x, seedLeft: 0, tradLeft: 0, imports: 1, wrappedWiped: true, key: [['private', false, 'sign']], callerKeyKept: true }, name);
+    }
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+});
+
+test('composite (Node 20): hostile arguments are read once, into bytes of the package\'s own', { skip, timeout: 60_000 }, async () => {
+  const { composite } = await load();
+  const b64 = (s) => new Uint8Array(Buffer.from(s, 'base64'));
+  for (const name of ['MLDSA65-Ed25519-SHA512', 'MLDSA44-ECDSA-P256-SHA256']) {
+    const v = vectors.tests.find((t) => t.tcId === `id-${name}`);
+    const alg = composite(name);
+    const m = b64(vectors.m);
+    const ctx = b64(vectors.ctx);
+    // An options bag whose getter counts its reads; a message whose own properties lie.
+    let reads = 0;
+    const opts = { get context() { reads++; return ctx; } };
+    const lying = b64(vectors.m);
+    Object.defineProperties(lying, { length: { value: 1 }, byteLength: { value: 1 }, subarray: { value: () => new Uint8Array(1) }, slice: { value: () => new Uint8Array(1) } });
+    const sig = await alg.sign(lying, b64(v.sk), opts);
+    assert.equal(reads, 1, `${name}: the context getter read once`);
+    assert.equal(await alg.verify(sig, m, b64(v.pk), { context: ctx }), true, `${name}: signed the real bytes`);
+    // Arguments changed right after the call (before it settles) change nothing.
+    const sk = b64(v.sk);
+    const m2 = b64(vectors.m);
+    const c2 = b64(vectors.ctx);
+    const signing = alg.sign(m2, sk, { context: c2 });
+    sk.fill(0);
+    m2.fill(0);
+    c2.fill(0);
+    assert.equal(await alg.verify(await signing, m, b64(v.pk), { context: ctx }), true, `${name}: sign took copies`);
+    const s = b64(v.sWithContext);
+    const pk = b64(v.pk);
+    const m3 = b64(vectors.m);
+    const c3 = b64(vectors.ctx);
+    const verifying = alg.verify(s, m3, pk, { context: c3 });
+    s.fill(0);
+    pk.fill(0);
+    m3.fill(0);
+    c3.fill(0);
+    assert.equal(await verifying, true, `${name}: verify took copies`);
+    // A Proxy, a revoked one, a subclass instance's fake tag, a plain array: TypeErrors naming the argument.
+    const revocable = Proxy.revocable(m, {});
+    revocable.revoke();
+    for (const [bad, arg] of [[new Proxy(m, {}), 'message'], [revocable.proxy, 'message'], [[...m], 'message'], [new Uint16Array(4), 'message']])
+      await assert.rejects(alg.verify(s, bad, pk), (e) => e instanceof TypeError && e.message.startsWith(`${arg}:`));
+    // A platform method replaced after load never sees the key.
+    const original = SubtleCrypto.prototype.importKey;
+    let called = 0;
+    SubtleCrypto.prototype.importKey = function (...a) {
+      called++;
+      return original.apply(this, a);
+    };
+    try {
+      assert.equal(await alg.verify(await alg.sign(m, b64(v.sk)), m, b64(v.pk)), true);
+    } finally {
+      SubtleCrypto.prototype.importKey = original;
+    }
+    assert.equal(called, 0, `${name}: the replaced importKey was not called`);
+  }
+});
