@@ -161,7 +161,7 @@ function traditional(t) {
         return !!(n && whole(d, n[1], s[1], 0x02));
       },
       spki: (pk) => der(0x30, algId, [0x03, new U8(1), pk]),
-      pkcs8: (sk) => der(0x30, INT0, algId, [0x04, sk]),
+      pkcs8: (sk) => (whole(sk, 0, len(sk), 0x30) ? der(0x30, INT0, algId, [0x04, sk]) : undefined),
       checkKey: (key) => key.algorithm.modulusLength === bits,
       // Export: the BIT STRING of the SPKI, the OCTET STRING of the PKCS#8.
       publicOf: async (key) => {
@@ -350,7 +350,6 @@ function make(index) {
       const hashing = prehash(msg);
       const tsk = sk.subarray(32);
       const key = await platform('importKey', async () => {
-        if (trad.unsupported) return;
         wrapped = trad.pkcs8(tsk);
         if (!wrapped) throw new Error(`secretKey: the ${tradName} private key is not in the draft's encoding`);
         let k;
@@ -388,11 +387,11 @@ function make(index) {
     const msg = readBytes(message, 'message');
     const pk = copy(readBytes(publicKey, 'publicKey'));
     if (trad.unsupported) throw notSupported(tradName);
-    const hashing = prehash(msg);
     const tpk = pk.subarray(PK);
     if (len(pk) <= PK || len(sig) <= SIG || !trad.checkPublic(tpk)) return false;
     let tSig = sig.subarray(SIG);
     if (trad.ecdsa && !(tSig = sigFromDer(tSig, trad.ecdsa))) return false;
+    const hashing = prehash(msg);
     let key;
     try {
       key = await platform('importKey', () => subtle('importKey', trad.raw ? ['raw', tpk, trad.key, false, ['verify']] : ['spki', trad.spki(tpk), trad.key, false, ['verify']]));
@@ -470,6 +469,13 @@ function make(index) {
       const v = s && tlv(d, s[0], s[1], 0x02);
       if (!v || v[1] - v[0] !== 1 || d[v[0]] > 1) throw new Error('secretKey: not a DER PKCS#8 PrivateKeyInfo (version 0 or 1)');
       const k = keyAfterAlgorithm(d, v[1], s, 0x04, 'secretKey');
+      // After the key: [0] attributes, and in version 1 [1] the public key; nothing else.
+      let at = k[1];
+      const attributes = tlv(d, at, s[1], 0xa0);
+      if (attributes) at = attributes[1];
+      const pub = d[v[0]] === 1 && tlv(d, at, s[1], 0x81);
+      if (pub) at = pub[1];
+      if (at !== s[1]) throw new Error('secretKey: the PrivateKeyInfo has fields after the key other than attributes and (version 1) the public key');
       return checkSecretKey(d.slice(k[0], k[1]));
     } finally {
       wipe(d);

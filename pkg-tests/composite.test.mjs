@@ -303,3 +303,44 @@ test('composite (Node 20): hostile arguments are read once, into bytes of the pa
     assert.equal(called, 0, `${name}: the replaced importKey was not called`);
   }
 });
+
+test('composite (Node 20): key formats refuse another algorithm\'s keys and malformed DER with an Error, wrong types with a TypeError', { skip }, async () => {
+  const { composite } = await load();
+  const b64 = (s) => new Uint8Array(Buffer.from(s, 'base64'));
+  const byName = (n) => vectors.tests.find((t) => t.tcId === `id-${n}`);
+  const alg = composite('MLDSA65-ECDSA-P256-SHA512');
+  const v = byName('MLDSA65-ECDSA-P256-SHA512');
+  const otherAlg = composite('MLDSA65-Ed25519-SHA512');
+  const spki = alg.exportPublicKey(b64(v.pk), 'spki');
+  const pkcs8 = b64(v.sk_pkcs8);
+  // Another combination's SPKI and PKCS#8 (same ML-DSA set), named by OID in the message.
+  assert.throws(() => otherAlg.importPublicKey(spki, 'spki'), /^Error: publicKey: the algorithm is not MLDSA65-Ed25519-SHA512 \(OID 1\.3\.6\.1\.5\.5\.7\.6\.48/);
+  assert.throws(() => otherAlg.importSecretKey(pkcs8, 'pkcs8'), /^Error: secretKey: the algorithm is not MLDSA65-Ed25519-SHA512/);
+  // Raw keys whose traditional part is not of the algorithm.
+  assert.throws(() => otherAlg.importPublicKey(b64(v.pk)), /^Error: publicKey: not a MLDSA65-Ed25519-SHA512 public key/);
+  assert.throws(() => alg.importPublicKey(b64(v.pk).subarray(0, 1952)), /^Error: publicKey/);
+  // Malformed DER: a byte more, a byte less, a length that lies, parameters in the AlgorithmIdentifier.
+  const plus = (d, ...x) => Uint8Array.from([...d, ...x]);
+  for (const bad of [plus(spki, 0), spki.subarray(0, spki.length - 1), Uint8Array.from(spki, (x, i) => (i === 3 ? x + 1 : x))])
+    assert.throws(() => alg.importPublicKey(bad, 'spki'), /^Error: publicKey/);
+  for (const bad of [plus(pkcs8, 0), pkcs8.subarray(0, pkcs8.length - 1), Uint8Array.from(pkcs8, (x, i) => (i === 4 ? 2 : x))])
+    assert.throws(() => alg.importSecretKey(bad, 'pkcs8'), /^Error: secretKey/);
+  assert.throws(() => alg.importPublicKey('-----BEGIN PUBLIC KEY-----\n!!!!\n-----END PUBLIC KEY-----\n', 'pem'), /^Error: publicKey/);
+  assert.throws(() => alg.importPublicKey('-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', 'pem'), /^Error: publicKey/);
+  // A private key the platform would be handed is refused before: an ECPrivateKey for another curve.
+  const p384 = byName('MLDSA65-ECDSA-P384-SHA512');
+  const mixed = plus(b64(v.sk).subarray(0, 32), ...b64(p384.sk).subarray(32));
+  await assert.rejects(alg.sign(b64(vectors.m), mixed), /^Error: secretKey: the ECDSA P-256 private key is not in the draft's encoding/);
+  await assert.rejects(alg.sign(b64(vectors.m), b64(v.sk).subarray(0, 32)), RangeError);
+  // Types and format names.
+  assert.throws(() => alg.importPublicKey(spki, 'jwk'), /^TypeError: format/);
+  assert.throws(() => alg.importPublicKey(Buffer.from(spki).toString('base64'), 'spki'), /^TypeError: publicKey/);
+  assert.throws(() => alg.importPublicKey(spki, 'pem'), /^TypeError: publicKey: expected a string/);
+  assert.throws(() => alg.exportSecretKey([1, 2, 3], 'pkcs8'), /^TypeError: secretKey/);
+  // Neither a key nor any of its bytes in a message.
+  try {
+    alg.importSecretKey(plus(pkcs8, 0), 'pkcs8');
+  } catch (e) {
+    assert.doesNotMatch(e.message, /\d{3,}|[A-Za-z0-9+/]{20,}/);
+  }
+});
