@@ -26,8 +26,11 @@
  * import { composite } from 'mldsa-simd/composite';
  * const alg = composite('MLDSA65-Ed25519-SHA512');
  * const { publicKey, secretKey } = await alg.keygen();
+ * const msg = new TextEncoder().encode('hello');
+ * const context = new TextEncoder().encode('my-app v1');
  * const sig = await alg.sign(msg, secretKey, { context });
- * await alg.verify(sig, msg, publicKey, { context }); // true
+ * const ok: boolean = await alg.verify(sig, msg, publicKey, { context }); // true
+ * const pem: string = alg.exportPublicKey(publicKey, 'pem');
  * ```
  * @module
  */
