@@ -164,11 +164,12 @@ test('composite: every vector in headless Firefox ESR', { skip, timeout: 300_000
 
 // In a Node 20 process of its own, since it replaces globals before the
 // package loads: Uint8Array by a Proxy that records every array constructed
-// while a `sign` runs (the package captures it at load, as it does every
+// while a `sign` or `keygen` runs (the package captures it at load, as it does every
 // built-in), and SubtleCrypto.prototype.importKey by one that records what it
 // is given and makes. After `sign`, no array of the package's may hold the
 // ML-DSA seed or a part of the traditional private key (the caller's own array
-// keeps them), and the traditional key is a non-extractable platform key.
+// keeps them), and the traditional key is a non-extractable platform key; after
+// `keygen`, none but the private key returned.
 const SECRETS = `
   import fs from 'node:fs';
   const made = [];
@@ -228,10 +229,24 @@ const SECRETS = `
       key: priv.map((i) => [i.key.type, i.key.extractable, i.key.usages.join()]),
       callerKeyKept: sk.slice(0, 32).every((x, i) => x === seed[i]),
     };
+    // keygen: the private key it returns is the only array left with its parts.
+    made.length = 0;
+    recording = true;
+    let pair;
+    try {
+      pair = await composite(name).keygen();
+    } finally {
+      recording = false;
+    }
+    const kept = made.filter((a) => a.buffer !== pair.secretKey.buffer && a.buffer !== pair.publicKey.buffer);
+    const newSeed = pair.secretKey.slice(0, 32);
+    const newTrad = pair.secretKey.slice(pair.secretKey.length - 16);
+    out[name].keygenLeft = kept.filter((a) => { try { return holds(a, newSeed) || holds(a, newTrad); } catch { return false; } }).length;
+    out[name].keygenArrays = kept.length;
   }
   process.stdout.write(JSON.stringify(out));`;
 
-test('composite (Node 20): after sign no copy of the ML-DSA seed or the traditional key is left, which lives only as a non-extractable CryptoKey', { skip, timeout: 120_000 }, () => {
+test('composite (Node 20): after sign (and keygen) no copy of the ML-DSA seed or the traditional key is left, which lives only as a non-extractable CryptoKey', { skip, timeout: 120_000 }, () => {
   const file = path.join(consumerDir, 'composite-secrets.mjs');
   fs.writeFileSync(file, SECRETS);
   try {
@@ -241,7 +256,8 @@ test('composite (Node 20): after sign no copy of the ML-DSA seed or the traditio
     assert.equal(Object.keys(r).length, 16);
     for (const [name, x] of Object.entries(r)) {
       assert.ok(x.arrays > 5, `${name}: arrays were recorded (${x.arrays})`);
-      assert.deepEqual(x, { ...x, seedLeft: 0, tradLeft: 0, imports: 1, wrappedWiped: true, key: [['private', false, 'sign']], callerKeyKept: true }, name);
+      assert.ok(x.keygenArrays > 3, `${name}: arrays were recorded in keygen (${x.keygenArrays})`);
+      assert.deepEqual(x, { ...x, seedLeft: 0, tradLeft: 0, imports: 1, wrappedWiped: true, key: [['private', false, 'sign']], callerKeyKept: true, keygenLeft: 0 }, name);
     }
   } finally {
     fs.rmSync(file, { force: true });
