@@ -12,7 +12,7 @@
  * @module
  */
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from './index.js';
-import { apply, U8, u8Fill, u8Set, isArray, len, freeze, describe, readBytes, readOptions, readContext } from './args.js';
+import { apply, U8, u8Fill, u8Set, taBuffer, taOffset, isArray, len, freeze, describe, readBytes, readOptions, readContext } from './args.js';
 import { sha3Core } from './sha3.js';
 
 // ---------------------------------------------------------------- intrinsics
@@ -34,6 +34,10 @@ const notSupported = (what) => new DOMExceptionCtor(`this platform's WebCrypto h
 const wipe = (bytes) => apply(u8Fill, bytes, [0]);
 /** A new plain copy of a plain view (the constructor reads internal slots, nothing of the caller's). */
 const copy = (view) => new U8(view);
+// Parts of our arrays by the constructor, not subarray/slice: those would ask
+// the array's `constructor` (replaceable) to make the result, handing it key bytes.
+const view = (d, start, end = len(d)) => new U8(apply(taBuffer, d, []), apply(taOffset, d, []) + start, end - start);
+const part = (d, start, end) => copy(view(d, start, end));
 function concat(...parts) {
   let n = 0;
   for (const p of parts) n += len(p);
@@ -169,9 +173,9 @@ function traditional(t) {
         const s = tlv(d, 0, len(d), 0x30);
         const a = tlv(d, s[0], s[1], 0x30);
         const b = tlv(d, a[1], s[1], 0x03);
-        return d.slice(b[0] + 1, b[1]);
+        return part(d, b[0] + 1, b[1]);
       },
-      privateOf: (d, o) => d.slice(o[0], o[1]),
+      privateOf: (d, o) => part(d, o[0], o[1]),
     };
   }
   const ec = /^ECDSA-(\w+)$/.exec(t);
@@ -201,7 +205,7 @@ function traditional(t) {
         const s = tlv(d, o[0], o[1], 0x30);
         const v = tlv(d, s[0], s[1], 0x02);
         const k = tlv(d, v[1], s[1], 0x04);
-        return der(0x30, bytesOf('020101'), [0x04, d.subarray(k[0], k[1])], [0xa0, oid]);
+        return der(0x30, bytesOf('020101'), [0x04, view(d, k[0], k[1])], [0xa0, oid]);
       },
     };
   }
@@ -217,7 +221,7 @@ function traditional(t) {
     pkcs8: (sk) => (len(sk) === n ? der(0x30, INT0, [0x30, ED_OID[t]], [0x04, [0x04, sk]]) : undefined),
     privateOf: (d, o) => {
       const k = tlv(d, o[0], o[1], 0x04);
-      return d.slice(k[0], k[1]);
+      return part(d, k[0], k[1]);
     },
   };
 }
@@ -229,9 +233,9 @@ function sigToDer(raw, n) {
   const int = (v) => {
     let i = 0;
     while (i < n - 1 && v[i] === 0) i++;
-    return [0x02, new U8(v[i] >> 7), v.subarray(i)];
+    return [0x02, new U8(v[i] >> 7), view(v, i)];
   };
-  return der(0x30, int(raw.subarray(0, n)), int(raw.subarray(n)));
+  return der(0x30, int(view(raw, 0, n)), int(view(raw, n)));
 }
 /** r ‖ s of a strict DER Ecdsa-Sig-Value with positive integers of at most n bytes, or undefined. */
 function sigFromDer(d, n) {
@@ -247,7 +251,7 @@ function sigFromDer(d, n) {
       i++;
     }
     if (t[1] - i > n) return undefined;
-    apply(u8Set, out, [d.subarray(i, t[1]), (k + 1) * n - (t[1] - i)]);
+    apply(u8Set, out, [view(d, i, t[1]), (k + 1) * n - (t[1] - i)]);
     at = t[1];
   }
   return at === s[1] ? out : undefined;
@@ -312,7 +316,7 @@ function make(index) {
     let i = 0;
     for (; n - i >= B; i += B) core.block(A, msg, i);
     const buf = new U8(B);
-    apply(u8Set, buf, [msg.subarray(i), 0]);
+    apply(u8Set, buf, [view(msg, i), 0]);
     return core.end(A, buf, n - i, n, 64);
   };
   const representative = async (hashing, ctx) => concat(PREFIX, label, new U8([len(ctx)]), ctx, new U8(await hashing));
@@ -348,7 +352,7 @@ function make(index) {
     try {
       if (len(sk) <= 32) throw new RangeError(`secretKey: expected more than 32 bytes (the ML-DSA seed and the ${tradName} key), got ${len(sk)}`);
       const hashing = prehash(msg);
-      const tsk = sk.subarray(32);
+      const tsk = view(sk, 32);
       const key = await platform('importKey', async () => {
         wrapped = trad.pkcs8(tsk);
         if (!wrapped) throw new Error(`secretKey: the ${tradName} private key is not in the draft's encoding`);
@@ -364,7 +368,7 @@ function make(index) {
       });
       wipe(wrapped);
       const mp = await representative(hashing, ctx);
-      const signer = ml.signer(sk.subarray(0, 32));
+      const signer = ml.signer(view(sk, 0, 32));
       let mlSig;
       try {
         mlSig = signer.sign(mp, { context: label });
@@ -387,9 +391,10 @@ function make(index) {
     const msg = readBytes(message, 'message');
     const pk = copy(readBytes(publicKey, 'publicKey'));
     if (trad.unsupported) throw notSupported(tradName);
-    const tpk = pk.subarray(PK);
-    if (len(pk) <= PK || len(sig) <= SIG || !trad.checkPublic(tpk)) return false;
-    let tSig = sig.subarray(SIG);
+    if (len(pk) <= PK || len(sig) <= SIG) return false;
+    const tpk = view(pk, PK);
+    if (!trad.checkPublic(tpk)) return false;
+    let tSig = view(sig, SIG);
     if (trad.ecdsa && !(tSig = sigFromDer(tSig, trad.ecdsa))) return false;
     const hashing = prehash(msg);
     let key;
@@ -401,7 +406,7 @@ function make(index) {
     }
     if (trad.checkKey && !trad.checkKey(key)) return false;
     const mp = await representative(hashing, ctx);
-    if (!ml.verify(sig.subarray(0, SIG), mp, pk.subarray(0, PK), { context: label })) return false;
+    if (!ml.verify(view(sig, 0, SIG), mp, view(pk, 0, PK), { context: label })) return false;
     try {
       return (await subtle('verify', [trad.params, key, tSig, mp])) === true;
     } catch {
@@ -414,7 +419,7 @@ function make(index) {
     if (!allowed.includes(format)) throw new TypeError(`format: expected ${allowed.map((f) => `"${f}"`).join(' or ')}, got ${describe(format)}`);
   };
   const checkPublicKey = (pk) => {
-    if (len(pk) <= PK || !trad.checkPublic(pk.subarray(PK))) throw new Error(`publicKey: not a ${name} public key (the ML-DSA key of ${PK} bytes and the ${tradName} key)`);
+    if (len(pk) <= PK || !trad.checkPublic(view(pk, PK))) throw new Error(`publicKey: not a ${name} public key (the ML-DSA key of ${PK} bytes and the ${tradName} key)`);
     return pk;
   };
   /** The value of the BIT STRING or OCTET STRING after this combination's AlgorithmIdentifier in `d` from `at`, ending the SEQUENCE `s`. */
@@ -445,7 +450,7 @@ function make(index) {
     if (!s) throw new Error('publicKey: not a DER SubjectPublicKeyInfo');
     const b = keyAfterAlgorithm(d, s[0], s, 0x03, 'publicKey');
     if (b[1] !== s[1] || b[0] === b[1] || d[b[0]] !== 0) throw new Error('publicKey: the BIT STRING is not the whole rest of the SubjectPublicKeyInfo, or has unused bits');
-    return checkPublicKey(d.slice(b[0] + 1, b[1]));
+    return checkPublicKey(part(d, b[0] + 1, b[1]));
   }
   const checkSecretKey = (sk) => {
     if (len(sk) <= 32) throw new Error(`secretKey: not a ${name} private key (the 32-byte ML-DSA seed and the ${tradName} key)`);
@@ -476,7 +481,7 @@ function make(index) {
       const pub = d[v[0]] === 1 && tlv(d, at, s[1], 0x81);
       if (pub) at = pub[1];
       if (at !== s[1]) throw new Error('secretKey: the PrivateKeyInfo has fields after the key other than attributes and (version 1) the public key');
-      return checkSecretKey(d.slice(k[0], k[1]));
+      return checkSecretKey(part(d, k[0], k[1]));
     } finally {
       wipe(d);
     }

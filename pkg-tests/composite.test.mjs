@@ -317,6 +317,24 @@ test('composite (Node 20): hostile arguments are read once, into bytes of the pa
       SubtleCrypto.prototype.importKey = original;
     }
     assert.equal(called, 0, `${name}: the replaced importKey was not called`);
+    // Nor typed-array methods, or a species, replaced after load: none is asked to make an array of key bytes.
+    const proto = Object.getPrototypeOf(Uint8Array.prototype);
+    const saved = ['subarray', 'slice', 'set', 'fill'].map((k) => [k, proto[k]]);
+    const species = Object.getOwnPropertyDescriptor(proto.constructor, Symbol.species);
+    const seen = [];
+    for (const [k, f] of saved) proto[k] = function (...a) { seen.push(k); return f.apply(this, a); };
+    Object.defineProperty(proto.constructor, Symbol.species, { configurable: true, get() { seen.push('species'); return species.get.call(this); } });
+    let ok;
+    try {
+      const k = await alg.keygen();
+      ok = await alg.verify(await alg.sign(m, k.secretKey, { context: ctx }), m, k.publicKey, { context: ctx });
+      alg.importSecretKey(alg.exportSecretKey(k.secretKey, 'pkcs8'), 'pkcs8');
+    } finally {
+      for (const [k, f] of saved) proto[k] = f;
+      Object.defineProperty(proto.constructor, Symbol.species, species);
+    }
+    assert.equal(ok, true);
+    assert.deepEqual(seen, [], `${name}: replaced typed-array methods were called`);
   }
 });
 
