@@ -75,7 +75,7 @@ test('compat: TypeScript 5.0 and latest × nodenext, node16, bundler, node10, br
 });
 
 // The README's WebCrypto examples, as TypeScript with --strict: its blocks
-// (those for browsers too) that import mldsa-simd/webcrypto (or mldsa-simd/keystore), each a .ts file
+// (those for browsers too) that import mldsa-simd/webcrypto (or mldsa-simd/keystore, mldsa-simd/composite), each a .ts file
 // of a project with the DOM and Node's types, and the packages each needs
 // (its `<!-- readme-test: needs … -->` list) linked in from the repository's
 // dev dependencies with their own declarations.
@@ -83,7 +83,7 @@ test('compat: the WebCrypto examples of the README and of the declarations compi
   const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
   const blocks = [...readme.matchAll(/<!-- readme-test(?:: needs ([^>]*?)|: browser)? -->\n```js\n([\s\S]*?)\n```/g)]
     .map((m) => ({ needs: m[1] ? m[1].split(/[\s,]+/).filter(Boolean) : [], code: m[2], line: readme.slice(0, m.index).split('\n').length + 2 }))
-    .filter((b) => /from 'mldsa-simd\/(webcrypto|keystore)'/.test(b.code));
+    .filter((b) => /from 'mldsa-simd\/(webcrypto|keystore|composite)'/.test(b.code));
   assert.ok(blocks.length >= 3, `found ${blocks.length} WebCrypto examples`);
   const dir = project('ts-readme-webcrypto', { type: 'module' });
   for (const dep of ['@types/node', 'undici-types']) fs.cpSync(path.join(toolsDir, dep), path.join(dir, 'node_modules', dep), { recursive: true });
@@ -96,7 +96,7 @@ test('compat: the WebCrypto examples of the README and of the declarations compi
     return `readme-${line}.ts`;
   });
   // And the @example blocks of the declarations of those subpaths.
-  for (const name of ['webcrypto', 'keystore']) {
+  for (const name of ['webcrypto', 'keystore', 'composite']) {
     const file = path.join(dir, 'node_modules', PKG_NAME, `${name}.d.ts`);
     if (!fs.existsSync(file)) continue;
     const examples = [...fs.readFileSync(file, 'utf8').matchAll(/^ \* ```ts\n([\s\S]*?)^ \* ```$/gm)].map((m) => m[1].replace(/^ \* ?/gm, ''));

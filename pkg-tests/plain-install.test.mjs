@@ -22,6 +22,8 @@ const EXPORTS = {
   './prehash': 'sha512',
   './verify': 'ml_dsa65',
   './webcrypto': 'subtle',
+  './keystore': 'saveKey',
+  './composite': 'composite',
   './worker': 'createPool',
   './worker-task': 'default',
 };

@@ -34,7 +34,8 @@
 //      reading that file at import (js/wasm-module.node.js);
 //      mldsa-simd/keys and mldsa-simd/webcrypto get the same six entries, each
 //      importing the main entry of its runtime, and so does mldsa-simd/keystore,
-//      importing the webcrypto entry of its runtime; mldsa-simd/prehash is plain
+//      importing the webcrypto entry of its runtime, and mldsa-simd/composite,
+//      importing the main entry; mldsa-simd/prehash is plain
 //      JavaScript (ESM and CJS).
 //   4. pkg/ gets the types (index.d.ts, index.d.cts, and ts5.6/ for TypeScript
 //      before 5.7), package.json, the user part of README.md and the licence.
@@ -293,6 +294,7 @@ const outputs = [
   ...onMain('keys'),
   ...onMain('webcrypto'),
   ...onMain('keystore'),
+  ...onMain('composite'),
   // mldsa-simd/prehash: plain JavaScript, no wasm.
   ['prehash.mjs', 'esm', path.join(root, 'js', 'prehash.js'), true],
   ['prehash.cjs', 'cjs', path.join(root, 'js', 'prehash.js'), true],
@@ -423,7 +425,7 @@ for (const m of MODULES) fs.copyFileSync(m.wasmFile, path.join(pkgDir, m.file));
 // compilers get a copy in ts5.6/ with plain `Uint8Array`, chosen by the
 // `types@<5.7` export condition and, under moduleResolution node10 (which
 // ignores exports), by typesVersions, which also gives the subpaths types there.
-const typeBases = ['index', 'verify', 'keys', 'prehash', 'webcrypto', 'keystore', 'worker', 'worker-task', 'worker-web'];
+const typeBases = ['index', 'verify', 'keys', 'prehash', 'webcrypto', 'keystore', 'composite', 'worker', 'worker-task', 'worker-web'];
 // The module Web Worker (worker-web) has no CommonJS form, so no .d.cts.
 const typeExts = (base) => (base === 'worker-web' ? ['d.ts'] : ['d.ts', 'd.cts']);
 fs.mkdirSync(path.join(pkgDir, 'ts5.6'));

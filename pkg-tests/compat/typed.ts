@@ -1,6 +1,6 @@
 // Compiled (never run) by compat-typescript.test.mjs under --strict in every
 // project kind: the main API, the ./ml-dsa.js subpath, mldsa-simd/verify, mldsa-simd/keys, mldsa-simd/prehash,
-// mldsa-simd/webcrypto, mldsa-simd/worker and the task type of
+// mldsa-simd/webcrypto, mldsa-simd/composite, mldsa-simd/worker and the task type of
 // mldsa-simd/worker-task (which every condition declares), and the returned
 // bytes where the platform takes a BufferSource or a BlobPart.
 import { ml_dsa65 } from 'mldsa-simd';
@@ -11,6 +11,8 @@ import { sha512, shake256 } from 'mldsa-simd/prehash';
 import { ml_dsa65 as verifyOnly } from 'mldsa-simd/verify';
 import type { PrehashHash } from 'mldsa-simd/prehash';
 import { install, subtle } from 'mldsa-simd/webcrypto';
+import { composite, names } from 'mldsa-simd/composite';
+import type { Composite, CompositeName } from 'mldsa-simd/composite';
 import { createPool } from 'mldsa-simd/worker';
 import type { WorkerTask } from 'mldsa-simd/worker-task';
 
@@ -62,6 +64,21 @@ export async function pooled(): Promise<boolean> {
     await pool.close();
   }
 }
+
+// Composite ML-DSA: async, over bytes the platform takes; PEM is a string.
+export async function hybrid(): Promise<boolean> {
+  const alg: Composite = composite('MLDSA65-Ed25519-SHA512');
+  const { publicKey, secretKey } = await alg.keygen();
+  const s = await alg.sign(msg, secretKey, { context: msg });
+  const pem: string = alg.exportPublicKey(publicKey, 'pem');
+  new Blob([s, alg.exportPublicKey(publicKey, 'spki'), alg.exportSecretKey(secretKey, 'pkcs8')]);
+  const first: CompositeName = names[0];
+  return (await alg.verify(s, msg, alg.importPublicKey(pem, 'pem'), { context: msg })) && alg.name === first;
+}
+// @ts-expect-error composite names are the draft's identifiers; plain ML-DSA is the main entry
+composite('ML-DSA-65');
+// @ts-expect-error a composite public key as PEM is a string
+export const compositePem: Uint8Array = composite('MLDSA44-Ed25519-SHA512').exportPublicKey(keys.publicKey, 'pem');
 
 // @ts-expect-error a message is bytes, not a string
 ml_dsa65.sign('not bytes', keys.secretKey);
