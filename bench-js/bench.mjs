@@ -70,7 +70,13 @@ function parseArgs(argv) {
     else if (a === '--no-reexec') opts.reexec = false;
     else if (a === '--before') opts.before = path.resolve(value());
     else if (a === '-h' || a === '--help') {
-      console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 14).join('\n'));
+      console.log(
+        fs
+          .readFileSync(fileURLToPath(import.meta.url), 'utf8')
+          .split('\n')
+          .slice(1, 14)
+          .join('\n'),
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -112,8 +118,7 @@ const PEERS = [
   {
     id: 'liboqs',
     name: '@oqs/liboqs-js (liboqs, Emscripten wasm)',
-    note:
-      'liboqs: raw keys as they are; its API has no seed or deterministic-signing entry, so the bench feeds ξ = seed (keygen) and rnd = 0 (sign) through its random source (node:crypto.randomFillSync, swapped around each call); outputs then equal ours byte for byte. Each call copies keys and message into its heap (its API).',
+    note: 'liboqs: raw keys as they are; its API has no seed or deterministic-signing entry, so the bench feeds ξ = seed (keygen) and rnd = 0 (sign) through its random source (node:crypto.randomFillSync, swapped around each call); outputs then equal ours byte for byte. Each call copies keys and message into its heap (its API).',
     load: async () => {
       const oqs = await import('@oqs/liboqs-js/sig');
       const instances = { 44: await oqs.createMLDSA44(), 65: await oqs.createMLDSA65(), 87: await oqs.createMLDSA87() };
@@ -124,10 +129,10 @@ const PEERS = [
     id: 'node',
     name: 'node:crypto (OpenSSL)',
     hedged: true,
-    note:
-      'node: keys imported once from raw bytes (SPKI / PKCS#8 expandedKey DER). Signing is hedged (node:crypto exposes no deterministic option), so its rejection-loop iterations are random, not the CCTV set\'s: same mean, more spread. keygen = generateKeyPairSync (OpenSSL draws the seed; includes KeyObject creation).',
+    note: "node: keys imported once from raw bytes (SPKI / PKCS#8 expandedKey DER). Signing is hedged (node:crypto exposes no deterministic option), so its rejection-loop iterations are random, not the CCTV set's: same mean, more spread. keygen = generateKeyPairSync (OpenSSL draws the seed; includes KeyObject creation).",
     load: async () => {
-      if (!nodeHasMlDsa()) throw new Error(`this Node (${process.version}, OpenSSL ${process.versions.openssl}) has no ML-DSA (needs Node >= 24 with OpenSSL 3.5)`);
+      if (!nodeHasMlDsa())
+        throw new Error(`this Node (${process.version}, OpenSSL ${process.versions.openssl}) has no ML-DSA (needs Node >= 24 with OpenSSL 3.5)`);
       return { version: `${process.version} OpenSSL ${process.versions.openssl}`, impl: nodeCryptoShaped() };
     },
   },
@@ -212,7 +217,9 @@ async function main() {
     },
   });
   const seconds = (performance.now() - t0) / 1000;
-  console.log(`bench: ratio = peer µs / ours µs (> 1: ours is faster). ${seconds.toFixed(1)} s${quick ? ' (--quick: few rounds, 16 signing messages; not representative)' : ''}`);
+  console.log(
+    `bench: ratio = peer µs / ours µs (> 1: ours is faster). ${seconds.toFixed(1)} s${quick ? ' (--quick: few rounds, 16 signing messages; not representative)' : ''}`,
+  );
   for (const p of others) if (p.note) console.log(`bench: note: ${p.note}`);
   for (const p of problems) console.log(`bench: WARNING: ${p}`);
 

@@ -1,14 +1,3 @@
-// Sign and verify of one large message (default 1 MiB), interleaved, against
-// node:crypto and @oqs/liboqs-js: the cost there is one SHAKE256 stream over
-// the message (μ, FIPS 204 Algorithm 7 line 6), i.e. the one-lane Keccak.
-//
-//   node bench-js/big.mjs [--rounds 41] [--bytes 1048576] [--sets 44,65,87] [--before DIR] [PKGDIR]
-//
-// PKGDIR (default pkg/) is ours; --before DIR adds another build as a peer.
-// Each round times one call per peer and operation, in an order that
-// alternates between rounds; the figures are medians over the rounds, and the
-// ratios are the medians of the per-round ratios (each peer's time ÷ ours).
-import fs from 'node:fs';
 import path from 'node:path';
 import nodeCrypto from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -63,7 +52,7 @@ for (const set of opts.sets) {
     if (!peers[0].impl(set).verifier(publicKey)(sig, msg) || !verify(sig, msg)) throw new Error(`${p.id} ${set}: bad signature`);
     return { id: p.id, sign: () => sign(msg), verify: () => verify(sig, msg), t: { sign: [], verify: [] } };
   });
-  for (const r of runs) for (let k = 0; k < 3; k++) (r.sign(), r.verify());
+  for (const r of runs) for (let k = 0; k < 3; k++) r.sign(), r.verify();
   for (let round = 0; round < opts.rounds; round++) {
     const order = round % 2 ? [...runs].reverse() : runs;
     for (const op of ['sign', 'verify'])

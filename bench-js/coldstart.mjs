@@ -46,8 +46,7 @@ function parseArgs(argv) {
       // --pkg DIR or --pkg LABEL=DIR
       const [label, dir] = value().split(/=(.*)/s);
       opts.pkgs.push(dir === undefined ? { label: `ours ${label}`, dir: path.resolve(label) } : { label, dir: path.resolve(dir) });
-    }
-    else if (a === '--cjs') opts.cjs = true;
+    } else if (a === '--cjs') opts.cjs = true;
     else if (a === '--chromium') opts.chromium = true;
     else if (a === '--json') opts.json = value();
     else if (a === '--help') {
@@ -171,7 +170,9 @@ async function chromiumRun(opts, input) {
   const { page, problems, close } = await openPage({ viewport: { width: 400, height: 300 }, args: ['--js-flags=--no-wasm-native-module-cache'] });
   try {
     await page.goto(`${base}/input.json`);
-    const version = await page.evaluate(() => `${navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0]}, Uint8Array.fromBase64 ${typeof Uint8Array.fromBase64 === 'function' ? 'present' : 'absent'}`);
+    const version = await page.evaluate(
+      () => `${navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0]}, Uint8Array.fromBase64 ${typeof Uint8Array.fromBase64 === 'function' ? 'present' : 'absent'}`,
+    );
     const once = async (i, r) => {
       await page.goto(`${base}/?p=${i}&r=${r}`);
       const out = await page.waitForFunction(() => window.result).then((h) => h.jsonValue());
@@ -186,7 +187,11 @@ async function chromiumRun(opts, input) {
       for (const i of order) samples[i].push(await once(i, r));
     }
     const gzip = (dir) => zlib.gzipSync(fs.readFileSync(path.join(dir, 'index.mjs')), { level: 9 }).length;
-    return report(`${version} (headless), ${opts.rounds} rounds, import() of index.mjs`, opts.pkgs.map((p, i) => ({ name: p.label, gzip: gzip(p.dir) })), samples);
+    return report(
+      `${version} (headless), ${opts.rounds} rounds, import() of index.mjs`,
+      opts.pkgs.map((p, i) => ({ name: p.label, gzip: gzip(p.dir) })),
+      samples,
+    );
   } finally {
     await close();
     server.close();
@@ -199,7 +204,9 @@ function report(title, peers, samples) {
   console.log(`${'peer'.padEnd(32)} ${keys.map((k) => k.padStart(7)).join(' ')}${peers[0].gzip ? '  download (gzip -9)' : ''}`);
   return peers.map((p, i) => {
     const m = Object.fromEntries(keys.map((k) => [k, median(samples[i].map((s) => s[k] ?? NaN))]));
-    console.log(`${p.name.padEnd(32)} ${keys.map((k) => (Number.isFinite(m[k]) ? m[k].toFixed(2) : '-').padStart(7)).join(' ')}${p.gzip ? `  ${p.gzip} B` : ''}`);
+    console.log(
+      `${p.name.padEnd(32)} ${keys.map((k) => (Number.isFinite(m[k]) ? m[k].toFixed(2) : '-').padStart(7)).join(' ')}${p.gzip ? `  ${p.gzip} B` : ''}`,
+    );
     return { peer: p.name, ...m, ...(p.gzip ? { gzip: p.gzip } : {}), samples: samples[i] };
   });
 }

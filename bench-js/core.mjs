@@ -133,8 +133,9 @@ export async function measure(runners, plan, onTick = () => {}) {
   for (let rep = 0; rep < 3; rep++) {
     for (const r of runners) {
       const end = now() + plan.warmMs / 3;
-      do if (r.async) await r.run(1);
-      else r.run(1);
+      do
+        if (r.async) await r.run(1);
+        else r.run(1);
       while (now() < end);
     }
     await sleep(15);

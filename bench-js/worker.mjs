@@ -102,17 +102,25 @@ async function main() {
   const lib = await import(pathToFileURL(path.join(pkgDir, 'index.mjs')).href);
   const { createPool } = await import(pathToFileURL(path.join(pkgDir, 'worker-node.mjs')).href);
 
-  console.log(`bench:worker: Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  console.log(`bench:worker: batches of ${batch} verifies, ${rounds} interleaved rounds, medians${hasNodeMlDsa ? '' : ' (no node:crypto peer: this Node has no ML-DSA)'}`);
+  console.log(
+    `bench:worker: Node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `bench:worker: batches of ${batch} verifies, ${rounds} interleaved rounds, medians${hasNodeMlDsa ? '' : ' (no node:crypto peer: this Node has no ML-DSA)'}`,
+  );
 
   const pools = threads.map((n) => ({ n, pool: createPool({ size: n }) }));
   const children = hasNodeMlDsa
     ? threads.map((n) => {
         const child = fork(fileURLToPath(import.meta.url), ['--child'], { env: { ...process.env, UV_THREADPOOL_SIZE: String(n) } });
-        const ask = (m) => new Promise((resolve) => {
-          child.once('message', resolve);
-          child.send(m);
-        });
+        const ask = (m) =>
+          new Promise((resolve) => {
+            child.once('message', resolve);
+            child.send(m);
+          });
         return { n, child, ask };
       })
     : [];
@@ -131,15 +139,35 @@ async function main() {
       };
       const syncVerifier = api.verifier(publicKey);
       const peers = [
-        { name: 'main thread, one-shot', run: () => check(msgs.map((m, i) => api.verify(sigs[i], m, publicKey)), 'main') },
-        { name: 'main thread, prepared', run: () => check(msgs.map((m, i) => syncVerifier.verify(sigs[i], m)), 'main prepared') },
+        {
+          name: 'main thread, one-shot',
+          run: () =>
+            check(
+              msgs.map((m, i) => api.verify(sigs[i], m, publicKey)),
+              'main',
+            ),
+        },
+        {
+          name: 'main thread, prepared',
+          run: () =>
+            check(
+              msgs.map((m, i) => syncVerifier.verify(sigs[i], m)),
+              'main prepared',
+            ),
+        },
       ];
       for (const { n, pool } of pools) {
         const p = pool[`ml_dsa${set}`];
         const verifier = await p.verifier(publicKey);
         if (await p.verify(tampered, msgs[0], publicKey)) throw new Error('pool: a tampered signature verifies');
-        peers.push({ name: `pool ${n} worker${n > 1 ? 's' : ''}, one-shot`, run: async () => check(await Promise.all(msgs.map((m, i) => p.verify(sigs[i], m, publicKey))), 'pool') });
-        peers.push({ name: `pool ${n} worker${n > 1 ? 's' : ''}, prepared`, run: async () => check(await Promise.all(msgs.map((m, i) => verifier.verify(sigs[i], m))), 'pool prepared') });
+        peers.push({
+          name: `pool ${n} worker${n > 1 ? 's' : ''}, one-shot`,
+          run: async () => check(await Promise.all(msgs.map((m, i) => p.verify(sigs[i], m, publicKey))), 'pool'),
+        });
+        peers.push({
+          name: `pool ${n} worker${n > 1 ? 's' : ''}, prepared`,
+          run: async () => check(await Promise.all(msgs.map((m, i) => verifier.verify(sigs[i], m))), 'pool prepared'),
+        });
       }
       for (const { n, ask } of children) {
         const { ok } = await ask({ op: 'setup', set, batch });
@@ -181,13 +209,19 @@ async function main() {
         return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
       };
       const rows = peers.map((p, i) => ({
-        peer: p.name, median: median(samples[i]), min: Math.min(...samples[i]), max: Math.max(...samples[i]), cpuUs: median(cpu[i]),
+        peer: p.name,
+        median: median(samples[i]),
+        min: Math.min(...samples[i]),
+        max: Math.max(...samples[i]),
+        cpuUs: median(cpu[i]),
       }));
       const base = rows[0].median;
       console.log(`\nML-DSA-${set} verify, verifies/s (median of ${rounds}; min–max); CPU µs per verify, all threads (median)`);
       console.log(`| peer | verifies/s | spread | vs main thread one-shot | CPU µs/verify |\n|---|---:|---:|---:|---:|`);
       for (const row of rows)
-        console.log(`| ${row.peer} | ${Math.round(row.median)} | ${Math.round(row.min)}–${Math.round(row.max)} | ${(row.median / base).toFixed(2)}× | ${row.cpuUs.toFixed(0)} |`);
+        console.log(
+          `| ${row.peer} | ${Math.round(row.median)} | ${Math.round(row.min)}–${Math.round(row.max)} | ${(row.median / base).toFixed(2)}× | ${row.cpuUs.toFixed(0)} |`,
+        );
       report.sets[set] = rows;
     }
   } finally {

@@ -122,8 +122,7 @@ function readLength(value, length, name) {
 function readSeedOrSecretKey(value, skLength) {
   const bytes = readBytes(value, 'secretKey');
   const n = len(bytes);
-  if (n !== skLength && n !== SEED_BYTES)
-    throw new RangeError(`secretKey: expected ${skLength} bytes (or a ${SEED_BYTES}-byte seed), got ${n}`);
+  if (n !== skLength && n !== SEED_BYTES) throw new RangeError(`secretKey: expected ${skLength} bytes (or a ${SEED_BYTES}-byte seed), got ${n}`);
   return bytes;
 }
 
@@ -133,8 +132,7 @@ function readSeedOrSecretKey(value, skLength) {
  * shrunk in the meantime, and a view out of bounds reads as empty.
  */
 function checkIntact(bytes, length, name) {
-  if (apply(taLength, bytes, []) !== length)
-    throw new TypeError(`${name}: its ArrayBuffer was detached or resized during the call`);
+  if (apply(taLength, bytes, []) !== length) throw new TypeError(`${name}: its ArrayBuffer was detached or resized during the call`);
 }
 
 /**
@@ -149,13 +147,11 @@ function readOptions(options, allowed) {
   if (options === null || typeof options !== 'object' || isArray(options) || apply(taTag, options, []) !== undefined)
     throw new TypeError(`options: expected a plain object or undefined, got ${describe(options)}`);
   const proto = getPrototypeOf(options);
-  if (proto !== Object.prototype && proto !== null)
-    throw new TypeError(`options: expected a plain object, got ${describe(options)}`);
+  if (proto !== Object.prototype && proto !== null) throw new TypeError(`options: expected a plain object, got ${describe(options)}`);
   for (const key of objectKeys(options)) {
     const value = options[key];
     if (value === undefined) continue;
-    if (!allowed.includes(key))
-      throw new TypeError(`options: an unknown option name (${key.length} characters); expected only: ${allowed.join(', ')}`);
+    if (!allowed.includes(key)) throw new TypeError(`options: an unknown option name (${key.length} characters); expected only: ${allowed.join(', ')}`);
     out[key] = value;
   }
   return out;
@@ -164,8 +160,7 @@ function readOptions(options, allowed) {
 function readContext(context) {
   if (context === undefined) return EMPTY;
   const ctx = readBytes(context, 'context');
-  if (len(ctx) > MAX_CONTEXT)
-    throw new RangeError(`context: expected at most ${MAX_CONTEXT} bytes, got ${len(ctx)}`);
+  if (len(ctx) > MAX_CONTEXT) throw new RangeError(`context: expected at most ${MAX_CONTEXT} bytes, got ${len(ctx)}`);
   return ctx;
 }
 
@@ -173,8 +168,7 @@ function readContext(context) {
 // Returns the rnd view, or undefined for hedged (drawn just before the call).
 function readEntropy(extraEntropy) {
   if (extraEntropy === undefined || extraEntropy === false) return undefined;
-  if (apply(taTag, extraEntropy, []) !== 'Uint8Array')
-    throw new TypeError(`extraEntropy: expected Uint8Array or false, got ${describe(extraEntropy)}`);
+  if (apply(taTag, extraEntropy, []) !== 'Uint8Array') throw new TypeError(`extraEntropy: expected Uint8Array or false, got ${describe(extraEntropy)}`);
   return readLength(extraEntropy, RND_BYTES, 'extraEntropy');
 }
 
@@ -189,7 +183,38 @@ const lengthsOf = (ps) =>
   freeze({ publicKey: PARAMS[ps].publicKey, secretKey: PARAMS[ps].secretKey, signature: PARAMS[ps].signature, seed: SEED_BYTES, signRand: RND_BYTES });
 
 export {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, frRegister, frUnregister, register, unregister, len,
-  PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK, lengthsOf,
-  describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
+  apply,
+  U8,
+  taTag,
+  taBuffer,
+  taOffset,
+  taLength,
+  u8Fill,
+  u8Set,
+  isArray,
+  freeze,
+  isSafeInteger,
+  FR,
+  frRegister,
+  frUnregister,
+  register,
+  unregister,
+  len,
+  PARAMS,
+  SEED_BYTES,
+  RND_BYTES,
+  MU_BYTES,
+  MAX_CONTEXT,
+  EMPTY,
+  CHUNK,
+  lengthsOf,
+  describe,
+  readBytes,
+  readLength,
+  readSeedOrSecretKey,
+  checkIntact,
+  readOptions,
+  readContext,
+  readEntropy,
+  readFlag,
 };

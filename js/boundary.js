@@ -9,9 +9,38 @@
 import { compileModule } from './wasm-module.js';
 import { MU_STATE_BYTES } from '../build/tables.js';
 import {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, register, unregister, len,
-  PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK, lengthsOf,
-  describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
+  apply,
+  U8,
+  taTag,
+  taBuffer,
+  taOffset,
+  taLength,
+  u8Fill,
+  u8Set,
+  isArray,
+  freeze,
+  isSafeInteger,
+  FR,
+  register,
+  unregister,
+  len,
+  PARAMS,
+  SEED_BYTES,
+  RND_BYTES,
+  MU_BYTES,
+  MAX_CONTEXT,
+  EMPTY,
+  CHUNK,
+  lengthsOf,
+  describe,
+  readBytes,
+  readLength,
+  readSeedOrSecretKey,
+  checkIntact,
+  readOptions,
+  readContext,
+  readEntropy,
+  readFlag,
 } from './args.js';
 
 // ---------------------------------------------------------------- intrinsics
@@ -89,7 +118,7 @@ const isSupported = () => loadFailure === undefined;
 /** The error of a call on a platform where the package cannot run (the platform's error is its cause). */
 function unsupported() {
   const why = loadFailure.noWasm
-    ? 'this JavaScript environment has no WebAssembly (it is disabled, as by a browser\'s security settings or Node\'s --jitless)'
+    ? "this JavaScript environment has no WebAssembly (it is disabled, as by a browser's security settings or Node's --jitless)"
     : 'the platform refused to compile its WebAssembly module (the cause says why). ' +
       "A Content-Security-Policy whose script-src lacks 'wasm-unsafe-eval' does this: add script-src 'wasm-unsafe-eval' to the page's policy";
   return new Error(`mldsa-simd cannot run here: ${why}`, { cause: loadFailure.error });
@@ -275,8 +304,7 @@ function invoke(name, head, ins, outLen = 0, then = undefined) {
 // whose module does not have them, does not carry them either.
 const wasm = {
   // (The calls per signature, written out: a list of arguments built per call costs 1–2% of a verify.)
-  verify: (ps, pk, kind, m, sig, ctx) =>
-    call(() => exports.verify(ps, kind, put(pk), len(pk), put(m), len(m), put(sig), len(sig), put(ctx), len(ctx)) === 1),
+  verify: (ps, pk, kind, m, sig, ctx) => call(() => exports.verify(ps, kind, put(pk), len(pk), put(m), len(m), put(sig), len(sig), put(ctx), len(ctx)) === 1),
   prepare_verifier: (ps, pk) => invoke('prepare_verifier', [ps], [pk], 0, handle),
   prepared_live: (h) => invoke('prepared_live', [h], []) !== 0,
   prepared_free: (h) => invoke('prepared_free', [h], []),
@@ -340,12 +368,10 @@ function handle(h) {
  */
 async function eachChunk(source, each) {
   const read = (chunk) => {
-    if (apply(taTag, chunk, []) !== 'Uint8Array')
-      throw new TypeError(`source: expected chunks of Uint8Array, got ${describe(chunk)}`);
+    if (apply(taTag, chunk, []) !== 'Uint8Array') throw new TypeError(`source: expected chunks of Uint8Array, got ${describe(chunk)}`);
     each(readBytes(chunk, 'source'));
   };
-  const notSource = () =>
-    new TypeError(`source: expected a ReadableStream, an iterable of Uint8Array or a Blob, got ${describe(source)}`);
+  const notSource = () => new TypeError(`source: expected a ReadableStream, an iterable of Uint8Array or a Blob, got ${describe(source)}`);
   // A typed array is iterable too, but of numbers.
   if (source === null || typeof source !== 'object' || apply(taTag, source, []) !== undefined) throw notSource();
   let stream = source;
@@ -374,8 +400,7 @@ function randomBytes(name) {
     cryptoObject = cryptoProperty ? (cryptoProperty.get ? apply(cryptoProperty.get, globalThis, []) : cryptoProperty.value) : globalThis.crypto;
     getRandomValues = cryptoObject?.getRandomValues;
   }
-  if (typeof getRandomValues !== 'function')
-    throw new Error(`${name}: no crypto.getRandomValues in this JavaScript environment`);
+  if (typeof getRandomValues !== 'function') throw new Error(`${name}: no crypto.getRandomValues in this JavaScript environment`);
   const out = new U8(32);
   apply(getRandomValues, cryptoObject, [out]);
   return out;
@@ -427,8 +452,50 @@ function streamed(state, parts) {
 }
 
 export {
-  apply, U8, taTag, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, register, unregister, len,
-  wasm, wasmSign, MESSAGE, M_PRIME, MU, liveGeneration, isSupported, PARAMS, SEED_BYTES, RND_BYTES, MU_BYTES, MAX_CONTEXT, EMPTY, CHUNK, lengthsOf,
-  describe, readBytes, readLength, readSeedOrSecretKey, checkIntact, readOptions, readContext, readEntropy, readFlag,
-  randomBytes, withRnd, part, eachPiece, absorb, streamed, eachChunk,
+  apply,
+  U8,
+  taTag,
+  taBuffer,
+  taOffset,
+  taLength,
+  u8Fill,
+  u8Set,
+  isArray,
+  freeze,
+  isSafeInteger,
+  FR,
+  register,
+  unregister,
+  len,
+  wasm,
+  wasmSign,
+  MESSAGE,
+  M_PRIME,
+  MU,
+  liveGeneration,
+  isSupported,
+  PARAMS,
+  SEED_BYTES,
+  RND_BYTES,
+  MU_BYTES,
+  MAX_CONTEXT,
+  EMPTY,
+  CHUNK,
+  lengthsOf,
+  describe,
+  readBytes,
+  readLength,
+  readSeedOrSecretKey,
+  checkIntact,
+  readOptions,
+  readContext,
+  readEntropy,
+  readFlag,
+  randomBytes,
+  withRnd,
+  part,
+  eachPiece,
+  absorb,
+  streamed,
+  eachChunk,
 };

@@ -124,11 +124,24 @@ const same = (d, at, want) => {
 // the traditional algorithm, whose own hash goes with its size (RSA-4096 and
 // P-384: SHA-384; P-521: SHA-512; the rest SHA-256), as the draft's table says.
 const NAMES = [
-  'MLDSA44-RSA2048-PSS-SHA256', 'MLDSA44-RSA2048-PKCS15-SHA256', 'MLDSA44-Ed25519-SHA512', 'MLDSA44-ECDSA-P256-SHA256',
-  'MLDSA65-RSA3072-PSS-SHA512', 'MLDSA65-RSA3072-PKCS15-SHA512', 'MLDSA65-RSA4096-PSS-SHA512', 'MLDSA65-RSA4096-PKCS15-SHA512',
-  'MLDSA65-ECDSA-P256-SHA512', 'MLDSA65-ECDSA-P384-SHA512', 'MLDSA65-ECDSA-brainpoolP256r1-SHA512', 'MLDSA65-Ed25519-SHA512',
-  'MLDSA87-ECDSA-P384-SHA512', 'MLDSA87-ECDSA-brainpoolP384r1-SHA512', 'MLDSA87-Ed448-SHAKE256', 'MLDSA87-RSA3072-PSS-SHA512',
-  'MLDSA87-RSA4096-PSS-SHA512', 'MLDSA87-ECDSA-P521-SHA512',
+  'MLDSA44-RSA2048-PSS-SHA256',
+  'MLDSA44-RSA2048-PKCS15-SHA256',
+  'MLDSA44-Ed25519-SHA512',
+  'MLDSA44-ECDSA-P256-SHA256',
+  'MLDSA65-RSA3072-PSS-SHA512',
+  'MLDSA65-RSA3072-PKCS15-SHA512',
+  'MLDSA65-RSA4096-PSS-SHA512',
+  'MLDSA65-RSA4096-PKCS15-SHA512',
+  'MLDSA65-ECDSA-P256-SHA512',
+  'MLDSA65-ECDSA-P384-SHA512',
+  'MLDSA65-ECDSA-brainpoolP256r1-SHA512',
+  'MLDSA65-Ed25519-SHA512',
+  'MLDSA87-ECDSA-P384-SHA512',
+  'MLDSA87-ECDSA-brainpoolP384r1-SHA512',
+  'MLDSA87-Ed448-SHAKE256',
+  'MLDSA87-RSA3072-PSS-SHA512',
+  'MLDSA87-RSA4096-PSS-SHA512',
+  'MLDSA87-ECDSA-P521-SHA512',
 ];
 const SETS = { 44: ml_dsa44, 65: ml_dsa65, 87: ml_dsa87 };
 const PREFIX = ascii('CompositeAlgorithmSignatures2025');
@@ -399,7 +412,9 @@ function make(index) {
     const hashing = prehash(msg);
     let key;
     try {
-      key = await platform('importKey', () => subtle('importKey', trad.raw ? ['raw', tpk, trad.key, false, ['verify']] : ['spki', trad.spki(tpk), trad.key, false, ['verify']]));
+      key = await platform('importKey', () =>
+        subtle('importKey', trad.raw ? ['raw', tpk, trad.key, false, ['verify']] : ['spki', trad.spki(tpk), trad.key, false, ['verify']]),
+      );
     } catch (e) {
       if (e?.name === 'NotSupportedError') throw e;
       return false; // a traditional public key the platform refuses: no signature is valid under it
@@ -419,14 +434,16 @@ function make(index) {
     if (!allowed.includes(format)) throw new TypeError(`format: expected ${allowed.map((f) => `"${f}"`).join(' or ')}, got ${describe(format)}`);
   };
   const checkPublicKey = (pk) => {
-    if (len(pk) <= PK || !trad.checkPublic(view(pk, PK))) throw new Error(`publicKey: not a ${name} public key (the ML-DSA key of ${PK} bytes and the ${tradName} key)`);
+    if (len(pk) <= PK || !trad.checkPublic(view(pk, PK)))
+      throw new Error(`publicKey: not a ${name} public key (the ML-DSA key of ${PK} bytes and the ${tradName} key)`);
     return pk;
   };
   /** The value of the BIT STRING or OCTET STRING after this combination's AlgorithmIdentifier in `d` from `at`, ending the SEQUENCE `s`. */
   const keyAfterAlgorithm = (d, at, s, tag, what) => {
     const a = tlv(d, at, s[1], 0x30);
     const o = a && whole(d, a[0], a[1], 0x06);
-    if (!o || !same(d, a[0], oid) || o[1] - a[0] !== len(oid)) throw new Error(`${what}: the algorithm is not ${name} (OID 1.3.6.1.5.5.7.6.${37 + index}, no parameters)`);
+    if (!o || !same(d, a[0], oid) || o[1] - a[0] !== len(oid))
+      throw new Error(`${what}: the algorithm is not ${name} (OID 1.3.6.1.5.5.7.6.${37 + index}, no parameters)`);
     const k = tlv(d, a[1], s[1], tag);
     if (!k) throw new Error(`${what}: no key after the AlgorithmIdentifier`);
     return k;
@@ -449,7 +466,8 @@ function make(index) {
     const s = whole(d, 0, len(d), 0x30);
     if (!s) throw new Error('publicKey: not a DER SubjectPublicKeyInfo');
     const b = keyAfterAlgorithm(d, s[0], s, 0x03, 'publicKey');
-    if (b[1] !== s[1] || b[0] === b[1] || d[b[0]] !== 0) throw new Error('publicKey: the BIT STRING is not the whole rest of the SubjectPublicKeyInfo, or has unused bits');
+    if (b[1] !== s[1] || b[0] === b[1] || d[b[0]] !== 0)
+      throw new Error('publicKey: the BIT STRING is not the whole rest of the SubjectPublicKeyInfo, or has unused bits');
     return checkPublicKey(part(d, b[0] + 1, b[1]));
   }
   const checkSecretKey = (sk) => {
@@ -499,8 +517,11 @@ export function composite(name) {
   if (typeof name !== 'string') throw new TypeError(`name: expected a string, got ${describe(name)}`);
   const i = NAMES.indexOf(name);
   if (i < 0) {
-    if (/^(id-)?ML-DSA-(44|65|87)$/.test(name)) throw new TypeError(`name: "${name}" is plain ML-DSA, not a composite: use ml_dsa${name.slice(-2)} of mldsa-simd`);
-    throw new TypeError(`name: not a composite ML-DSA algorithm of draft-ietf-lamps-pq-composite-sigs (${name.length} characters); expected one of ${NAMES.join(', ')}`);
+    if (/^(id-)?ML-DSA-(44|65|87)$/.test(name))
+      throw new TypeError(`name: "${name}" is plain ML-DSA, not a composite: use ml_dsa${name.slice(-2)} of mldsa-simd`);
+    throw new TypeError(
+      `name: not a composite ML-DSA algorithm of draft-ietf-lamps-pq-composite-sigs (${name.length} characters); expected one of ${NAMES.join(', ')}`,
+    );
   }
   return (made[name] ??= make(i));
 }

@@ -10,10 +10,29 @@
  * @module
  */
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from './index.js';
-import { apply, U8, taTag, isArray, len, u8Fill, u8Set, PARAMS, SEED_BYTES, describe, readBytes, readLength, readSeedOrSecretKey, readOptions } from './args.js';
+import {
+  apply,
+  U8,
+  taTag,
+  isArray,
+  len,
+  u8Fill,
+  u8Set,
+  PARAMS,
+  SEED_BYTES,
+  describe,
+  readBytes,
+  readLength,
+  readSeedOrSecretKey,
+  readOptions,
+} from './args.js';
 import { KEY_DER } from '../build/tables.js';
 
-const ALGS = [[ml_dsa44, 44], [ml_dsa65, 65], [ml_dsa87, 87]];
+const ALGS = [
+  [ml_dsa44, 44],
+  [ml_dsa65, 65],
+  [ml_dsa87, 87],
+];
 const SETS = ALGS.map((a) => a[1]);
 const NAME_LIST = SETS.map((s) => `"${PARAMS[s].name}"`).join(', ');
 const FORMS = Object.keys(KEY_DER[SETS[0]].pkcs8); // seed, expandedKey, both (RFC 9881 §6)
@@ -240,8 +259,11 @@ function decode64(chars, n, url, what) {
 
 /** The base64 character of a 6-bit value, by masks. */
 const character = (v, url) =>
-  (inRange(v, 0, 25) & (v + 65)) | (inRange(v, 26, 51) & (v + 71)) | (inRange(v, 52, 61) & (v - 4)) |
-  (inRange(v, 62, 62) & (url ? 45 : 43)) | (inRange(v, 63, 63) & (url ? 95 : 47));
+  (inRange(v, 0, 25) & (v + 65)) |
+  (inRange(v, 26, 51) & (v + 71)) |
+  (inRange(v, 52, 61) & (v - 4)) |
+  (inRange(v, 62, 62) & (url ? 45 : 43)) |
+  (inRange(v, 63, 63) & (url ? 95 : 47));
 
 /** The base64 of `bytes` as ASCII bytes: padded, or base64url without padding. */
 function encode64(bytes, url) {
@@ -545,8 +567,7 @@ export function exportSecretKey(alg, key, format, opts) {
   const f = readFormat(format, SECRET_FORMATS, 'a secret key');
   const options = readOptions(opts, EXPORT_KEYS);
   const form = options.form ?? 'seed';
-  if (f !== 'pkcs8' && f !== 'pem' && options.form !== undefined)
-    throw new TypeError(`options: "form" applies to the pkcs8 and pem formats, not to ${f}`);
+  if (f !== 'pkcs8' && f !== 'pem' && options.form !== undefined) throw new TypeError(`options: "form" applies to the pkcs8 and pem formats, not to ${f}`);
   if (!oneOf(form, FORMS)) throw new TypeError(`form: expected one of ${quoted(FORMS)}, got ${describe(form)}`);
   const { secretKey: skLen, name } = PARAMS[ps];
   const bytes = readSeedOrSecretKey(key, skLen);

@@ -55,7 +55,10 @@ export declare function saveKey(name: string, keyOrPair: StorableKey | StorableK
  * `loadKey<CryptoKeyPair>('signing-key')` (not checked: the default is
  * either shape).
  */
-export declare function loadKey<T extends StorableKey | StorableKeyPair = StorableKey | StorableKeyPair>(name: string, options?: KeystoreOptions): Promise<T | undefined>;
+export declare function loadKey<T extends StorableKey | StorableKeyPair = StorableKey | StorableKeyPair>(
+  name: string,
+  options?: KeystoreOptions,
+): Promise<T | undefined>;
 
 /** Deletes the key or pair saved as `name`; resolves to whether there was one. */
 export declare function deleteKey(name: string, options?: KeystoreOptions): Promise<boolean>;

@@ -157,8 +157,7 @@ export async function saveKey(name, keyOrPair, options) {
     const sealing = Object.values(parts).some((key) => !isPlatformKey(key));
     const wrapping = sealing ? await wrappingKey(db, true) : undefined;
     const entry = { version: ENTRY_VERSION };
-    for (const [slot, key] of Object.entries(parts))
-      entry[slot] = isPlatformKey(key) ? { key } : { sealed: await sealKey(key, wrapping, label(id, slot)) };
+    for (const [slot, key] of Object.entries(parts)) entry[slot] = isPlatformKey(key) ? { key } : { sealed: await sealKey(key, wrapping, label(id, slot)) };
     await transaction(db, KEYS, 'readwrite', (store) => store.put(entry, id));
   } finally {
     db.close();

@@ -11,8 +11,28 @@
  * @module
  */
 import {
-  apply, U8, taTag, u8Set, isSafeInteger, len, wasm, MESSAGE, M_PRIME, MU, MU_BYTES, CHUNK, EMPTY,
-  describe, readBytes, readLength, checkIntact, readOptions, readFlag, part, absorb, streamed,
+  apply,
+  U8,
+  taTag,
+  u8Set,
+  isSafeInteger,
+  len,
+  wasm,
+  MESSAGE,
+  M_PRIME,
+  MU,
+  MU_BYTES,
+  CHUNK,
+  EMPTY,
+  describe,
+  readBytes,
+  readLength,
+  checkIntact,
+  readOptions,
+  readFlag,
+  part,
+  absorb,
+  streamed,
 } from './boundary.js';
 import { nativeShake256, nativeShake256Start } from './native-hash.js';
 import { NIST_HASH_OID_PREFIX, PREHASHES, SECRET_KEY_TR } from '../build/tables.js';
@@ -33,8 +53,7 @@ const trOfPublic = (pk) => nativeShake256(pk, []);
 // `mu(parts)` gives μ of M′ = parts… for the key in use.
 
 /** Pure ML-DSA: M with its context, or μ of M′ = 0 ‖ |ctx| ‖ ctx ‖ M. */
-const pureMessage = (msg, ctx, mu) =>
-  len(msg) <= CHUNK ? { kind: MESSAGE, m: msg, ctx } : { kind: MU, m: mu([mPrimeHeader(ctx), ctx, msg]), ctx: EMPTY };
+const pureMessage = (msg, ctx, mu) => (len(msg) <= CHUNK ? { kind: MESSAGE, m: msg, ctx } : { kind: MU, m: mu([mPrimeHeader(ctx), ctx, msg]), ctx: EMPTY });
 
 /** The internal interface: μ as given (externalMu), M′ as given, or μ of M′. */
 const internalMessage = (m, externalMu, mu) =>
@@ -74,13 +93,10 @@ function resolveHash(hash) {
   if (apply(taTag, oidValue, []) !== 'Uint8Array') throw new TypeError(badOid);
   const oid = new U8(readBytes(oidValue, 'hash.oid')); // a copy: read once, kept
   if (len(oid) !== 11 || NIST_HASH_OID_PREFIX.some((b, i) => oid[i] !== b)) throw new TypeError(badOid);
-  if (!isSafeInteger(outputLen))
-    throw new TypeError(`hash: expected .outputLen to be an integer, got ${describe(outputLen)}`);
+  if (!isSafeInteger(outputLen)) throw new TypeError(`hash: expected .outputLen to be an integer, got ${describe(outputLen)}`);
   const wantLen = prehashBy(1, oid[10])?.[2];
-  if (wantLen === undefined)
-    throw new RangeError('hash: its .oid is a NIST hash OID, but not one of the pre-hash functions FIPS 204 admits');
-  if (outputLen !== wantLen)
-    throw new RangeError(`hash: a function with this .oid must output ${wantLen} bytes for HashML-DSA, got .outputLen ${outputLen}`);
+  if (wantLen === undefined) throw new RangeError('hash: its .oid is a NIST hash OID, but not one of the pre-hash functions FIPS 204 admits');
+  if (outputLen !== wantLen) throw new RangeError(`hash: a function with this .oid must output ${wantLen} bytes for HashML-DSA, got .outputLen ${outputLen}`);
   const calling = (f) => {
     try {
       return f();
@@ -102,8 +118,7 @@ function resolveHash(hash) {
   const digest = (msg) => output(calling(() => hash(msg)));
   // noble-hashes' incremental interface: create() -> { update(bytes), digest() }.
   const start = () => {
-    if (typeof create !== 'function')
-      throw new TypeError('hash: streaming needs a hash function with create() (an incremental hasher)');
+    if (typeof create !== 'function') throw new TypeError('hash: streaming needs a hash function with create() (an incremental hasher)');
     const h = calling(() => apply(create, hash, []));
     return { update: (bytes) => calling(() => h.update(bytes)), digest: () => output(calling(() => h.digest())) };
   };
@@ -166,7 +181,4 @@ const hashStream = (hash) => (ctx) => {
   return { update: h.update, message: () => ({ kind: M_PRIME, m: hashMPrime(ctx, hash.oid, h.digest()), ctx: EMPTY }) };
 };
 
-export {
-  muOf, trOfSecret, trOfPublic, pureMessage, internalMessage, readInternal, readMOrMu,
-  resolveHash, hashMessage, pureStream, hashStream,
-};
+export { muOf, trOfSecret, trOfPublic, pureMessage, internalMessage, readInternal, readMOrMu, resolveHash, hashMessage, pureStream, hashStream };

@@ -74,8 +74,7 @@ for (let i = 0; i < 3 * 168 + 7; i++) PROBE[i] = i * 151 + 7;
  */
 function nativeMaker(args, outputLen, ours) {
   try {
-    if (nodeCrypto === undefined)
-      nodeCrypto = (typeof getBuiltinModule === 'function' && apply(getBuiltinModule, processObject, ['node:crypto'])) || null;
+    if (nodeCrypto === undefined) nodeCrypto = (typeof getBuiltinModule === 'function' && apply(getBuiltinModule, processObject, ['node:crypto'])) || null;
     const createHash = nodeCrypto?.createHash;
     if (typeof createHash !== 'function') return null;
     const { update, digest } = getPrototypeOf(apply(createHash, nodeCrypto, args));

@@ -75,16 +75,28 @@ const W = new I32(160);
 
 /** SHA-256 compression (FIPS 180-4 §6.2.2 steps 1-4) of the 64 bytes at m[o…] into H. */
 function block256(H, m, o) {
-  const w = W, k = K256;
+  const w = W,
+    k = K256;
   for (let t = 0; t < 16; t++, o += 4) w[t] = (m[o] << 24) | (m[o + 1] << 16) | (m[o + 2] << 8) | m[o + 3];
   for (let t = 16; t < 64; t++) {
     // W_t = σ1(W_t−2) + W_t−7 + σ0(W_t−15) + W_t−16; σ0 = ROTR^7 ⊕ ROTR^18 ⊕ SHR^3, σ1 = ROTR^17 ⊕ ROTR^19 ⊕ SHR^10.
     const x = w[t - 15];
     const y = w[t - 2];
-    w[t] = (((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10)) + w[t - 7] + (((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3)) + w[t - 16];
+    w[t] =
+      (((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10)) +
+      w[t - 7] +
+      (((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3)) +
+      w[t - 16];
   }
   // (Indexed reads: a typed array's iterator is a built-in a script could replace.)
-  let a = H[0], b = H[1], c = H[2], d = H[3], e = H[4], f = H[5], g = H[6], h = H[7];
+  let a = H[0],
+    b = H[1],
+    c = H[2],
+    d = H[3],
+    e = H[4],
+    f = H[5],
+    g = H[6],
+    h = H[7];
   for (let t = 0; t < 64; t++) {
     // T1 = h + Σ1(e) + Ch(e, f, g) + K_t + W_t, T2 = Σ0(a) + Maj(a, b, c);
     // Σ0 = ROTR^2 ⊕ ROTR^13 ⊕ ROTR^22, Σ1 = ROTR^6 ⊕ ROTR^11 ⊕ ROTR^25.
@@ -118,7 +130,8 @@ function add64(H, i, h, l) {
 
 /** SHA-512 compression (FIPS 180-4 §6.4.2 steps 1-4) of the 128 bytes at m[o…] into H (16 halves). */
 function block512(H, m, o) {
-  const w = W, k = K512;
+  const w = W,
+    k = K512;
   for (let t = 0; t < 32; t++, o += 4) w[t] = (m[o] << 24) | (m[o + 1] << 16) | (m[o + 2] << 8) | m[o + 3];
   for (let t = 32; t < 160; t += 2) {
     // W_t = σ1(W_t−2) + W_t−7 + σ0(W_t−15) + W_t−16 on halves;
@@ -135,8 +148,22 @@ function block512(H, m, o) {
     w[t] = s1h + w[t - 14] + s0h + w[t - 32] + ((low / 0x100000000) | 0);
     w[t + 1] = low;
   }
-  let ah = H[0], al = H[1], bh = H[2], bl = H[3], ch = H[4], cl = H[5], dh = H[6], dl = H[7];
-  let eh = H[8], el = H[9], fh = H[10], fl = H[11], gh = H[12], gl = H[13], hh = H[14], hl = H[15];
+  let ah = H[0],
+    al = H[1],
+    bh = H[2],
+    bl = H[3],
+    ch = H[4],
+    cl = H[5],
+    dh = H[6],
+    dl = H[7];
+  let eh = H[8],
+    el = H[9],
+    fh = H[10],
+    fl = H[11],
+    gh = H[12],
+    gl = H[13],
+    hh = H[14],
+    hl = H[15];
   for (let t = 0; t < 160; t += 2) {
     // T1 = h + Σ1(e) + Ch(e, f, g) + K_t + W_t, T2 = Σ0(a) + Maj(a, b, c), each half reduced;
     // Σ0 = ROTR^28 ⊕ ROTR^34 ⊕ ROTR^39, Σ1 = ROTR^14 ⊕ ROTR^18 ⊕ ROTR^41.

@@ -52,7 +52,12 @@ const C = new I32(10);
 function keccakP(A) {
   // The tables as locals: in the shipped bundle (esbuild) every module-level
   // binding is a `var`, which the JIT cannot treat as a constant.
-  const b = B, c = C, dest = DEST, rot = ROT, swap = SWAP, rc = RC;
+  const b = B,
+    c = C,
+    dest = DEST,
+    rot = ROT,
+    swap = SWAP,
+    rc = RC;
   for (let ir = 0; ir < 24; ir++) {
     // θ (Algorithm 1): c[x] is the parity of column x; D[x] = c[x − 1] ⊕ (c[x + 1] rotated by 1).
     for (let x = 0; x < 10; x++) c[x] = A[x] ^ A[x + 10] ^ A[x + 20] ^ A[x + 30] ^ A[x + 40];
@@ -79,8 +84,16 @@ function keccakP(A) {
     }
     // χ (Algorithm 4), back into A, a row (five lanes, ten words) at a time.
     for (let y = 0; y < 50; y += 10) {
-      const b0 = b[y], b1 = b[y + 1], b2 = b[y + 2], b3 = b[y + 3], b4 = b[y + 4];
-      const b5 = b[y + 5], b6 = b[y + 6], b7 = b[y + 7], b8 = b[y + 8], b9 = b[y + 9];
+      const b0 = b[y],
+        b1 = b[y + 1],
+        b2 = b[y + 2],
+        b3 = b[y + 3],
+        b4 = b[y + 4];
+      const b5 = b[y + 5],
+        b6 = b[y + 6],
+        b7 = b[y + 7],
+        b8 = b[y + 8],
+        b9 = b[y + 9];
       A[y] = b0 ^ (~b2 & b4);
       A[y + 1] = b1 ^ (~b3 & b5);
       A[y + 2] = b2 ^ (~b4 & b6);

@@ -6,8 +6,28 @@
  * @module
  */
 import {
-  apply, U8, u8Fill, freeze, register, unregister, len, wasm, wasmSign, PARAMS, SEED_BYTES, RND_BYTES, EMPTY,
-  readBytes, readLength, readSeedOrSecretKey, readOptions, readContext, readEntropy, randomBytes, withRnd, eachChunk,
+  apply,
+  U8,
+  u8Fill,
+  freeze,
+  register,
+  unregister,
+  len,
+  wasm,
+  wasmSign,
+  PARAMS,
+  SEED_BYTES,
+  RND_BYTES,
+  EMPTY,
+  readBytes,
+  readLength,
+  readSeedOrSecretKey,
+  readOptions,
+  readContext,
+  readEntropy,
+  randomBytes,
+  withRnd,
+  eachChunk,
 } from './boundary.js';
 import { muOf, trOfSecret, pureMessage, internalMessage, readInternal, readMOrMu, hashMessage, pureStream, hashStream } from './messages.js';
 import { prepared } from './prepared.js';
@@ -75,7 +95,11 @@ function signing(ps) {
       const sk = len(bytes) === SEED_BYTES ? keyPair(bytes).secretKey : new U8(bytes);
       let msg;
       try {
-        msg = open(ctx, () => wasm.stream_mu(ps, sk, true), () => trOfSecret(sk));
+        msg = open(
+          ctx,
+          () => wasm.stream_mu(ps, sk, true),
+          () => trOfSecret(sk),
+        );
       } catch (e) {
         apply(u8Fill, sk, [0]);
         throw e;
@@ -123,7 +147,11 @@ function signing(ps) {
     sign: (msg, secretKey, opts) => {
       const a = signArgs(msg, opts);
       const sk = readLength(secretKey, skLen, 'secretKey');
-      const views = [[sk, skLen, 'secretKey'], [a.ctx, len(a.ctx), 'context'], [a.rnd ?? EMPTY, a.rnd ? RND_BYTES : 0, 'extraEntropy']];
+      const views = [
+        [sk, skLen, 'secretKey'],
+        [a.ctx, len(a.ctx), 'context'],
+        [a.rnd ?? EMPTY, a.rnd ? RND_BYTES : 0, 'extraEntropy'],
+      ];
       return withRnd(a.options, a.rnd, (rnd) => run(sk, hashMessage(hash, a.msg, a.ctx, views), rnd));
     },
   });
@@ -137,18 +165,24 @@ function signing(ps) {
     const own = new U8(bytes);
     // tr for the platform's hash: in a secret key, not in a seed (then wasm hashes).
     const tr = fromSeed ? null : trOfSecret(own);
-    return prepared('signer', own, true, (b) => wasmSign.prepare_signer(ps, b, fromSeed), (handle) => ({
-      sign(msg, opts) {
-        const a = signArgs(msg, opts);
-        // handle() at each use: code between two uses (the platform's hash,
-        // the first draw of randomness) can fail and replace the instance,
-        // and a handle is only valid in the instance it was made in.
-        return withRnd(a.options, a.rnd, (rnd) => {
-          const x = pureMessage(a.msg, a.ctx, (parts) => muOf(tr, parts, () => wasm.prepared_stream_mu(handle())));
-          return wasmSign.signer_sign(ps, handle(), x.kind, x.m, x.ctx, rnd);
-        });
-      },
-    }));
+    return prepared(
+      'signer',
+      own,
+      true,
+      (b) => wasmSign.prepare_signer(ps, b, fromSeed),
+      (handle) => ({
+        sign(msg, opts) {
+          const a = signArgs(msg, opts);
+          // handle() at each use: code between two uses (the platform's hash,
+          // the first draw of randomness) can fail and replace the instance,
+          // and a handle is only valid in the instance it was made in.
+          return withRnd(a.options, a.rnd, (rnd) => {
+            const x = pureMessage(a.msg, a.ctx, (parts) => muOf(tr, parts, () => wasm.prepared_stream_mu(handle())));
+            return wasmSign.signer_sign(ps, handle(), x.kind, x.m, x.ctx, rnd);
+          });
+        },
+      }),
+    );
   };
 
   return { keygen, getPublicKey, sign, internalSign, prehash, signer, ...streams(pureStream) };

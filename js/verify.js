@@ -18,7 +18,14 @@ function makeVerifier(ps) {
   const internal = freeze({ info: freeze({ type: 'internal-ml-dsa' }), lengths, verify: v.internalVerify });
   const prehash = (hash) => {
     const hv = v.prehash(resolveHash(hash));
-    return freeze({ info: freeze({ type: 'hashml-dsa' }), securityLevel, lengths, createVerify: hv.createVerify, verifyStream: hv.verifyStream, verify: hv.verify });
+    return freeze({
+      info: freeze({ type: 'hashml-dsa' }),
+      securityLevel,
+      lengths,
+      createVerify: hv.createVerify,
+      verifyStream: hv.verifyStream,
+      verify: hv.verify,
+    });
   };
   return freeze({
     info: freeze({ type: 'ml-dsa' }),

@@ -46,7 +46,11 @@ function verifying(ps) {
     const createVerify = (publicKey, opts) => {
       const ctx = new U8(readContext(readOptions(opts, VERIFY_KEYS).context));
       const pk = new U8(readLength(publicKey, pkLen, 'publicKey'));
-      const msg = open(ctx, () => wasm.stream_mu(ps, pk, false), () => trOfPublic(pk));
+      const msg = open(
+        ctx,
+        () => wasm.stream_mu(ps, pk, false),
+        () => trOfPublic(pk),
+      );
       const readSig = (sig) => new U8(readBytes(sig, 'signature'));
       return incremental('createVerify', msg.update, 'verify', readSig, (sig) => len(sig) === sigLen && run(pk, msg.message(), sig));
     };
@@ -67,7 +71,11 @@ function verifying(ps) {
       const a = verifyArgs(sig, msg, opts);
       const pk = readLength(publicKey, pkLen, 'publicKey');
       if (len(a.sig) !== sigLen) return false;
-      const views = [[pk, pkLen, 'publicKey'], [a.sig, sigLen, 'signature'], [a.ctx, len(a.ctx), 'context']];
+      const views = [
+        [pk, pkLen, 'publicKey'],
+        [a.sig, sigLen, 'signature'],
+        [a.ctx, len(a.ctx), 'context'],
+      ];
       return run(pk, hashMessage(hash, a.msg, a.ctx, views), a.sig);
     },
   });
@@ -77,20 +85,26 @@ function verifying(ps) {
   const verifier = (publicKey) => {
     const own = new U8(readLength(publicKey, pkLen, 'publicKey'));
     let tr; // H(pk, 64) by the platform's hash, at the first long message (null: wasm hashes)
-    return prepared('verifier', own, false, (pk) => wasm.prepare_verifier(ps, pk), (handle) => ({
-      verify(sig, msg, opts) {
-        const a = verifyArgs(sig, msg, opts);
-        if (len(a.sig) !== sigLen) {
-          handle(); // (after free(), an Error even for a signature of the wrong length)
-          return false;
-        }
-        const x = pureMessage(a.msg, a.ctx, (parts) => {
-          if (tr === undefined) tr = trOfPublic(own);
-          return muOf(tr, parts, () => wasm.prepared_stream_mu(handle()));
-        });
-        return wasm.verifier_verify(handle(), x.kind, x.m, a.sig, x.ctx);
-      },
-    }));
+    return prepared(
+      'verifier',
+      own,
+      false,
+      (pk) => wasm.prepare_verifier(ps, pk),
+      (handle) => ({
+        verify(sig, msg, opts) {
+          const a = verifyArgs(sig, msg, opts);
+          if (len(a.sig) !== sigLen) {
+            handle(); // (after free(), an Error even for a signature of the wrong length)
+            return false;
+          }
+          const x = pureMessage(a.msg, a.ctx, (parts) => {
+            if (tr === undefined) tr = trOfPublic(own);
+            return muOf(tr, parts, () => wasm.prepared_stream_mu(handle()));
+          });
+          return wasm.verifier_verify(handle(), x.kind, x.m, a.sig, x.ctx);
+        },
+      }),
+    );
   };
 
   return { verify, internalVerify, prehash, verifier, ...streams(pureStream) };

@@ -29,8 +29,18 @@ export type MlDsaAlgorithmName = 'ML-DSA-44' | 'ML-DSA-65' | 'ML-DSA-87';
 export type BufferSourceLike = ArrayBuffer | ArrayBufferView;
 /** The WebCrypto key usages. */
 export type KeyUsageName =
-  | 'encrypt' | 'decrypt' | 'sign' | 'verify' | 'deriveKey' | 'deriveBits' | 'wrapKey' | 'unwrapKey'
-  | 'encapsulateKey' | 'encapsulateBits' | 'decapsulateKey' | 'decapsulateBits';
+  | 'encrypt'
+  | 'decrypt'
+  | 'sign'
+  | 'verify'
+  | 'deriveKey'
+  | 'deriveBits'
+  | 'wrapKey'
+  | 'unwrapKey'
+  | 'encapsulateKey'
+  | 'encapsulateBits'
+  | 'decapsulateKey'
+  | 'decapsulateBits';
 /** An algorithm identifier: a name, or an object with one and the algorithm's parameters. */
 export type AlgorithmLike = string | { name: string; [parameter: string]: unknown };
 /** A JSON Web Key as WebCrypto exports it; ML-DSA keys have kty "AKP", alg, pub and (private) priv. */
@@ -83,11 +93,33 @@ type MlDsaAlgorithm = MlDsaAlgorithmName | { name: MlDsaAlgorithmName };
  * serves a whole app); errors are DOMExceptions named as the draft says.
  */
 export interface MlDsaSubtle {
-  generateKey(algorithm: MlDsaAlgorithm, extractable: boolean, keyUsages: readonly KeyUsageName[]): Promise<{ publicKey: MlDsaCryptoKey; privateKey: MlDsaCryptoKey }>;
+  generateKey(
+    algorithm: MlDsaAlgorithm,
+    extractable: boolean,
+    keyUsages: readonly KeyUsageName[],
+  ): Promise<{ publicKey: MlDsaCryptoKey; privateKey: MlDsaCryptoKey }>;
   generateKey(algorithm: AlgorithmLike, extractable: boolean, keyUsages: readonly KeyUsageName[]): Promise<unknown>;
-  importKey(format: 'jwk', keyData: JsonWebKeyLike, algorithm: MlDsaAlgorithm, extractable: boolean, keyUsages: readonly KeyUsageName[]): Promise<MlDsaCryptoKey>;
-  importKey(format: Exclude<MlDsaKeyFormat, 'jwk'>, keyData: BufferSourceLike, algorithm: MlDsaAlgorithm, extractable: boolean, keyUsages: readonly KeyUsageName[]): Promise<MlDsaCryptoKey>;
-  importKey(format: string, keyData: BufferSourceLike | JsonWebKeyLike, algorithm: AlgorithmLike, extractable: boolean, keyUsages: readonly KeyUsageName[]): Promise<PlatformKeyLike>;
+  importKey(
+    format: 'jwk',
+    keyData: JsonWebKeyLike,
+    algorithm: MlDsaAlgorithm,
+    extractable: boolean,
+    keyUsages: readonly KeyUsageName[],
+  ): Promise<MlDsaCryptoKey>;
+  importKey(
+    format: Exclude<MlDsaKeyFormat, 'jwk'>,
+    keyData: BufferSourceLike,
+    algorithm: MlDsaAlgorithm,
+    extractable: boolean,
+    keyUsages: readonly KeyUsageName[],
+  ): Promise<MlDsaCryptoKey>;
+  importKey(
+    format: string,
+    keyData: BufferSourceLike | JsonWebKeyLike,
+    algorithm: AlgorithmLike,
+    extractable: boolean,
+    keyUsages: readonly KeyUsageName[],
+  ): Promise<PlatformKeyLike>;
   exportKey(format: 'jwk', key: AnyKey): Promise<JsonWebKeyLike>;
   exportKey(format: string, key: AnyKey): Promise<ArrayBuffer>;
   sign(algorithm: MlDsaContextParams | AlgorithmLike, key: AnyKey, data: BufferSourceLike): Promise<ArrayBuffer>;

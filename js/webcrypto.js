@@ -60,9 +60,25 @@ const NAMES = [PARAMS[44].name, PARAMS[65].name, PARAMS[87].name];
 const platformSubtle = globalThis.crypto?.subtle;
 const SubtleProto = globalThis.SubtleCrypto?.prototype;
 const PLATFORM = { __proto__: null };
-for (const name of ['encrypt', 'decrypt', 'sign', 'verify', 'digest', 'generateKey', 'deriveKey', 'deriveBits',
-  'importKey', 'exportKey', 'wrapKey', 'unwrapKey', 'getPublicKey', 'encapsulateKey', 'encapsulateBits',
-  'decapsulateKey', 'decapsulateBits']) {
+for (const name of [
+  'encrypt',
+  'decrypt',
+  'sign',
+  'verify',
+  'digest',
+  'generateKey',
+  'deriveKey',
+  'deriveBits',
+  'importKey',
+  'exportKey',
+  'wrapKey',
+  'unwrapKey',
+  'getPublicKey',
+  'encapsulateKey',
+  'encapsulateBits',
+  'decapsulateKey',
+  'decapsulateBits',
+]) {
   const fn = SubtleProto?.[name];
   if (typeof fn === 'function') PLATFORM[name] = fn;
 }
@@ -118,8 +134,20 @@ async function operation(op, run) {
 // trap, or a stack overflow) and was replaced: not a fault of the data.
 const instanceFailed = (e) => (RuntimeError !== undefined && e?.cause instanceof RuntimeError) || e?.cause instanceof RangeError;
 
-const KEY_USAGES = ['encrypt', 'decrypt', 'sign', 'verify', 'deriveKey', 'deriveBits', 'wrapKey', 'unwrapKey',
-  'encapsulateKey', 'encapsulateBits', 'decapsulateKey', 'decapsulateBits'];
+const KEY_USAGES = [
+  'encrypt',
+  'decrypt',
+  'sign',
+  'verify',
+  'deriveKey',
+  'deriveBits',
+  'wrapKey',
+  'unwrapKey',
+  'encapsulateKey',
+  'encapsulateBits',
+  'decapsulateKey',
+  'decapsulateBits',
+];
 const KEY_FORMATS = ['raw', 'spki', 'pkcs8', 'jwk', 'raw-public', 'raw-private', 'raw-seed', 'raw-secret'];
 
 // ---------------------------------------------------------------- arguments (WebIDL conversions)
@@ -270,8 +298,7 @@ function jwkMember(jwk, name) {
 /** The members of a JsonWebKey dictionary that ML-DSA reads, each read once and converted. */
 function readJwk(value) {
   // (A BufferSource is not a JsonWebKey: WebIDL's union conversion makes it the BufferSource.)
-  if (value === null || typeof value !== 'object' || isBufferSource(value))
-    throw new TypeError('keyData: expected a JsonWebKey object for the jwk format');
+  if (value === null || typeof value !== 'object' || isBufferSource(value)) throw new TypeError('keyData: expected a JsonWebKey object for the jwk format');
   const out = { __proto__: null };
   // WebIDL reads dictionary members in lexicographic order.
   for (const member of ['alg', 'ext', 'key_ops', 'kty', 'priv', 'pub', 'use']) {
@@ -459,8 +486,20 @@ async function probe(set) {
       } catch {}
     }
   };
-  const priv = await tryImport([['raw-seed', seed], ['pkcs8', exportSecretKey(ml, seed, 'pkcs8')]], 'sign');
-  const pub = await tryImport([['raw-public', publicKey], ['spki', exportPublicKey(ml, publicKey, 'spki')]], 'verify');
+  const priv = await tryImport(
+    [
+      ['raw-seed', seed],
+      ['pkcs8', exportSecretKey(ml, seed, 'pkcs8')],
+    ],
+    'sign',
+  );
+  const pub = await tryImport(
+    [
+      ['raw-public', publicKey],
+      ['spki', exportPublicKey(ml, publicKey, 'spki')],
+    ],
+    'verify',
+  );
   if (!priv || !pub) return null;
   // Its keys must be ours: its signature verifies under ours and ours under its.
   const theirs = new U8(await platformCall('sign', [set, priv.key, message]));
@@ -537,19 +576,22 @@ async function newKeyPair(set, extractable, signUsages, verifyUsages, seed) {
 // ---------------------------------------------------------------- the ML-DSA operations
 
 async function generateKey(alg, extractable, usages) {
-  if (usages.some((u) => u !== 'sign' && u !== 'verify'))
-    throw fail('SyntaxError', 'generateKey: ML-DSA keys have only the usages "sign" and "verify"');
-  if (!usages.includes('sign'))
-    throw fail('SyntaxError', 'generateKey: the private key would have no usages (ask for "sign")');
+  if (usages.some((u) => u !== 'sign' && u !== 'verify')) throw fail('SyntaxError', 'generateKey: ML-DSA keys have only the usages "sign" and "verify"');
+  if (!usages.includes('sign')) throw fail('SyntaxError', 'generateKey: the private key would have no usages (ask for "sign")');
   if (typeof getRandomValues !== 'function') throw fail('OperationError', 'generateKey: no crypto.getRandomValues here');
   const seed = new U8(32);
   apply(getRandomValues, cryptoObject, [seed]);
-  return newKeyPair(alg.name, extractable, usages.filter((u) => u === 'sign'), usages.filter((u) => u === 'verify'), seed);
+  return newKeyPair(
+    alg.name,
+    extractable,
+    usages.filter((u) => u === 'sign'),
+    usages.filter((u) => u === 'verify'),
+    seed,
+  );
 }
 
 function onlyUsage(usages, allowed, format) {
-  if (usages.some((u) => u !== allowed))
-    throw fail('SyntaxError', `importKey: a key in ${format} format can only have the usage "${allowed}"`);
+  if (usages.some((u) => u !== allowed)) throw fail('SyntaxError', `importKey: a key in ${format} format can only have the usage "${allowed}"`);
 }
 
 function importKey(format, keyData, alg, extractable, usages) {
@@ -572,8 +614,7 @@ function importKey(format, keyData, alg, extractable, usages) {
     case 'pkcs8':
     case 'raw-seed': {
       onlyUsage(usages, 'sign', format);
-      const expandedOnly = () =>
-        fail('NotSupportedError', 'importKey: a PKCS#8 key in the expandedKey form (without its seed) is not supported');
+      const expandedOnly = () => fail('NotSupportedError', 'importKey: a PKCS#8 key in the expandedKey form (without its seed) is not supported');
       let key;
       try {
         key = importSecretKey(ml, keyData, format === 'pkcs8' ? 'pkcs8' : 'raw-seed');
@@ -666,7 +707,13 @@ function checkUse(alg, key, usage) {
 function sign(alg, key, context, data) {
   const s = checkUse(alg, key, 'sign');
   if (context.length > 255) throw fail('OperationError', 'sign: the context is longer than 255 bytes');
-  return toArrayBuffer(withPrepared(s, () => SETS[s.set].signer(s.seed), (signer) => signer.sign(data, { context })));
+  return toArrayBuffer(
+    withPrepared(
+      s,
+      () => SETS[s.set].signer(s.seed),
+      (signer) => signer.sign(data, { context }),
+    ),
+  );
 }
 
 function verify(alg, key, context, signature, data) {
@@ -676,7 +723,11 @@ function verify(alg, key, context, signature, data) {
     s.verified = true;
     return SETS[s.set].verify(signature, data, s.publicKey, { context });
   }
-  return withPrepared(s, () => SETS[s.set].verifier(s.publicKey), (verifier) => verifier.verify(signature, data, { context }));
+  return withPrepared(
+    s,
+    () => SETS[s.set].verifier(s.publicKey),
+    (verifier) => verifier.verify(signature, data, { context }),
+  );
 }
 
 /**
@@ -825,10 +876,32 @@ const ML_DSA_METHODS = ['generateKey', 'importKey', 'exportKey', 'sign', 'verify
 // (NotSupportedError): our keys are not wrapped.
 
 // The argument that is the key performing each operation.
-const KEY_ARGUMENT = { __proto__: null, encrypt: 1, decrypt: 1, deriveBits: 1, deriveKey: 1, wrapKey: 2, unwrapKey: 2,
-  encapsulateKey: 1, encapsulateBits: 1, decapsulateKey: 1, decapsulateBits: 1 };
-const PASS_THROUGH = ['encrypt', 'decrypt', 'digest', 'deriveKey', 'deriveBits', 'wrapKey', 'unwrapKey',
-  'encapsulateKey', 'encapsulateBits', 'decapsulateKey', 'decapsulateBits'];
+const KEY_ARGUMENT = {
+  __proto__: null,
+  encrypt: 1,
+  decrypt: 1,
+  deriveBits: 1,
+  deriveKey: 1,
+  wrapKey: 2,
+  unwrapKey: 2,
+  encapsulateKey: 1,
+  encapsulateBits: 1,
+  decapsulateKey: 1,
+  decapsulateBits: 1,
+};
+const PASS_THROUGH = [
+  'encrypt',
+  'decrypt',
+  'digest',
+  'deriveKey',
+  'deriveBits',
+  'wrapKey',
+  'unwrapKey',
+  'encapsulateKey',
+  'encapsulateBits',
+  'decapsulateKey',
+  'decapsulateBits',
+];
 
 let standIns; // a promise of { unusable, wrappable }: platform keys, made at the first need
 function getStandIns() {
@@ -927,7 +1000,8 @@ let installed = false;
  */
 export async function install({ force = false } = {}) {
   if (installed) return true;
-  if (!SubtleProto || !platformSubtle) throw fail('NotSupportedError', 'install: this platform has no crypto.subtle (WebCrypto needs a secure context in browsers)');
+  if (!SubtleProto || !platformSubtle)
+    throw fail('NotSupportedError', 'install: this platform has no crypto.subtle (WebCrypto needs a secure context in browsers)');
   if (!isSupported()) return false;
   if (!force && (await platformHasMlDsa())) return false;
   // Ours, and those of the platform's other methods that take keys.
@@ -982,7 +1056,9 @@ function aesGcm(op, method, wrappingKey, r, label, data) {
   if (apply(platformKeyAlgorithm, wrappingKey, []).name !== 'AES-GCM' || apply(platformKeyExtractable, wrappingKey, []))
     throw fail('InvalidAccessError', `${op}: wrappingKey must be a non-extractable AES-GCM key`);
   // The attributes and the label, as JSON (which ends where it ends).
-  const additionalData = apply(encodeText, textEncoder, [jsonText(['mldsa-simd sealed key', r.version, r.algorithm, r.type, r.extractable, r.usages, domString(label)])]);
+  const additionalData = apply(encodeText, textEncoder, [
+    jsonText(['mldsa-simd sealed key', r.version, r.algorithm, r.type, r.extractable, r.usages, domString(label)]),
+  ]);
   return apply(PLATFORM[method], platformSubtle, [{ name: 'AES-GCM', iv: r.iv, additionalData }, wrappingKey, data]);
 }
 
@@ -1015,8 +1091,15 @@ export async function unsealKey(record, wrappingKey, label = '') {
   const refused = (cause) => fail('DataError', 'unsealKey: the record does not open (altered, or sealed under another key or label)', cause);
   const { version, algorithm, type, extractable, usages, iv, sealed } = record ?? {};
   const uses = jsonText(usages);
-  if (version !== 1 || !NAMES.includes(algorithm) || typeof extractable !== 'boolean' || !(iv instanceof U8) || !(sealed instanceof U8) ||
-    !(type === 'private' ? uses === '["sign"]' : type === 'public' && (uses === '[]' || uses === '["verify"]'))) throw refused();
+  if (
+    version !== 1 ||
+    !NAMES.includes(algorithm) ||
+    typeof extractable !== 'boolean' ||
+    !(iv instanceof U8) ||
+    !(sealed instanceof U8) ||
+    !(type === 'private' ? uses === '["sign"]' : type === 'public' && (uses === '[]' || uses === '["verify"]'))
+  )
+    throw refused();
   const r = { version, algorithm, type, extractable, usages: uses === '[]' ? [] : [type === 'private' ? 'sign' : 'verify'], iv: copy(iv) };
   let plain;
   try {

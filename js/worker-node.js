@@ -58,15 +58,21 @@ export function createPool(options) {
     };
     apply(workerOn, worker, ['message', receive]);
     // A worker that throws, or ends, answers no more: what it sent before is taken first.
-    apply(workerOn, worker, ['error', (e) => {
-      receive();
-      events.failed(new Error(`mldsa-simd/worker: a worker failed: ${e?.message || 'it could not load or run'}`));
-    }]);
-    apply(workerOn, worker, ['exit', (code) => {
-      receive();
-      apply(portClose, port1, []);
-      events.failed(new Error(`mldsa-simd/worker: a worker stopped (exit code ${code})`));
-    }]);
+    apply(workerOn, worker, [
+      'error',
+      (e) => {
+        receive();
+        events.failed(new Error(`mldsa-simd/worker: a worker failed: ${e?.message || 'it could not load or run'}`));
+      },
+    ]);
+    apply(workerOn, worker, [
+      'exit',
+      (code) => {
+        receive();
+        apply(portClose, port1, []);
+        events.failed(new Error(`mldsa-simd/worker: a worker stopped (exit code ${code})`));
+      },
+    ]);
     // An idle worker does not keep the process alive; one with calls to answer does (busy).
     // (After the listeners: a 'message' listener refs the worker's port.)
     apply(workerUnref, worker, []);

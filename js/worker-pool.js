@@ -20,8 +20,31 @@
  * @module
  */
 import {
-  apply, U8, taBuffer, taOffset, taLength, u8Fill, u8Set, isArray, freeze, isSafeInteger, FR, frRegister, frUnregister, len, PARAMS, SEED_BYTES,
-  lengthsOf, describe, readBytes, readLength, readSeedOrSecretKey, readOptions, readContext, readEntropy, readFlag,
+  apply,
+  U8,
+  taBuffer,
+  taOffset,
+  taLength,
+  u8Fill,
+  u8Set,
+  isArray,
+  freeze,
+  isSafeInteger,
+  FR,
+  frRegister,
+  frUnregister,
+  len,
+  PARAMS,
+  SEED_BYTES,
+  lengthsOf,
+  describe,
+  readBytes,
+  readLength,
+  readSeedOrSecretKey,
+  readOptions,
+  readContext,
+  readEntropy,
+  readFlag,
 } from './args.js';
 
 const SIGN_KEYS = freeze(['context', 'extraEntropy', 'transfer']);
@@ -240,7 +263,7 @@ export function makePool(runner, pool) {
       let intact = true;
       for (let b = 0; b < g.transfer.length; b++) intact &&= attached(g.transfer[b]);
       if (intact) append(ready, g);
-      else g.fail(new Error('mldsa-simd/worker: internal error: a call\'s bytes were detached before they were sent'));
+      else g.fail(new Error("mldsa-simd/worker: internal error: a call's bytes were detached before they were sent"));
     }
     const per = Math.min(MAX_BATCH, Math.ceil(ready.length / runner.size));
     for (let i = 0; i < ready.length; i += per) {

@@ -161,7 +161,9 @@ function compute(api, set, task, args) {
       if (op === 'prepare') return true;
       if (op === 'sign' && key.kind === 'signer') return object.sign(args[0], args[1]);
       if (op === 'verify' && key.kind === 'verifier') return object.verify(args[0], args[1], args[2]);
-      throw new TypeError(`op: not an operation of a prepared ${key.kind === 'signer' ? 'signer' : 'verifier'} (expected ${key.kind === 'signer' ? '"sign"' : '"verify"'})`);
+      throw new TypeError(
+        `op: not an operation of a prepared ${key.kind === 'signer' ? 'signer' : 'verifier'} (expected ${key.kind === 'signer' ? '"sign"' : '"verify"'})`,
+      );
     } finally {
       if (temporary) object.free();
     }

@@ -33,11 +33,20 @@ test('bench page: a quick run in headless Chromium fills every cell', { skip, ti
     await pg.goto(`${base}/www/bench.html?quick`, { waitUntil: 'load' });
     await pg.waitForFunction(() => ['done', 'error'].includes(window.__bench?.state), null, { timeout: 75_000, polling: 250 });
     const state = await pg.evaluate(() => window.__bench);
-    const cells = await pg.$$eval('#table td[data-peer]', (tds) => tds.map((td) => ({ peer: td.dataset.peer, us: td.dataset.us, text: td.textContent, row: td.parentElement.children[0].textContent + ' ' + td.parentElement.children[1].textContent })));
+    const cells = await pg.$$eval('#table td[data-peer]', (tds) =>
+      tds.map((td) => ({
+        peer: td.dataset.peer,
+        us: td.dataset.us,
+        text: td.textContent,
+        row: td.parentElement.children[0].textContent + ' ' + td.parentElement.children[1].textContent,
+      })),
+    );
     const envText = await pg.$eval('#env', (e) => e.textContent);
     fs.mkdirSync(artifactsDir, { recursive: true });
     await pg.screenshot({ path: path.join(artifactsDir, 'bench-page.png'), fullPage: true });
-    t.diagnostic(`bench page: ${state.state} in ${((Date.now() - t0) / 1000).toFixed(1)} s; SIMD ${state.simd}; ${state.userAgent}; screenshot pkg-tests/artifacts/bench-page.png`);
+    t.diagnostic(
+      `bench page: ${state.state} in ${((Date.now() - t0) / 1000).toFixed(1)} s; SIMD ${state.simd}; ${state.userAgent}; screenshot pkg-tests/artifacts/bench-page.png`,
+    );
 
     assert.equal(state.error, undefined, `the page threw: ${state.error}`);
     assert.equal(state.state, 'done');

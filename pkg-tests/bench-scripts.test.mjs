@@ -12,7 +12,16 @@ const skip = IMPL === 'noble' ? 'runs our package' : false;
 
 for (const mode of [[], ['--cjs']]) {
   test(`bench-js/coldstart.mjs ${mode.join(' ') || '(ESM)'}, one round`, { skip }, () => {
-    const args = [path.join(repoRoot, 'bench-js/coldstart.mjs'), '--rounds', '1', '--node', process.execPath, '--pkg', `ours=${installedPackageDir()}`, ...mode];
+    const args = [
+      path.join(repoRoot, 'bench-js/coldstart.mjs'),
+      '--rounds',
+      '1',
+      '--node',
+      process.execPath,
+      '--pkg',
+      `ours=${installedPackageDir()}`,
+      ...mode,
+    ];
     const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 });
     assert.equal(r.status, 0, `coldstart.mjs failed:\n${r.stderr}`);
     assert.match(r.stdout, /^ours\s+[\d.]+\s+[\d.]+\s+[\d.]+/m);

@@ -14,17 +14,17 @@ import { serve } from './lib/serve.mjs';
 
 const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
 
-
 /** The browser entry of the installed package, resolved from its exports like a bundler would. */
 function browserEntry(dir) {
   const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
   const pickTarget = (e) => {
     if (typeof e === 'string') return e;
     if (!e || typeof e !== 'object') return null;
-    for (const cond of ['browser', 'import', 'default']) if (e[cond] !== undefined) {
-      const t = pickTarget(e[cond]);
-      if (t) return t;
-    }
+    for (const cond of ['browser', 'import', 'default'])
+      if (e[cond] !== undefined) {
+        const t = pickTarget(e[cond]);
+        if (t) return t;
+      }
     return null;
   };
   const exp = pj.exports && (typeof pj.exports === 'string' || pj.exports['.'] === undefined ? pj.exports : pj.exports['.']);

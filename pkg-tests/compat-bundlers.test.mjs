@@ -19,14 +19,18 @@ import { bundlers } from './lib/bundlers.mjs';
 
 const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
 const results = new Results('bundlers');
-const HTML = '<!doctype html><html><head><meta charset="utf-8"><title>mldsa-simd compat</title></head><body><pre id="out">loading…</pre><script type="module" src="/page.js"></script></body></html>';
+const HTML =
+  '<!doctype html><html><head><meta charset="utf-8"><title>mldsa-simd compat</title></head><body><pre id="out">loading…</pre><script type="module" src="/page.js"></script></body></html>';
 const node = process.execPath;
 
 // Each bundler (lib/bundlers.mjs) builds src/page.js and src/worker.js into dist/page.js and dist/worker.js.
 const BUNDLERS = bundlers({ page: 'src/page.js', worker: 'src/worker.js' });
 
 function jsFiles(dir) {
-  return fs.readdirSync(dir, { recursive: true }).filter((f) => /\.(m?js)$/.test(f)).map((f) => path.join(dir, f));
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .filter((f) => /\.(m?js)$/.test(f))
+    .map((f) => path.join(dir, f));
 }
 
 async function build(b) {
@@ -68,7 +72,11 @@ test('compat: Vite, webpack, Rollup, esbuild × Chromium, Firefox ESR (page and 
   const chromiumVersion = (await run(process.env.MLDSA_CHROMIUM || '/usr/bin/chromium', ['--version'])).stdout.match(/(\d+)\.[\d.]+/);
   const firefoxVersion = (await run(FIREFOX, ['--version'])).stdout.match(/(\d+)\.[\d.]+(esr)?/);
   const browsers = [
-    { label: `Chromium ${chromiumVersion?.[1] ?? '?'}`, exact: chromiumVersion?.[0], open: () => openPage({ viewport: { width: 800, height: 600 }, profilePrefix: 'mldsa-compat-' }) },
+    {
+      label: `Chromium ${chromiumVersion?.[1] ?? '?'}`,
+      exact: chromiumVersion?.[0],
+      open: () => openPage({ viewport: { width: 800, height: 600 }, profilePrefix: 'mldsa-compat-' }),
+    },
     { label: `Firefox ESR ${firefoxVersion?.[1] ?? '?'}`, exact: firefoxVersion?.[0], open: openFirefox },
   ];
   const sizes = [];
@@ -77,7 +85,15 @@ test('compat: Vite, webpack, Rollup, esbuild × Chromium, Firefox ESR (page and 
     const shown = version.split('.').slice(0, 2).join('.');
     await t.test(`${b.name} ${version}`, async (t) => {
       const built = await build(b);
-      if (!built.error) sizes.push({ bundler: `${b.name} ${version}`, files: built.files, bytes: built.bytes, gzip: built.gzip, pageBytes: built.pageBytes, pageGzip: built.pageGzip });
+      if (!built.error)
+        sizes.push({
+          bundler: `${b.name} ${version}`,
+          files: built.files,
+          bytes: built.bytes,
+          gzip: built.gzip,
+          pageBytes: built.pageBytes,
+          pageGzip: built.pageGzip,
+        });
       const server = built.error ? undefined : await serve(built.dist, HTML);
       try {
         for (const br of browsers) {
@@ -94,7 +110,20 @@ test('compat: Vite, webpack, Rollup, esbuild × Chromium, Firefox ESR (page and 
               if (answer && !answer.error && answer.forced !== true) problems.push(`install({ force: true }) answered ${JSON.stringify(answer.forced)}`);
               if (where === 'page' && seen.problems?.length) problems.push(...seen.problems);
               const cell = `${br.label} ${where === 'page' ? 'page' : 'module Worker'}`;
-              results.add({ env: b.name, version: shown, exact: version, cell, ok: problems.length === 0, error: problems.join('; ') || undefined, browser: br.exact, files: built.files, bytes: built.bytes, gzip: built.gzip, pageBytes: built.pageBytes, pageGzip: built.pageGzip });
+              results.add({
+                env: b.name,
+                version: shown,
+                exact: version,
+                cell,
+                ok: problems.length === 0,
+                error: problems.join('; ') || undefined,
+                browser: br.exact,
+                files: built.files,
+                bytes: built.bytes,
+                gzip: built.gzip,
+                pageBytes: built.pageBytes,
+                pageGzip: built.pageGzip,
+              });
               assert.deepEqual(problems, [], `${b.name} in ${cell}`);
             });
           }
@@ -104,9 +133,14 @@ test('compat: Vite, webpack, Rollup, esbuild × Chromium, Firefox ESR (page and 
       }
     });
   }
-  t.diagnostic('bundle sizes: ' + sizes.map((s) => `${s.bundler}: page ${s.pageBytes} bytes (${s.pageGzip} gzip), all ${s.files} JS files ${s.bytes} (${s.gzip} gzip)`).join('; '));
-  console.log('\n| bundler | page bytes | page gzip | JS files (page + worker) | all bytes | all gzip |\n|---|---:|---:|---:|---:|---:|\n' +
-    sizes.map((s) => `| ${s.bundler} | ${s.pageBytes} | ${s.pageGzip} | ${s.files} | ${s.bytes} | ${s.gzip} |`).join('\n'));
+  t.diagnostic(
+    'bundle sizes: ' +
+      sizes.map((s) => `${s.bundler}: page ${s.pageBytes} bytes (${s.pageGzip} gzip), all ${s.files} JS files ${s.bytes} (${s.gzip} gzip)`).join('; '),
+  );
+  console.log(
+    '\n| bundler | page bytes | page gzip | JS files (page + worker) | all bytes | all gzip |\n|---|---:|---:|---:|---:|---:|\n' +
+      sizes.map((s) => `| ${s.bundler} | ${s.pageBytes} | ${s.pageGzip} | ${s.files} | ${s.bytes} | ${s.gzip} |`).join('\n'),
+  );
   await t.test('README.md "Supported environments" agrees with this run', () => {
     assert.deepEqual(results.readmeDisagreements(), []);
   });

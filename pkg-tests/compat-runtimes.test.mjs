@@ -13,7 +13,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { IMPL, installedPackageDir } from './lib/load.mjs';
+import { IMPL } from './lib/load.mjs';
 import { Results, project, run, lastJson, judge, tool, toolVersion, probeFile, compatDir, freshDir, brief } from './lib/compat.mjs';
 
 const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
@@ -32,7 +32,10 @@ try {
 
 /** Records and checks the two cells of a probe answer: the main API, and mldsa-simd/webcrypto. */
 async function twoCells(t, row, answer, exit) {
-  for (const [cell, opts] of [['ESM import', { subtle: false }], ['mldsa-simd/webcrypto', { subtle: true, ours: true }]]) {
+  for (const [cell, opts] of [
+    ['ESM import', { subtle: false }],
+    ['mldsa-simd/webcrypto', { subtle: true, ours: true }],
+  ]) {
     await t.test(cell, () => {
       const problems = judge(answer, opts);
       if (exit) problems.push(exit);
@@ -80,7 +83,10 @@ async function bundleWorker(entry, outdir) {
     for (const imp of info.imports.filter((i) => i.external && i.path.endsWith('.wasm'))) {
       const name = path.posix.normalize(imp.path).replace(/^\.\//, '');
       if (modules.some((m) => m.name === name)) continue;
-      const file = fs.readdirSync(pkgDir, { recursive: true }).map((f) => path.join(pkgDir, f)).find((f) => path.basename(f) === path.basename(name));
+      const file = fs
+        .readdirSync(pkgDir, { recursive: true })
+        .map((f) => path.join(pkgDir, f))
+        .find((f) => path.basename(f) === path.basename(name));
       if (!file) throw new Error(`the bundle imports ${imp.path}, which is not in the installed package`);
       modules.push({ name, file, kind: 'wasm' });
     }
@@ -105,7 +111,7 @@ const worker :Workerd.Worker = (
   ],
   compatibilityDate = "${date}",
 );
-`
+`,
   );
   const child = spawn(bin, ['serve', 'config.capnp'], { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
@@ -114,7 +120,9 @@ const worker :Workerd.Worker = (
   let exited = null;
   child.on('exit', (code, signal) => (exited = code ?? signal));
   const stop = () => {
-    try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {}
   };
   return { port, stop, log: () => log, exited: () => exited };
 }
@@ -162,7 +170,10 @@ test('compat: Bun, Deno, workerd', { skip, timeout: 300_000 }, async (t) => {
   const workerd = tool('workerd/bin/workerd');
   const date = (await run(workerd, ['--version'])).stdout.match(/\d{4}-\d\d-\d\d/)?.[0];
   await t.test(`workerd ${date}`, async (t) => {
-    for (const [cell, entry] of [['top-level import', 'workerd-top.js'], ['lazy import() in fetch', 'workerd-lazy.js']]) {
+    for (const [cell, entry] of [
+      ['top-level import', 'workerd-top.js'],
+      ['lazy import() in fetch', 'workerd-lazy.js'],
+    ]) {
       await t.test(cell, async () => {
         const wdir = project(`workerd-${entry.replace('.js', '')}`, { type: 'module' });
         let answer;

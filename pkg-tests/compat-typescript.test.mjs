@@ -25,7 +25,12 @@ const PROJECTS = [
   { cell: 'node16', pkg: { type: 'module' }, options: { module: 'node16', moduleResolution: 'node16', lib: ['es2022'], types: ['node'] } },
   { cell: 'bundler', pkg: { type: 'module' }, options: { module: 'esnext', moduleResolution: 'bundler', lib: ['es2022', 'dom'], types: ['node'] } },
   { cell: 'node10', pkg: {}, options: { module: 'commonjs', moduleResolution: 'node10', lib: ['es2022'], types: ['node'] } },
-  { cell: 'browser', pkg: { type: 'module' }, options: { module: 'es2022', moduleResolution: 'bundler', lib: ['es2022', 'dom'], types: [] }, noNodeTypes: true },
+  {
+    cell: 'browser',
+    pkg: { type: 'module' },
+    options: { module: 'es2022', moduleResolution: 'bundler', lib: ['es2022', 'dom'], types: [] },
+    noNodeTypes: true,
+  },
   { cell: 'CommonJS', pkg: { type: 'commonjs' }, options: { module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022'], types: ['node'] } },
 ];
 const COMPILERS = [
@@ -42,29 +47,43 @@ test('compat: TypeScript 5.0 and latest × nodenext, node16, bundler, node10, br
     await t.test(`TypeScript ${version}`, { concurrency: 2 }, async (t) => {
       const cells = [];
       for (const p of PROJECTS) {
-        cells.push(t.test(p.cell, async (t) => {
-          const dir = project(`ts-${ts.label}-${p.cell}`, p.pkg);
-          if (!p.noNodeTypes) {
-            for (const dep of ['@types/node', 'undici-types']) fs.cpSync(path.join(toolsDir, dep), path.join(dir, 'node_modules', dep), { recursive: true });
-          }
-          fs.writeFileSync(path.join(dir, 'typed.ts'), SOURCE);
-          const files = ['typed.ts'];
-          if (p.options.lib.includes('dom')) {
-            fs.writeFileSync(path.join(dir, 'typed-dom.ts'), DOM_SOURCE);
-            files.push('typed-dom.ts');
-          }
-          fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...strict, ...p.options }, files }, null, 2) + '\n');
-          const r = await run(process.execPath, [tsc, '-p', dir, '--pretty', 'false'], { cwd: dir, timeoutMs: 120_000 });
-          const out = `${r.stdout}${r.stderr}`.replaceAll(dir + path.sep, '');
-          // An option the compiler no longer has (TypeScript 7 removed moduleResolution
-          // node10) is recorded as not applicable, and only when tsc says exactly that.
-          const removed = r.code !== 0 && /^tsconfig\.json\(\d+,\d+\): error TS5108: Option 'moduleResolution=node10' has been removed\./.test(out.trim()) && out.trim().split('\n').length === 1;
-          const ok = r.code === 0;
-          const error = ok ? undefined : brief(out, 1500);
-          results.add({ env: 'TypeScript', version: shown, exact: version, cell: p.cell, order: PROJECTS.indexOf(p), ok, na: removed ? `removed in TypeScript ${shown}` : undefined, error });
-          if (removed) t.diagnostic(`not applicable: TypeScript ${version} has no moduleResolution node10 (TS5108)`);
-          else assert.ok(ok, `tsc ${version} (${p.cell}) failed:\n${error}`);
-        }));
+        cells.push(
+          t.test(p.cell, async (t) => {
+            const dir = project(`ts-${ts.label}-${p.cell}`, p.pkg);
+            if (!p.noNodeTypes) {
+              for (const dep of ['@types/node', 'undici-types']) fs.cpSync(path.join(toolsDir, dep), path.join(dir, 'node_modules', dep), { recursive: true });
+            }
+            fs.writeFileSync(path.join(dir, 'typed.ts'), SOURCE);
+            const files = ['typed.ts'];
+            if (p.options.lib.includes('dom')) {
+              fs.writeFileSync(path.join(dir, 'typed-dom.ts'), DOM_SOURCE);
+              files.push('typed-dom.ts');
+            }
+            fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...strict, ...p.options }, files }, null, 2) + '\n');
+            const r = await run(process.execPath, [tsc, '-p', dir, '--pretty', 'false'], { cwd: dir, timeoutMs: 120_000 });
+            const out = `${r.stdout}${r.stderr}`.replaceAll(dir + path.sep, '');
+            // An option the compiler no longer has (TypeScript 7 removed moduleResolution
+            // node10) is recorded as not applicable, and only when tsc says exactly that.
+            const removed =
+              r.code !== 0 &&
+              /^tsconfig\.json\(\d+,\d+\): error TS5108: Option 'moduleResolution=node10' has been removed\./.test(out.trim()) &&
+              out.trim().split('\n').length === 1;
+            const ok = r.code === 0;
+            const error = ok ? undefined : brief(out, 1500);
+            results.add({
+              env: 'TypeScript',
+              version: shown,
+              exact: version,
+              cell: p.cell,
+              order: PROJECTS.indexOf(p),
+              ok,
+              na: removed ? `removed in TypeScript ${shown}` : undefined,
+              error,
+            });
+            if (removed) t.diagnostic(`not applicable: TypeScript ${version} has no moduleResolution node10 (TS5108)`);
+            else assert.ok(ok, `tsc ${version} (${p.cell}) failed:\n${error}`);
+          }),
+        );
       }
       await Promise.all(cells);
     });
@@ -109,5 +128,9 @@ test('compat: the WebCrypto examples of the README and of the declarations compi
   const options = { ...strict, module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: ['node'] };
   fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files }, null, 2) + '\n');
   const r = await run(process.execPath, [tool('typescript-latest/bin/tsc'), '-p', dir, '--pretty', 'false'], { cwd: dir, timeoutMs: 240_000 });
-  assert.equal(r.code, 0, `tsc failed on the examples (readme-<line>.ts: the line in README.md; <name>-d-ts-<n>.ts: the nth example of <name>.d.ts):\n${brief(`${r.stdout}${r.stderr}`.replaceAll(dir + path.sep, ''), 3000)}`);
+  assert.equal(
+    r.code,
+    0,
+    `tsc failed on the examples (readme-<line>.ts: the line in README.md; <name>-d-ts-<n>.ts: the nth example of <name>.d.ts):\n${brief(`${r.stdout}${r.stderr}`.replaceAll(dir + path.sep, ''), 3000)}`,
+  );
 });

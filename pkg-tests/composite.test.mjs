@@ -34,7 +34,9 @@ const LACKS = {
 /** Asserts a platform's results: every vector seen, every check true, the unsupported ones exactly `lacks`, each naming its algorithm. */
 function assertResults(r, lacks, where) {
   assert.deepEqual(Object.keys(r).sort(), vectors.tests.map((t) => t.tcId.slice(3)).sort(), `${where}: every vector checked`);
-  const unsupported = Object.keys(r).filter((n) => r[n].unsupported).sort();
+  const unsupported = Object.keys(r)
+    .filter((n) => r[n].unsupported)
+    .sort();
   assert.deepEqual(unsupported, [...lacks].sort(), `${where}: the combinations its WebCrypto lacks`);
   for (const n of unsupported) {
     const alg = n.includes('brainpool') ? n.match(/brainpoolP\d+r1/)[0] : n.match(/Ed448|Ed25519|RSA|ECDSA-P\d+/)[0];
@@ -49,12 +51,14 @@ function assertResults(r, lacks, where) {
 
 const load = async () => {
   const [{ composite, names }, main, { shake256 }] = await Promise.all([
-    importFromConsumer(`${PKG_NAME}/composite`), importFromConsumer(PKG_NAME), importFromConsumer(`${PKG_NAME}/prehash`),
+    importFromConsumer(`${PKG_NAME}/composite`),
+    importFromConsumer(PKG_NAME),
+    importFromConsumer(`${PKG_NAME}/prehash`),
   ]);
   return { composite, names, shake256, mlDsa: { 44: main.ml_dsa44, 65: main.ml_dsa65, 87: main.ml_dsa87 } };
 };
 
-test('composite: names are the draft\'s 18 identifiers; pure ML-DSA and unknown names are TypeErrors', { skip }, async () => {
+test("composite: names are the draft's 18 identifiers; pure ML-DSA and unknown names are TypeErrors", { skip }, async () => {
   const { composite, names } = await load();
   assert.equal(names.length, 18);
   const fromVectors = vectors.tests.map((t) => t.tcId.slice(3)).filter((n) => !n.startsWith('ML-DSA'));
@@ -75,12 +79,24 @@ test('composite: every vector in Node 20', { skip, timeout: 120_000 }, async (t)
 
 // Each check, and the non-separability ones in particular, as a test of its own.
 const CHECKS = [
-  'vector verifies', 'vector with context verifies', 'vector refused under another context', 'pkcs8 imports to the raw key',
-  'raw key exports to the pkcs8', 'certificate SPKI imports to the public key', 'public key exports to the certificate SPKI',
-  'certificate signature verifies under its own key', 'our signature with the vector key verifies, also under the certificate key',
-  'keygen, sign, verify (with context)', 'flipped bit in the ML-DSA half refused', 'flipped bit in the traditional half refused',
-  'swapped half refused', 'signature of another combination refused', 'ML-DSA half refused as a pure ML-DSA signature',
-  'bad signature bytes: false', 'bad public key bytes: false', 'wrong argument types: TypeError naming the argument',
+  'vector verifies',
+  'vector with context verifies',
+  'vector refused under another context',
+  'pkcs8 imports to the raw key',
+  'raw key exports to the pkcs8',
+  'certificate SPKI imports to the public key',
+  'public key exports to the certificate SPKI',
+  'certificate signature verifies under its own key',
+  'our signature with the vector key verifies, also under the certificate key',
+  'keygen, sign, verify (with context)',
+  'flipped bit in the ML-DSA half refused',
+  'flipped bit in the traditional half refused',
+  'swapped half refused',
+  'signature of another combination refused',
+  'ML-DSA half refused as a pure ML-DSA signature',
+  'bad signature bytes: false',
+  'bad public key bytes: false',
+  'wrong argument types: TypeError naming the argument',
 ];
 for (const c of CHECKS) {
   test(`composite (Node 20): ${c}, for every combination served`, { skip }, () => {
@@ -246,7 +262,10 @@ const SECRETS = `
   }
   process.stdout.write(JSON.stringify(out));`;
 
-test('composite (Node 20): after sign (and keygen) no copy of the ML-DSA seed or the traditional key is left, which lives only as a non-extractable CryptoKey', { skip, timeout: 120_000 }, () => {
+test('composite (Node 20): after sign (and keygen) no copy of the ML-DSA seed or the traditional key is left, which lives only as a non-extractable CryptoKey', {
+  skip,
+  timeout: 120_000,
+}, () => {
   const file = path.join(consumerDir, 'composite-secrets.mjs');
   fs.writeFileSync(file, SECRETS);
   try {
@@ -257,14 +276,18 @@ test('composite (Node 20): after sign (and keygen) no copy of the ML-DSA seed or
     for (const [name, x] of Object.entries(r)) {
       assert.ok(x.arrays > 5, `${name}: arrays were recorded (${x.arrays})`);
       assert.ok(x.keygenArrays > 3, `${name}: arrays were recorded in keygen (${x.keygenArrays})`);
-      assert.deepEqual(x, { ...x, seedLeft: 0, tradLeft: 0, imports: 1, wrappedWiped: true, key: [['private', false, 'sign']], callerKeyKept: true, keygenLeft: 0 }, name);
+      assert.deepEqual(
+        x,
+        { ...x, seedLeft: 0, tradLeft: 0, imports: 1, wrappedWiped: true, key: [['private', false, 'sign']], callerKeyKept: true, keygenLeft: 0 },
+        name,
+      );
     }
   } finally {
     fs.rmSync(file, { force: true });
   }
 });
 
-test('composite (Node 20): hostile arguments are read once, into bytes of the package\'s own', { skip, timeout: 60_000 }, async () => {
+test("composite (Node 20): hostile arguments are read once, into bytes of the package's own", { skip, timeout: 60_000 }, async () => {
   const { composite } = await load();
   const b64 = (s) => new Uint8Array(Buffer.from(s, 'base64'));
   for (const name of ['MLDSA65-Ed25519-SHA512', 'MLDSA44-ECDSA-P256-SHA256']) {
@@ -274,9 +297,19 @@ test('composite (Node 20): hostile arguments are read once, into bytes of the pa
     const ctx = b64(vectors.ctx);
     // An options bag whose getter counts its reads; a message whose own properties lie.
     let reads = 0;
-    const opts = { get context() { reads++; return ctx; } };
+    const opts = {
+      get context() {
+        reads++;
+        return ctx;
+      },
+    };
     const lying = b64(vectors.m);
-    Object.defineProperties(lying, { length: { value: 1 }, byteLength: { value: 1 }, subarray: { value: () => new Uint8Array(1) }, slice: { value: () => new Uint8Array(1) } });
+    Object.defineProperties(lying, {
+      length: { value: 1 },
+      byteLength: { value: 1 },
+      subarray: { value: () => new Uint8Array(1) },
+      slice: { value: () => new Uint8Array(1) },
+    });
     const sig = await alg.sign(lying, b64(v.sk), opts);
     assert.equal(reads, 1, `${name}: the context getter read once`);
     assert.equal(await alg.verify(sig, m, b64(v.pk), { context: ctx }), true, `${name}: signed the real bytes`);
@@ -302,7 +335,12 @@ test('composite (Node 20): hostile arguments are read once, into bytes of the pa
     // A Proxy, a revoked one, a subclass instance's fake tag, a plain array: TypeErrors naming the argument.
     const revocable = Proxy.revocable(m, {});
     revocable.revoke();
-    for (const [bad, arg] of [[new Proxy(m, {}), 'message'], [revocable.proxy, 'message'], [[...m], 'message'], [new Uint16Array(4), 'message']])
+    for (const [bad, arg] of [
+      [new Proxy(m, {}), 'message'],
+      [revocable.proxy, 'message'],
+      [[...m], 'message'],
+      [new Uint16Array(4), 'message'],
+    ])
       await assert.rejects(alg.verify(s, bad, pk), (e) => e instanceof TypeError && e.message.startsWith(`${arg}:`));
     // A platform method replaced after load never sees the key.
     const original = SubtleCrypto.prototype.importKey;
@@ -322,8 +360,18 @@ test('composite (Node 20): hostile arguments are read once, into bytes of the pa
     const saved = ['subarray', 'slice', 'set', 'fill'].map((k) => [k, proto[k]]);
     const species = Object.getOwnPropertyDescriptor(proto.constructor, Symbol.species);
     const seen = [];
-    for (const [k, f] of saved) proto[k] = function (...a) { seen.push(k); return f.apply(this, a); };
-    Object.defineProperty(proto.constructor, Symbol.species, { configurable: true, get() { seen.push('species'); return species.get.call(this); } });
+    for (const [k, f] of saved)
+      proto[k] = function (...a) {
+        seen.push(k);
+        return f.apply(this, a);
+      };
+    Object.defineProperty(proto.constructor, Symbol.species, {
+      configurable: true,
+      get() {
+        seen.push('species');
+        return species.get.call(this);
+      },
+    });
     let ok;
     try {
       const k = await alg.keygen();
@@ -338,7 +386,7 @@ test('composite (Node 20): hostile arguments are read once, into bytes of the pa
   }
 });
 
-test('composite (Node 20): key formats refuse another algorithm\'s keys and malformed DER with an Error, wrong types with a TypeError', { skip }, async () => {
+test("composite (Node 20): key formats refuse another algorithm's keys and malformed DER with an Error, wrong types with a TypeError", { skip }, async () => {
   const { composite } = await load();
   const b64 = (s) => new Uint8Array(Buffer.from(s, 'base64'));
   const byName = (n) => vectors.tests.find((t) => t.tcId === `id-${n}`);
@@ -348,7 +396,10 @@ test('composite (Node 20): key formats refuse another algorithm\'s keys and malf
   const spki = alg.exportPublicKey(b64(v.pk), 'spki');
   const pkcs8 = b64(v.sk_pkcs8);
   // Another combination's SPKI and PKCS#8 (same ML-DSA set), named by OID in the message.
-  assert.throws(() => otherAlg.importPublicKey(spki, 'spki'), /^Error: publicKey: the algorithm is not MLDSA65-Ed25519-SHA512 \(OID 1\.3\.6\.1\.5\.5\.7\.6\.48/);
+  assert.throws(
+    () => otherAlg.importPublicKey(spki, 'spki'),
+    /^Error: publicKey: the algorithm is not MLDSA65-Ed25519-SHA512 \(OID 1\.3\.6\.1\.5\.5\.7\.6\.48/,
+  );
   assert.throws(() => otherAlg.importSecretKey(pkcs8, 'pkcs8'), /^Error: secretKey: the algorithm is not MLDSA65-Ed25519-SHA512/);
   // Raw keys whose traditional part is not of the algorithm.
   assert.throws(() => otherAlg.importPublicKey(b64(v.pk)), /^Error: publicKey: not a MLDSA65-Ed25519-SHA512 public key/);

@@ -70,7 +70,11 @@ test('encoding.mjs: base64 round trip and strict decoding', () => {
     ['ABCD=', /not a whole number/],
     ['ABC==', /not a whole number/],
   ]) {
-    assert.throws(() => fromBase64(bad, 'Signature'), (e) => e.constructor === Error && /^Signature: /.test(e.message) && why.test(e.message), JSON.stringify(bad));
+    assert.throws(
+      () => fromBase64(bad, 'Signature'),
+      (e) => e.constructor === Error && /^Signature: /.test(e.message) && why.test(e.message),
+      JSON.stringify(bad),
+    );
   }
   assert.throws(() => fromBase64(new Uint8Array(4), 'Signature'), TypeError);
 });
@@ -342,7 +346,13 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
         ['JWK of another type', '{"kty":"EC","crv":"P-256"}', b64(textSig), /^Cannot verify Public key \(JWK\): .*AKP/],
         ['neither', 'hello', b64(textSig), /^Cannot verify Public key: neither PEM .* nor JWK/],
         ['no key', '', b64(textSig), /^Cannot verify Public key: paste a PEM/],
-        ['base64 with a bad character', exported.publicPem, 'not*base64', /^Cannot verify Signature: not base64: the character "\*" at position 4$/, 'bad-base64'],
+        [
+          'base64 with a bad character',
+          exported.publicPem,
+          'not*base64',
+          /^Cannot verify Signature: not base64: the character "\*" at position 4$/,
+          'bad-base64',
+        ],
         ['truncated base64', exported.publicPem, b64(textSig).slice(0, -3), /^Cannot verify Signature: not base64: .*not a whole number of bytes/],
         ['no signature', exported.publicPem, '  ', /^Cannot verify Signature: paste a signature \(base64, base64url or hex\)\.$/],
       ];
@@ -363,10 +373,14 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
       const shown = await value('#signature');
       await pg.click('button[data-copy="signature"]');
       // The label goes back to "Copy" after 1.5 s: read it in the same step that sees it change.
-      const label = await pg.waitForFunction(() => {
-        const t = document.querySelector('button[data-copy="signature"]').textContent;
-        return t !== 'Copy' && t;
-      }, null, { timeout: 5000 });
+      const label = await pg.waitForFunction(
+        () => {
+          const t = document.querySelector('button[data-copy="signature"]').textContent;
+          return t !== 'Copy' && t;
+        },
+        null,
+        { timeout: 5000 },
+      );
       assert.equal(await label.jsonValue(), 'Copied');
       assert.equal(await pg.evaluate(() => navigator.clipboard.readText()), shown);
     });
@@ -374,7 +388,13 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
     await t.test('verify: signatures pasted as base64url or hex; not one that mixes the base64 alphabets', async () => {
       let r = await verifyWith(exported.publicPem, b64url(textSig), 'text');
       assert.equal(r.state, 'valid', `base64url: ${r.text}`);
-      r = await verifyWith(exported.publicPem, hex(textSig).toUpperCase().replace(/(.{80})/g, '$1\n'), 'text');
+      r = await verifyWith(
+        exported.publicPem,
+        hex(textSig)
+          .toUpperCase()
+          .replace(/(.{80})/g, '$1\n'),
+        'text',
+      );
       assert.equal(r.state, 'valid', `hex: ${r.text}`);
       const flipped = textSig.slice();
       flipped[rng.int(flipped.length)] ^= 1 << rng.int(8);
@@ -395,10 +415,14 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
         ['JWK', JSON.stringify(exported.privateJwk, null, 2), JSON.stringify(exported.publicJwk, null, 2)],
       ]) {
         assert.equal(await pg.isHidden('#derive-public'), true);
-        let r = await verifyWith(privText, b64(textSig), 'text');
+        const r = await verifyWith(privText, b64(textSig), 'text');
         assert.equal(r.state, 'error', `${what}: ${r.text}`);
         assert.match(r.text, /^This is a private key Keep it secret\. To sign with it, paste it under 1 Key pair/, what);
-        assert.equal(echoed(r.text, what === 'PEM' ? privText.split('\n').slice(1, -2).join('') : exported.privateJwk.priv), undefined, `${what}: the message quotes the key`);
+        assert.equal(
+          echoed(r.text, what === 'PEM' ? privText.split('\n').slice(1, -2).join('') : exported.privateJwk.priv),
+          undefined,
+          `${what}: the message quotes the key`,
+        );
         if (what === 'PEM') await shot('verify-private-key');
         assert.equal(await pg.isVisible('#derive-public'), true, `${what}: the page offers the public key`);
         await pg.click('#derive-public');
@@ -485,12 +509,27 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
         ['text', 'my secret key is 0123456789abcdef', 'my secret key is 0123456789abcdef', /^Private key: neither PEM .* nor a 32-byte seed/],
         ['a 31-byte seed', hex(k.seed.subarray(1)), hex(k.seed), /^Private key: neither PEM .* nor a 32-byte seed/],
         ['a 33-byte seed in base64', b64([...k.seed, 1]), b64(k.seed), /^Private key: neither PEM .* nor a 32-byte seed/],
-        ['a public PEM', exported.publicPem, exported.publicPem.split('\n').slice(1, -2).join(''), /^Private key: this is a public key \(BEGIN PUBLIC KEY\); paste it under 4 Verify\.$/],
-        ['a public JWK', JSON.stringify(exported.publicJwk), exported.publicJwk.pub, /^Private key: this JWK has no "priv": it is a public key; paste it under 4 Verify\.$/],
+        [
+          'a public PEM',
+          exported.publicPem,
+          exported.publicPem.split('\n').slice(1, -2).join(''),
+          /^Private key: this is a public key \(BEGIN PUBLIC KEY\); paste it under 4 Verify\.$/,
+        ],
+        [
+          'a public JWK',
+          JSON.stringify(exported.publicJwk),
+          exported.publicJwk.pub,
+          /^Private key: this JWK has no "priv": it is a public key; paste it under 4 Verify\.$/,
+        ],
         ['JSON that is cut', JSON.stringify(jwk).slice(0, -5), jwk.priv, /^Private key: this JWK is not valid JSON\.$/],
         ['a PEM with a changed OID', armour(body.slice(0, at) + (body[at] === 'A' ? 'B' : 'A') + body.slice(at + 1)), body, /^Private key \(PEM\): /],
         ['a truncated PEM', armour(body.slice(0, 40)), body, /^Private key \(PEM\): /],
-        ['a JWK whose pub is another key', JSON.stringify({ ...jwk, pub: otherPub }), jwk.priv, /^Private key \(JWK\): jwk: "pub" is not the public key of the seed in "priv"$/],
+        [
+          'a JWK whose pub is another key',
+          JSON.stringify({ ...jwk, pub: otherPub }),
+          jwk.priv,
+          /^Private key \(JWK\): jwk: "pub" is not the public key of the seed in "priv"$/,
+        ],
         ['a JWK of another alg', JSON.stringify({ ...jwk, alg: 'ML-DSA-99' }), jwk.priv, /^Private key \(JWK\): jwk: expected alg to be one of/],
       ];
       for (const [what, input, secret, expected] of cases) {
@@ -541,7 +580,9 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
         assert.equal(await pg.evaluate(() => document.body.dataset.ready), 'yes', `the page did not start: ${await text('#fatal')}`);
       };
       const rememberStatus = async (expected) => {
-        await pg.waitForFunction((src) => new RegExp(src).test(document.querySelector('#remember-status').textContent), expected.source, { timeout: 10_000 }).catch(() => {});
+        await pg
+          .waitForFunction((src) => new RegExp(src).test(document.querySelector('#remember-status').textContent), expected.source, { timeout: 10_000 })
+          .catch(() => {});
         assert.match(await text('#remember-status'), expected);
       };
       assert.equal(await pg.isEnabled('#remember'), true, 'the package has mldsa-simd/keystore');
@@ -609,7 +650,7 @@ test('demo page: every path in headless Chromium', { skip, timeout: 240_000 }, a
           file: crypto.verify(null, fs.readFileSync(input.file), pub, U(input.fileSig)),
           wrong: crypto.verify(null, Buffer.from(input.message + '!'), pub, U(input.textSig)),
         };`,
-        { ...exported, message, textSig: b64(textSig), fileSig: b64(fileSig), file: smallFile }
+        { ...exported, message, textSig: b64(textSig), fileSig: b64(fileSig), file: smallFile },
       );
       assert.deepEqual(out, { type: 'ml-dsa-65', jwkSame: true, privSame: true, privJwkSame: true, text: true, file: true, wrong: false });
     });

@@ -35,8 +35,7 @@ function expectThrow(fn, Kind, nameRe, what, mustInclude) {
   assert.ok(!isTrap(e), `${what}: wasm trap: ${describeError(e)}`);
   assert.ok(e instanceof Kind, `${what}: expected ${Kind.name}, got ${describeError(e)}`);
   assert.match(e.message, nameRe, `${what}: message does not name the argument: "${e.message}"`);
-  if (mustInclude !== undefined)
-    assert.ok(e.message.includes(String(mustInclude)), `${what}: message does not give ${mustInclude}: "${e.message}"`);
+  if (mustInclude !== undefined) assert.ok(e.message.includes(String(mustInclude)), `${what}: message does not give ${mustInclude}: "${e.message}"`);
 }
 const typeErr = (fn, nameRe, what) => expectThrow(fn, TypeError, nameRe, what);
 const rangeErr = (fn, nameRe, what, expected) => expectThrow(fn, RangeError, nameRe, what, expected);
@@ -96,8 +95,16 @@ for (const P of SETS) {
     for (const [label, v] of wrongTypes(32, { withUndefined: false })) {
       typeErr(() => alg.sign(msg, sk, { extraEntropy: v }), NAME.extraEntropy, `sign(extraEntropy: ${label})`);
     }
-    for (const n of [0, 1, 31, 33, 64]) rangeErr(() => alg.sign(msg, sk, { extraEntropy: new Uint8Array(n) }), NAME.extraEntropy, `sign(extraEntropy of ${n} bytes)`, 32);
-    for (const [label, v] of [['null', null], ['string', 'context'], ['number', 1], ['Uint8Array', new Uint8Array(4)], ['Array', []], ['true', true]]) {
+    for (const n of [0, 1, 31, 33, 64])
+      rangeErr(() => alg.sign(msg, sk, { extraEntropy: new Uint8Array(n) }), NAME.extraEntropy, `sign(extraEntropy of ${n} bytes)`, 32);
+    for (const [label, v] of [
+      ['null', null],
+      ['string', 'context'],
+      ['number', 1],
+      ['Uint8Array', new Uint8Array(4)],
+      ['Array', []],
+      ['true', true],
+    ]) {
       typeErr(() => alg.sign(msg, sk, v), NAME.opts, `sign(opts: ${label})`);
     }
     // Context of exactly 255 bytes is fine; present-but-undefined options are ignored.
@@ -116,9 +123,15 @@ for (const P of SETS) {
       rangeErr(() => alg.prehash(PH.sha512).verify(sig, msg, new Uint8Array(n)), NAME.publicKey, `prehash.verify(pk of ${n} bytes)`, P.pk);
       rangeErr(() => alg.internal.verify(sig, msg, new Uint8Array(n)), NAME.publicKey, `internal.verify(pk of ${n} bytes)`, P.pk);
     }
-    for (const [label, v] of wrongTypes(8, { withUndefined: false })) typeErr(() => alg.verify(sig, msg, pk, { context: v }), NAME.context, `verify(context: ${label})`);
+    for (const [label, v] of wrongTypes(8, { withUndefined: false }))
+      typeErr(() => alg.verify(sig, msg, pk, { context: v }), NAME.context, `verify(context: ${label})`);
     rangeErr(() => alg.verify(sig, msg, pk, { context: new Uint8Array(256) }), NAME.context, 'verify(context of 256 bytes)', 255);
-    for (const [label, v] of [['null', null], ['string', 'x'], ['number', 7], ['Uint8Array', new Uint8Array(3)]]) {
+    for (const [label, v] of [
+      ['null', null],
+      ['string', 'x'],
+      ['number', 7],
+      ['Uint8Array', new Uint8Array(3)],
+    ]) {
       typeErr(() => alg.verify(sig, msg, pk, v), NAME.opts, `verify(opts: ${label})`);
     }
     assert.equal(alg.verify(sig, msg, pk, { context }), true, 'sanity: the untouched signature verifies');
@@ -144,13 +157,23 @@ for (const P of SETS) {
       assert.ok(r.error instanceof Error && !isTrap(r.error), `${what}: ${describeError(r.error)}`);
       const key = /\{(?:context, )?(\w+)\}/.exec(what)[1];
       // The option's name is described (its length), never echoed: names come from the caller.
-      assert.match(r.error.message, new RegExp(`^options: an unknown option name \\(${key.length} characters\\); expected only: `), `${what}: "${r.error.message}"`);
+      assert.match(
+        r.error.message,
+        new RegExp(`^options: an unknown option name \\(${key.length} characters\\); expected only: `),
+        `${what}: "${r.error.message}"`,
+      );
       assert.ok(!r.error.message.includes(`"${key}"`), `${what}: the message echoes the option's name: "${r.error.message}"`);
     }
   });
 
   test(`${P.name}: prehash and internal argument errors`, () => {
-    for (const [label, v] of [['number', 42], ['null', null], ['object', {}], ['Uint8Array', new Uint8Array(32)], ['Array', ['sha256']]]) {
+    for (const [label, v] of [
+      ['number', 42],
+      ['null', null],
+      ['object', {}],
+      ['Uint8Array', new Uint8Array(32)],
+      ['Array', ['sha256']],
+    ]) {
       typeErr(() => alg.prehash(v), NAME.hash, `prehash(${label})`);
     }
     // A hash name (the API of older versions), known or not: a TypeError that
@@ -160,7 +183,11 @@ for (const P of SETS) {
       assert.ok(!r.ok, `prehash('${name}') was accepted`);
       assert.ok(r.error instanceof TypeError && !isTrap(r.error), `prehash('${name}'): ${describeError(r.error)}`);
       assert.match(r.error.message, /^hash: expected a hash function, got a string of \d+ characters; .*mldsa-simd\/prehash/, `prehash('${name}')`);
-      if (name) assert.ok(!r.error.message.includes(`'${name}'`) && !r.error.message.includes(`"${name}"`), `prehash('${name}'): the message echoes the string: ${r.error.message}`);
+      if (name)
+        assert.ok(
+          !r.error.message.includes(`'${name}'`) && !r.error.message.includes(`"${name}"`),
+          `prehash('${name}'): the message echoes the string: ${r.error.message}`,
+        );
     }
     const ph = alg.prehash(PH.sha512);
     for (const [label, v] of wrongTypes(64)) typeErr(() => ph.sign(v, sk), NAME.msg, `prehash.sign(msg: ${label})`);
@@ -179,7 +206,12 @@ for (const P of SETS) {
     }
     for (const n of otherLens(P.sk)) rangeErr(() => alg.internal.sign(msg, new Uint8Array(n)), NAME.secretKey, `internal.sign(sk of ${n} bytes)`, P.sk);
     rangeErr(() => alg.internal.sign(msg, sk, { extraEntropy: new Uint8Array(31) }), NAME.extraEntropy, 'internal.sign(extraEntropy of 31 bytes)', 32);
-    for (const [label, v] of [['string', 'yes'], ['number', 1], ['null', null], ['Uint8Array', new Uint8Array(1)]]) {
+    for (const [label, v] of [
+      ['string', 'yes'],
+      ['number', 1],
+      ['null', null],
+      ['Uint8Array', new Uint8Array(1)],
+    ]) {
       typeErr(() => alg.internal.sign(new Uint8Array(64), sk, { externalMu: v }), NAME.externalMu, `internal.sign(externalMu: ${label})`);
       typeErr(() => alg.internal.verify(sig, new Uint8Array(64), pk, { externalMu: v }), NAME.externalMu, `internal.verify(externalMu: ${label})`);
     }
@@ -249,34 +281,58 @@ for (const P of SETS) {
   test(`${P.name}: verify rejects malformed hints that encode the same hint set`, () => {
     // Find a deterministic signature whose hint has room for one more index and a
     // polynomial with at least two indices.
-    let s0, i2 = -1, msg2;
+    let s0,
+      i2 = -1,
+      msg2;
     for (let tries = 0; tries < 50 && i2 < 0; tries++) {
       msg2 = rng.bytes(32);
       s0 = ref.sign(msg2, sk, { extraEntropy: false });
       const cnt = s0.subarray(P.hintOff + P.omega);
       if (cnt[P.k - 1] >= P.omega) continue;
-      for (let i = 0; i < P.k; i++) if (cnt[i] - (i ? cnt[i - 1] : 0) >= 2) { i2 = i; break; }
+      for (let i = 0; i < P.k; i++)
+        if (cnt[i] - (i ? cnt[i - 1] : 0) >= 2) {
+          i2 = i;
+          break;
+        }
     }
     assert.ok(i2 >= 0, 'no suitable signature found in 50 tries');
     const v = (s) => alg.verify(s, msg2, pk);
     assert.equal(v(s0), true, 'sanity: unmodified signature verifies');
-    const H = P.hintOff, O = P.omega, K = P.k;
+    const H = P.hintOff,
+      O = P.omega,
+      K = P.k;
     const total = s0[H + O + K - 1];
     const start = i2 ? s0[H + O + i2 - 1] : 0;
     const end = s0[H + O + i2];
     const mods = {
-      'non-zero padding after the last index': (s) => { s[H + total] = 1 + rng.int(255); },
-      'indices of one polynomial not increasing (swapped)': (s) => { [s[H + start], s[H + start + 1]] = [s[H + start + 1], s[H + start]]; },
+      'non-zero padding after the last index': (s) => {
+        s[H + total] = 1 + rng.int(255);
+      },
+      'indices of one polynomial not increasing (swapped)': (s) => {
+        [s[H + start], s[H + start + 1]] = [s[H + start + 1], s[H + start]];
+      },
       'a repeated index (counts adjusted)': (s) => {
         for (let j = total; j > end; j--) s[H + j] = s[H + j - 1];
         s[H + end] = s[H + end - 1];
         for (let i = i2; i < K; i++) s[H + O + i]++;
       },
-      'last count over ω': (s) => { s[H + O + K - 1] = O + 1; },
-      'last count 255': (s) => { s[H + O + K - 1] = 255; },
-      'counts decreasing': (s) => { s[H + O] = s[H + O + 1] + 1; },
-      'first count over ω': (s) => { s[H + O] = O + 1; },
-      'z coefficient = γ1 (out of range)': (s) => { s[P.ctildeLen] = 0; s[P.ctildeLen + 1] = 0; s[P.ctildeLen + 2] &= P.gamma1 === 1 << 17 ? 0xfc : 0xf0; },
+      'last count over ω': (s) => {
+        s[H + O + K - 1] = O + 1;
+      },
+      'last count 255': (s) => {
+        s[H + O + K - 1] = 255;
+      },
+      'counts decreasing': (s) => {
+        s[H + O] = s[H + O + 1] + 1;
+      },
+      'first count over ω': (s) => {
+        s[H + O] = O + 1;
+      },
+      'z coefficient = γ1 (out of range)': (s) => {
+        s[P.ctildeLen] = 0;
+        s[P.ctildeLen + 1] = 0;
+        s[P.ctildeLen + 2] &= P.gamma1 === 1 << 17 ? 0xfc : 0xf0;
+      },
     };
     for (const [what, mod] of Object.entries(mods)) {
       const s = s0.slice();

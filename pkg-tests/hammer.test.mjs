@@ -122,7 +122,14 @@ function hashArg() {
   if (r < 70) return rng.pick([sha256, sha512, sha3_256, shake256_64]);
   if (r < 75) return rng.pick(HASH_NAMES);
   return rng.pick([
-    'SHA-256', 'md5', '', 'sha1', 'shake256_64', 'constructor', '__proto__', 'toString',
+    'SHA-256',
+    'md5',
+    '',
+    'sha1',
+    'shake256_64',
+    'constructor',
+    '__proto__',
+    'toString',
     shake256, // 32-byte output under the 64-byte SHAKE256 OID
     fakeHash(32, sha256.oid, () => new Uint8Array(5)), // returns the wrong length
     fakeHash(32, sha256.oid, () => 'not bytes'),
@@ -134,7 +141,11 @@ function hashArg() {
     fakeHash(32, 'oid', (m) => sha256(m)),
     fakeHash(64, new Uint8Array(11), (m) => sha512(m)),
     Object.assign(() => new Uint8Array(32), { oid: sha256.oid }), // no outputLen
-    null, undefined, 42, {}, new Uint8Array(32),
+    null,
+    undefined,
+    42,
+    {},
+    new Uint8Array(32),
   ]);
 }
 
@@ -146,7 +157,19 @@ function hashArg() {
  */
 function randomCall(F) {
   const { P, alg, pk, sk, msg, context, sig } = F;
-  const op = rng.pick(['keygen', 'getPublicKey', 'sign', 'verify', 'verify', 'verify-sig-only', 'prehash.sign', 'prehash.verify', 'internal.sign', 'internal.verify', 'internal.verify-sig-only']);
+  const op = rng.pick([
+    'keygen',
+    'getPublicKey',
+    'sign',
+    'verify',
+    'verify',
+    'verify-sig-only',
+    'prehash.sign',
+    'prehash.verify',
+    'internal.sign',
+    'internal.verify',
+    'internal.verify-sig-only',
+  ]);
   const isSig = (v) => ArrayBuffer.isView(v) && v instanceof Uint8Array && v.length === P.sig;
   switch (op) {
     case 'keygen': {
@@ -158,11 +181,16 @@ function randomCall(F) {
       return { op, run: () => alg.getPublicKey(a), check: (v) => v instanceof Uint8Array && v.length === P.pk };
     }
     case 'sign': {
-      const m = bytesArg(msg, 100), k = bytesArg(sk, P.sk), o = optsArg('sign');
+      const m = bytesArg(msg, 100),
+        k = bytesArg(sk, P.sk),
+        o = optsArg('sign');
       return { op, run: () => alg.sign(m, k, o), check: isSig };
     }
     case 'verify': {
-      const s = bytesArg(sig, P.sig), m = bytesArg(msg, 100), k = bytesArg(pk, P.pk), o = optsArg('verify');
+      const s = bytesArg(sig, P.sig),
+        m = bytesArg(msg, 100),
+        k = bytesArg(pk, P.pk),
+        o = optsArg('verify');
       return { op, run: () => alg.verify(s, m, k, o), check: (v) => typeof v === 'boolean' };
     }
     case 'verify-sig-only': {
@@ -172,19 +200,31 @@ function randomCall(F) {
       return { op, strictFalse: true, run: () => alg.verify(s, msg, pk, { context }), check: (v) => v === false };
     }
     case 'prehash.sign': {
-      const h = hashArg(), m = bytesArg(msg, 100), k = bytesArg(sk, P.sk), o = optsArg('sign');
+      const h = hashArg(),
+        m = bytesArg(msg, 100),
+        k = bytesArg(sk, P.sk),
+        o = optsArg('sign');
       return { op, run: () => alg.prehash(h).sign(m, k, o), check: isSig };
     }
     case 'prehash.verify': {
-      const h = hashArg(), s = bytesArg(sig, P.sig), m = bytesArg(msg, 100), k = bytesArg(pk, P.pk), o = optsArg('verify');
+      const h = hashArg(),
+        s = bytesArg(sig, P.sig),
+        m = bytesArg(msg, 100),
+        k = bytesArg(pk, P.pk),
+        o = optsArg('verify');
       return { op, run: () => alg.prehash(h).verify(s, m, k, o), check: (v) => typeof v === 'boolean' };
     }
     case 'internal.sign': {
-      const m = rng.bool() ? bytesArg(msg.subarray(0, 64), 64) : bytesArg(msg, 100), k = bytesArg(sk, P.sk), o = optsArg('internal-sign');
+      const m = rng.bool() ? bytesArg(msg.subarray(0, 64), 64) : bytesArg(msg, 100),
+        k = bytesArg(sk, P.sk),
+        o = optsArg('internal-sign');
       return { op, run: () => alg.internal.sign(m, k, o), check: isSig };
     }
     case 'internal.verify': {
-      const s = bytesArg(sig, P.sig), m = bytesArg(msg.subarray(0, 64), 64), k = bytesArg(pk, P.pk), o = optsArg('internal-verify');
+      const s = bytesArg(sig, P.sig),
+        m = bytesArg(msg.subarray(0, 64), 64),
+        k = bytesArg(pk, P.pk),
+        o = optsArg('internal-verify');
       return { op, run: () => alg.internal.verify(s, m, k, o), check: (v) => typeof v === 'boolean' };
     }
     case 'internal.verify-sig-only': {
@@ -247,7 +287,8 @@ test(`hammer: ${CALLS} malformed calls, then keygen/sign/verify still correct`, 
     if (r.ok) {
       tally.returned++;
       if (call.strictFalse) tally.strictFalse++;
-      if (!call.check(r.value)) problems.push(`${label}: returned an unexpected value ${Object.prototype.toString.call(r.value)} ${String(r.value).slice(0, 30)}`);
+      if (!call.check(r.value))
+        problems.push(`${label}: returned an unexpected value ${Object.prototype.toString.call(r.value)} ${String(r.value).slice(0, 30)}`);
     } else {
       const e = r.error;
       if (isTrap(e)) {
@@ -274,7 +315,7 @@ test(`hammer: ${CALLS} malformed calls, then keygen/sign/verify still correct`, 
   const n = Object.values(byOp).reduce((a, b) => a + b, 0);
   t.diagnostic(
     `hammer: ${n} calls (${tally.returned} returned, ${tally.TypeError} TypeError, ${tally.RangeError} RangeError, ${tally.Error} Error; ` +
-      `${tally.strictFalse} hostile signatures → false), 0 traps; MLDSA_TEST_SEED=${rng.seedHex} (impl: ${IMPL})`
+      `${tally.strictFalse} hostile signatures → false), 0 traps; MLDSA_TEST_SEED=${rng.seedHex} (impl: ${IMPL})`,
   );
   t.diagnostic(`hammer: per operation ${JSON.stringify(byOp)}`);
   assert.equal(n, CALLS);
@@ -283,7 +324,10 @@ test(`hammer: ${CALLS} malformed calls, then keygen/sign/verify still correct`, 
 // wasm32 cannot hold an allocation of 2 GiB or more (Rust limits one allocation to
 // isize::MAX). A message that large must be refused with an exception naming it,
 // or handled; it must not trap. (The JS buffer is zero-filled lazily: little RSS.)
-test('oversized message (2 GiB + 16 bytes): no trap, and the instance still works', { timeout: 10 * 60_000, skip: IMPL === 'noble' ? 'wasm-only concern (MLDSA_IMPL=noble)' : false }, (t) => {
+test('oversized message (2 GiB + 16 bytes): no trap, and the instance still works', {
+  timeout: 10 * 60_000,
+  skip: IMPL === 'noble' ? 'wasm-only concern (MLDSA_IMPL=noble)' : false,
+}, (t) => {
   let big;
   try {
     big = new Uint8Array(2 ** 31 + 16);

@@ -19,7 +19,7 @@ import { lib, keys, SETS, IMPL, importFromConsumer } from './lib/load.mjs';
 import { Rng, equalBytes } from './lib/util.mjs';
 import { staticShapes, realBytes } from './lib/hostile.mjs';
 
-const skip = IMPL === 'noble' ? 'the key formats are the package\'s' : false;
+const skip = IMPL === 'noble' ? "the key formats are the package's" : false;
 const rng = new Rng('hostile-keys');
 const { wasmMemoryBytes, wasmMemoryInUse } = lib;
 const { importPublicKey, exportPublicKey, importSecretKey, exportSecretKey } = keys;
@@ -28,7 +28,10 @@ const { importPublicKey, exportPublicKey, importSecretKey, exportSecretKey } = k
 function norm(x) {
   if (x instanceof Uint8Array) return `bytes:${Buffer.from(realBytes(x) ?? x).toString('hex')}`;
   if (typeof x === 'string') return `text:${x}`;
-  if (x && typeof x === 'object') return `object:${Object.entries(x).map(([k, v]) => `${k}=${norm(v)}`).join(',')}`;
+  if (x && typeof x === 'object')
+    return `object:${Object.entries(x)
+      .map(([k, v]) => `${k}=${norm(v)}`)
+      .join(',')}`;
   return `other:${String(x)}`;
 }
 function outcome(fn) {
@@ -74,7 +77,8 @@ test('hostile byte arguments of the key formats: the result on the real bytes, o
         const real = realBytes(value);
         const r = outcome(() => call(value));
         if (shape.kind === 'typeError') {
-          if (r.ok || !(r.error instanceof TypeError) || !name.test(r.error.message)) problems.push(`${label}: expected a TypeError naming the argument, got ${r.ok ? 'a result' : r.error}`);
+          if (r.ok || !(r.error instanceof TypeError) || !name.test(r.error.message))
+            problems.push(`${label}: expected a TypeError naming the argument, got ${r.ok ? 'a result' : r.error}`);
           continue;
         }
         if (shape.kind === 'works') {
@@ -85,7 +89,11 @@ test('hostile byte arguments of the key formats: the result on the real bytes, o
         const expected = real ? outcome(() => call(new Uint8Array(real))) : undefined;
         if (r.ok) {
           if (!expected?.ok || expected.value !== r.value) problems.push(`${label}: a result that is not the one for its real bytes`);
-        } else if (!(r.error instanceof Error) || r.error instanceof WebAssembly.RuntimeError || !(name.test(r.error.message) || (expected && !expected.ok && expected.error.message === r.error.message))) {
+        } else if (
+          !(r.error instanceof Error) ||
+          r.error instanceof WebAssembly.RuntimeError ||
+          !(name.test(r.error.message) || (expected && !expected.ok && expected.error.message === r.error.message))
+        ) {
           problems.push(`${label}: ${r.error?.name}: ${r.error?.message}`);
         }
       }
@@ -178,7 +186,11 @@ test('inputs far beyond any key are refused before they reach wasm memory', { sk
     ['keygen', () => alg.keygen(GiB)],
   ];
   for (const [what, call] of sync) {
-    assert.throws(call, (e) => e instanceof RangeError || (e instanceof Error && /expected \d+ base64url characters/.test(e.message)), `${what}: not refused with a RangeError`);
+    assert.throws(
+      call,
+      (e) => e instanceof RangeError || (e instanceof Error && /expected \d+ base64url characters/.test(e.message)),
+      `${what}: not refused with a RangeError`,
+    );
   }
   const webcrypto = [
     ['importKey(spki)', () => subtle.importKey('spki', GiB, 'ML-DSA-65', true, ['verify'])],
@@ -191,7 +203,11 @@ test('inputs far beyond any key are refused before they reach wasm memory', { sk
     await assert.rejects(call(), (e) => e?.name === 'DataError', `${what}: not refused with a DataError`);
   }
   const key = await subtle.importKey('raw-seed', seed, 'ML-DSA-65', false, ['sign']);
-  await assert.rejects(subtle.sign({ name: 'ML-DSA-65', context: new Uint8Array(2 ** 20) }, key, msg), (e) => e?.name === 'OperationError' || e?.name === 'DataError' || e instanceof TypeError, 'a 1 MiB WebCrypto context');
+  await assert.rejects(
+    subtle.sign({ name: 'ML-DSA-65', context: new Uint8Array(2 ** 20) }, key, msg),
+    (e) => e?.name === 'OperationError' || e?.name === 'DataError' || e instanceof TypeError,
+    'a 1 MiB WebCrypto context',
+  );
 
   assert.deepEqual({ bytes: wasmMemoryBytes(), inUse: wasmMemoryInUse() }, before, 'wasm memory changed while refusing oversized inputs');
   // And the instance still answers right.

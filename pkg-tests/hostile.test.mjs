@@ -161,8 +161,22 @@ function phMessage(r) {
 // arguments get hostile shapes (the streamed variants: only the message).
 const signOpts = (r) => ({ context: r.context, extraEntropy: r.extraEntropy });
 const OPS = [
-  { name: 'keygen(seed)', args: ['seed'], opts: [], defaults: (F) => ({ seed: F.seed }), run: (F, v) => F.alg.keygen(v.seed), ref: (F, r) => F.ref.keygen(r.seed) },
-  { name: 'getPublicKey(secretKey)', args: ['secretKey'], opts: [], defaults: (F) => ({ secretKey: F.A.secretKey }), run: (F, v) => F.alg.getPublicKey(v.secretKey), ref: (F, r) => F.ref.getPublicKey(r.secretKey) },
+  {
+    name: 'keygen(seed)',
+    args: ['seed'],
+    opts: [],
+    defaults: (F) => ({ seed: F.seed }),
+    run: (F, v) => F.alg.keygen(v.seed),
+    ref: (F, r) => F.ref.keygen(r.seed),
+  },
+  {
+    name: 'getPublicKey(secretKey)',
+    args: ['secretKey'],
+    opts: [],
+    defaults: (F) => ({ secretKey: F.A.secretKey }),
+    run: (F, v) => F.alg.getPublicKey(v.secretKey),
+    ref: (F, r) => F.ref.getPublicKey(r.secretKey),
+  },
   {
     name: 'sign(msg, secretKey, { context, extraEntropy })',
     args: ['msg', 'secretKey', 'context', 'extraEntropy'],
@@ -279,9 +293,26 @@ const OPS = [
   },
 ];
 // The same calls on a message over 64 KiB (streamed in the package); only the message is hostile.
-for (const name of ['sign(msg, secretKey, { context, extraEntropy })', 'verify(signature, msg, publicKey, { context })', 'internal.sign(M′, secretKey, { extraEntropy })', 'internal.verify(signature, M′, publicKey)', 'prehash(sha512).sign', 'prehash(sha512).verify', 'prehash(sha512 function).verify', 'signer(secretKey).sign(msg, { context, extraEntropy })', 'verifier(publicKey).verify(signature, msg, { context })']) {
+for (const name of [
+  'sign(msg, secretKey, { context, extraEntropy })',
+  'verify(signature, msg, publicKey, { context })',
+  'internal.sign(M′, secretKey, { extraEntropy })',
+  'internal.verify(signature, M′, publicKey)',
+  'prehash(sha512).sign',
+  'prehash(sha512).verify',
+  'prehash(sha512 function).verify',
+  'signer(secretKey).sign(msg, { context, extraEntropy })',
+  'verifier(publicKey).verify(signature, msg, { context })',
+]) {
   const op = OPS.find((o) => o.name === name);
-  const kind = { sign: 'pure', verify: 'pure', 'internal.verify': 'internal', 'prehash(sha512).verify': 'sha512', 'prehash(sha512 function).verify': 'sha512', 'verifier(publicKey).verify': 'pure' };
+  const kind = {
+    sign: 'pure',
+    verify: 'pure',
+    'internal.verify': 'internal',
+    'prehash(sha512).verify': 'sha512',
+    'prehash(sha512 function).verify': 'sha512',
+    'verifier(publicKey).verify': 'pure',
+  };
   const sigKind = Object.entries(kind).find(([k]) => name.startsWith(k))?.[1];
   OPS.push({
     ...op,
@@ -407,7 +438,11 @@ test('buffers resized, detached or overwritten during the call (option getter, h
         const F0 = FIX[i % FIX.length];
         const probe = holder.make(defaultsOf(op, F0)[arg], defaultsOf(op, F0)[arg]);
         const triggers = [
-          ...Object.keys({ ...(op.fixed || {}), ...Object.fromEntries(op.opts.map((k) => [k, 1])) }).map((key) => ({ what: `the ${key} getter`, key, names: [NAME[key], NAME.options] })),
+          ...Object.keys({ ...(op.fixed || {}), ...Object.fromEntries(op.opts.map((k) => [k, 1])) }).map((key) => ({
+            what: `the ${key} getter`,
+            key,
+            names: [NAME[key], NAME.options],
+          })),
           ...(op.prehashFn ? [{ what: 'the hash function', hash: true, names: [NAME.oid] }] : []),
           ...SELF_TRIGGERS.map((self) => ({ what: `its own ${self}`, self, names: [] })),
         ];
@@ -447,7 +482,11 @@ test('buffers resized, detached or overwritten during the call (option getter, h
 function otherBytes(F, arg, base) {
   if (arg === 'secretKey') return F.B.secretKey;
   if (arg === 'publicKey') return F.B.publicKey;
-  if (arg === 'signature') return memoBytes(`Bsig:${F.P.name}:${base.length}`, () => F.ref.sign(F.msg, F.B.secretKey, { context: F.context, extraEntropy: false })).subarray(0, base.length);
+  if (arg === 'signature')
+    return memoBytes(`Bsig:${F.P.name}:${base.length}`, () => F.ref.sign(F.msg, F.B.secretKey, { context: F.context, extraEntropy: false })).subarray(
+      0,
+      base.length,
+    );
   return junk(base.length, 99);
 }
 
@@ -457,9 +496,25 @@ test('option getters and Proxy options that change their answer, throw, or are r
   let i = 0;
   // Sequences of values an option returns on successive reads.
   const SEQUENCES = {
-    context: (F) => [[F.context, junk(300, 1)], [F.context, 'not bytes'], [F.context, junk(10, 2)], [junk(256, 3), F.context], [F.context, undefined]],
-    extraEntropy: (F) => [[F.rnd, junk(31, 4)], [F.rnd, 'not bytes'], [F.rnd, false], [false, junk(33, 5)], [junk(32, 6), F.rnd]],
-    externalMu: () => [[true, false], [false, true], [true, 'yes']],
+    context: (F) => [
+      [F.context, junk(300, 1)],
+      [F.context, 'not bytes'],
+      [F.context, junk(10, 2)],
+      [junk(256, 3), F.context],
+      [F.context, undefined],
+    ],
+    extraEntropy: (F) => [
+      [F.rnd, junk(31, 4)],
+      [F.rnd, 'not bytes'],
+      [F.rnd, false],
+      [false, junk(33, 5)],
+      [junk(32, 6), F.rnd],
+    ],
+    externalMu: () => [
+      [true, false],
+      [false, true],
+      [true, 'yes'],
+    ],
   };
   for (const op of OPS.filter((o) => !o.big)) {
     const keys = [...op.opts, ...(op.name.startsWith('internal.') ? ['externalMu'] : [])];
@@ -478,7 +533,12 @@ test('option getters and Proxy options that change their answer, throw, or are r
     const key = op.opts[0] || Object.keys(op.fixed)[0];
     const boom = new Error('getter boom');
     const options = { ...(op.fixed || {}) };
-    Object.defineProperty(options, key, { enumerable: true, get() { throw boom; } });
+    Object.defineProperty(options, key, {
+      enumerable: true,
+      get() {
+        throw boom;
+      },
+    });
     const d = defaultsOf(op, F);
     const r = attempt(() => op.run(F, d, options, op.prehashFn ? sha512With(sha512.oid) : undefined));
     let problem = null;
@@ -612,11 +672,31 @@ function forgeries(F) {
     const evil = (s) => lyingLength(overflowing(s, [B.publicKey], gap), P.sig);
     const start = list.length;
     list.push({ label: `verify(sig: B's signature + B's pk${g}, msg, A.pk)`, run: () => alg.verify(evil(sigB), msg, A.publicKey), names: [NAME.signature] });
-    list.push({ label: `verify(sig: B's signature + B's pk${g}, msg, A.pk, { context })`, run: () => alg.verify(evil(sigBctx), msg, A.publicKey, { context: ctx }), names: [NAME.signature] });
-    list.push({ label: `internal.verify(sig: B's signature + B's pk${g}, M′, A.pk)`, run: () => alg.internal.verify(evil(sigBint), msg, A.publicKey), names: [NAME.signature] });
-    list.push({ label: `internal.verify(sig: B's signature + B's pk${g}, μ, A.pk, { externalMu })`, run: () => alg.internal.verify(evil(sigBmu), mu, A.publicKey, { externalMu: true }), names: [NAME.signature] });
-    list.push({ label: `prehash(sha512).verify(sig: B's signature + B's pk${g}, msg, A.pk)`, run: () => alg.prehash(PH.sha512).verify(evil(sigBph), msg, A.publicKey), names: [NAME.signature] });
-    list.push({ label: `verify(sig: B's signature over μ_A + B's pk${g}, ${BIG}-byte msg, A.pk) (streamed)`, run: () => alg.verify(evil(sigBbig), F.big, A.publicKey), names: [NAME.signature] });
+    list.push({
+      label: `verify(sig: B's signature + B's pk${g}, msg, A.pk, { context })`,
+      run: () => alg.verify(evil(sigBctx), msg, A.publicKey, { context: ctx }),
+      names: [NAME.signature],
+    });
+    list.push({
+      label: `internal.verify(sig: B's signature + B's pk${g}, M′, A.pk)`,
+      run: () => alg.internal.verify(evil(sigBint), msg, A.publicKey),
+      names: [NAME.signature],
+    });
+    list.push({
+      label: `internal.verify(sig: B's signature + B's pk${g}, μ, A.pk, { externalMu })`,
+      run: () => alg.internal.verify(evil(sigBmu), mu, A.publicKey, { externalMu: true }),
+      names: [NAME.signature],
+    });
+    list.push({
+      label: `prehash(sha512).verify(sig: B's signature + B's pk${g}, msg, A.pk)`,
+      run: () => alg.prehash(PH.sha512).verify(evil(sigBph), msg, A.publicKey),
+      names: [NAME.signature],
+    });
+    list.push({
+      label: `verify(sig: B's signature over μ_A + B's pk${g}, ${BIG}-byte msg, A.pk) (streamed)`,
+      run: () => alg.verify(evil(sigBbig), F.big, A.publicKey),
+      names: [NAME.signature],
+    });
     list.push({
       label: `verify(garbage sig, msg: msg + B's signature + B's pk${g}, A.pk)`,
       run: () => alg.verify(garbage, lyingLength(overflowing(msg, [sigB, B.publicKey], gap), msg.length), A.publicKey),
@@ -645,20 +725,68 @@ function forgeries(F) {
   }
   // The public key itself overflowing (over whatever lies above its block), and the
   // "longer" lies: a length above the real one, so the copy leaves part of the block as it was.
-  list.push({ label: "verify(B's signature, msg, pk: A.pk + 4 KiB of B's pk copies)", run: () => alg.verify(sigB, msg, lyingLength(concatBytes(A.publicKey, B.publicKey, B.publicKey, B.publicKey, B.publicKey), P.pk)), names: [NAME.publicKey] });
-  list.push({ label: "verify(B's signature, msg, pk: B's pk minus 32 bytes, length says full)", run: () => alg.verify(sigB, msg, lyingLength(B.publicKey.subarray(0, P.pk - 32), P.pk)), names: [NAME.publicKey] });
-  list.push({ label: "verify(sig: B's signature minus 20 bytes, length says full, msg, A.pk)", run: () => alg.verify(lyingLength(sigB.subarray(0, P.sig - 20), P.sig), msg, A.publicKey), names: [NAME.signature] });
-  list.push({ label: "verify(B's signature, msg: 40 of its 100 bytes, length says 100, A.pk)", run: () => alg.verify(sigB, lyingLength(msg.subarray(0, 40), msg.length), A.publicKey), names: [NAME.msg] });
-  list.push({ label: "verify(B's signature, msg, A.pk, { context: 3 bytes, length says 10 })", run: () => alg.verify(sigBctx, msg, A.publicKey, { context: lyingLength(ctx.subarray(0, 3), ctx.length) }), names: [NAME.context] });
-  list.push({ label: "verify(sig: B's signature, length says 1 more, msg, A.pk)", run: () => alg.verify(lyingLength(sigB, P.sig + 1), msg, A.publicKey), names: [NAME.signature] });
-  list.push({ label: "verify(sig: B's signature, length says 1 less, msg, A.pk)", run: () => alg.verify(lyingLength(sigB, P.sig - 1), msg, A.publicKey), names: [NAME.signature] });
+  list.push({
+    label: "verify(B's signature, msg, pk: A.pk + 4 KiB of B's pk copies)",
+    run: () => alg.verify(sigB, msg, lyingLength(concatBytes(A.publicKey, B.publicKey, B.publicKey, B.publicKey, B.publicKey), P.pk)),
+    names: [NAME.publicKey],
+  });
+  list.push({
+    label: "verify(B's signature, msg, pk: B's pk minus 32 bytes, length says full)",
+    run: () => alg.verify(sigB, msg, lyingLength(B.publicKey.subarray(0, P.pk - 32), P.pk)),
+    names: [NAME.publicKey],
+  });
+  list.push({
+    label: "verify(sig: B's signature minus 20 bytes, length says full, msg, A.pk)",
+    run: () => alg.verify(lyingLength(sigB.subarray(0, P.sig - 20), P.sig), msg, A.publicKey),
+    names: [NAME.signature],
+  });
+  list.push({
+    label: "verify(B's signature, msg: 40 of its 100 bytes, length says 100, A.pk)",
+    run: () => alg.verify(sigB, lyingLength(msg.subarray(0, 40), msg.length), A.publicKey),
+    names: [NAME.msg],
+  });
+  list.push({
+    label: "verify(B's signature, msg, A.pk, { context: 3 bytes, length says 10 })",
+    run: () => alg.verify(sigBctx, msg, A.publicKey, { context: lyingLength(ctx.subarray(0, 3), ctx.length) }),
+    names: [NAME.context],
+  });
+  list.push({
+    label: "verify(sig: B's signature, length says 1 more, msg, A.pk)",
+    run: () => alg.verify(lyingLength(sigB, P.sig + 1), msg, A.publicKey),
+    names: [NAME.signature],
+  });
+  list.push({
+    label: "verify(sig: B's signature, length says 1 less, msg, A.pk)",
+    run: () => alg.verify(lyingLength(sigB, P.sig - 1), msg, A.publicKey),
+    names: [NAME.signature],
+  });
   // The controls: read as the bytes they hold, these are A's valid signature and message.
   const sigA = ref.sign(msg, A.secretKey, { extraEntropy: false });
-  list.push({ label: "verify(sig: A's signature, length says 1 more, msg, A.pk) is true", run: () => alg.verify(lyingLength(sigA, P.sig + 1), msg, A.publicKey), want: true });
-  list.push({ label: "verify(sig: A's signature, length says 1 less, msg, A.pk) is true", run: () => alg.verify(lyingLength(sigA, P.sig - 1), msg, A.publicKey), want: true });
-  list.push({ label: "verify(A's signature, msg, pk: A.pk, length says 1 less) is true", run: () => alg.verify(sigA, msg, lyingLength(A.publicKey, P.pk - 1)), want: true });
-  list.push({ label: "verify(A's signature, msg: length says 1 more, A.pk) is true", run: () => alg.verify(sigA, lyingLength(msg, msg.length + 1), A.publicKey), want: true });
-  list.push({ label: "verify(sig: B's signature + 1 MiB, msg, A.pk)", run: () => alg.verify(lyingLength(concatBytes(sigB, junk(1 << 20, 22)), P.sig), msg, A.publicKey), names: [NAME.signature] });
+  list.push({
+    label: "verify(sig: A's signature, length says 1 more, msg, A.pk) is true",
+    run: () => alg.verify(lyingLength(sigA, P.sig + 1), msg, A.publicKey),
+    want: true,
+  });
+  list.push({
+    label: "verify(sig: A's signature, length says 1 less, msg, A.pk) is true",
+    run: () => alg.verify(lyingLength(sigA, P.sig - 1), msg, A.publicKey),
+    want: true,
+  });
+  list.push({
+    label: "verify(A's signature, msg, pk: A.pk, length says 1 less) is true",
+    run: () => alg.verify(sigA, msg, lyingLength(A.publicKey, P.pk - 1)),
+    want: true,
+  });
+  list.push({
+    label: "verify(A's signature, msg: length says 1 more, A.pk) is true",
+    run: () => alg.verify(sigA, lyingLength(msg, msg.length + 1), A.publicKey),
+    want: true,
+  });
+  list.push({
+    label: "verify(sig: B's signature + 1 MiB, msg, A.pk)",
+    run: () => alg.verify(lyingLength(concatBytes(sigB, junk(1 << 20, 22)), P.sig), msg, A.publicKey),
+    names: [NAME.signature],
+  });
   for (const f of list) f.phase ??= 2;
   return list;
 }
@@ -667,11 +795,14 @@ function forgeries(F) {
 const HEAP_STATES = [
   ['after a plain verify', (F) => (F.alg.verify(nobleSig(F, 'pure', F.msg), F.msg, F.A.publicKey, { context: F.context }), () => {})],
   ['after an ML-DSA-87 signature (larger heap)', () => (lib.ml_dsa87.sign(FIX[2].msg, FIX[2].A.secretKey), () => {})],
-  ['with a prepared signer and verifier alive', (F) => {
-    const s = F.alg.signer(F.B.secretKey);
-    const w = lib.ml_dsa87.verifier(FIX[2].A.publicKey);
-    return () => (s.free(), w.free());
-  }],
+  [
+    'with a prepared signer and verifier alive',
+    (F) => {
+      const s = F.alg.signer(F.B.secretKey);
+      const w = lib.ml_dsa87.verifier(FIX[2].A.publicKey);
+      return () => (s.free(), w.free());
+    },
+  ],
   ['after a streamed verify', (F) => (F.alg.verify(nobleSig(F, 'pure', F.big), F.big, F.A.publicKey, { context: F.context }), () => {})],
 ];
 
@@ -681,9 +812,7 @@ test("forgery: B's signature never verifies under A's key through lying lengths 
   const truesBySet = {};
   const attempts = [];
   for (const phase of [1, 2])
-    for (const F of FIX)
-      for (const [state, enter] of HEAP_STATES)
-        for (const f of forgeries(F)) if (f.phase === phase) attempts.push({ F, state, enter, f });
+    for (const F of FIX) for (const [state, enter] of HEAP_STATES) for (const f of forgeries(F)) if (f.phase === phase) attempts.push({ F, state, enter, f });
   for (const { F, state, enter, f } of attempts) {
     // Setting up the heap state runs the package too: on a corrupted heap it may trap.
     const entered = attempt(() => enter(F));
@@ -734,22 +863,30 @@ function innerCalls(G, problems, where) {
     check(`sign(${BIG} bytes)`, () => G.alg.sign(G.big, G.B.secretKey, opts), norm(refSign()));
     check(`verify(${BIG} bytes)`, () => G.alg.verify(refSign(), G.big, G.B.publicKey, { context: G.context }), 'bool:true');
     check(`prehash(sha512).sign(${BIG} bytes)`, () => G.alg.prehash(PH.sha512).sign(G.big, G.B.secretKey, { extraEntropy: false }), norm(refPh()));
-    check(`signer.sign(${BIG} bytes)`, () => {
-      const s = G.alg.signer(G.B.secretKey);
-      try {
-        return s.sign(G.big, opts);
-      } finally {
-        s.free();
-      }
-    }, norm(refSign()));
-    check(`verifier.verify(${BIG} bytes)`, () => {
-      const w = G.alg.verifier(G.B.publicKey);
-      try {
-        return w.verify(refSign(), G.big, { context: G.context });
-      } finally {
-        w.free();
-      }
-    }, 'bool:true');
+    check(
+      `signer.sign(${BIG} bytes)`,
+      () => {
+        const s = G.alg.signer(G.B.secretKey);
+        try {
+          return s.sign(G.big, opts);
+        } finally {
+          s.free();
+        }
+      },
+      norm(refSign()),
+    );
+    check(
+      `verifier.verify(${BIG} bytes)`,
+      () => {
+        const w = G.alg.verifier(G.B.publicKey);
+        try {
+          return w.verify(refSign(), G.big, { context: G.context });
+        } finally {
+          w.free();
+        }
+      },
+      'bool:true',
+    );
   };
 }
 
@@ -770,7 +907,13 @@ test('re-entrancy: sign/verify called from a hash function, an option getter and
       const F = FIX[i++ % FIX.length];
       const inner = [];
       const label = `${F.P.name} ${op.name}, the ${keys[0]} getter makes inner calls`;
-      const problem = judgeCall({ op, F, optionGetter: { key: keys[0], before: innerCalls(FIX[(FIX.indexOf(F) + 2) % FIX.length], inner, label) }, kind: 'works', names: [] });
+      const problem = judgeCall({
+        op,
+        F,
+        optionGetter: { key: keys[0], before: innerCalls(FIX[(FIX.indexOf(F) + 2) % FIX.length], inner, label) },
+        kind: 'works',
+        names: [],
+      });
       T.record(label, problem || inner.join('; ') || null);
     }
     if (op.big)
@@ -811,7 +954,11 @@ test(`large messages (${BIG} and 300 000 bytes) in every hostile wrapper, stream
     for (const opName of ['sign(msg, secretKey, { context, extraEntropy })', 'verify(signature, msg, publicKey, { context })', 'prehash(sha512).sign']) {
       const F = FIX[i++ % FIX.length];
       const base = OPS.find((o) => o.name === opName);
-      const op = { ...base, name: `${opName} [300 000 bytes]`, defaults: (G) => ({ ...base.defaults(G), msg: huge, ...('signature' in base.defaults(G) ? { signature: nobleSig(G, 'pure', huge) } : {}) }) };
+      const op = {
+        ...base,
+        name: `${opName} [300 000 bytes]`,
+        defaults: (G) => ({ ...base.defaults(G), msg: huge, ...('signature' in base.defaults(G) ? { signature: nobleSig(G, 'pure', huge) } : {}) }),
+      };
       T.record(`${F.P.name} ${op.name}, msg = ${shape.name}`, judgeCall({ op, F, hostile: { msg: shape.make(huge) }, kind: shape.kind, names: [NAME.msg] }));
     }
   T.done(t, 'large messages');
@@ -826,7 +973,11 @@ function instanceStillRight(t, when) {
   for (const F of FIX) {
     const m = rng.bytes(77);
     const det = F.alg.sign(m, F.A.secretKey, { context: F.context, extraEntropy: false });
-    assert.equal(toHex(det), toHex(F.ref.sign(m, F.A.secretKey, { context: F.context, extraEntropy: false })), `${when}: ${F.P.name} deterministic signature differs from noble's`);
+    assert.equal(
+      toHex(det),
+      toHex(F.ref.sign(m, F.A.secretKey, { context: F.context, extraEntropy: false })),
+      `${when}: ${F.P.name} deterministic signature differs from noble's`,
+    );
     const hedged = F.alg.sign(m, F.A.secretKey);
     assert.equal(F.ref.verify(hedged, m, F.A.publicKey), true, `${when}: ${F.P.name} noble rejects a fresh signature`);
     assert.equal(F.alg.verify(hedged, m, F.A.publicKey), true, `${when}: ${F.P.name} a fresh signature does not verify`);

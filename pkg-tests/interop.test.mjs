@@ -145,8 +145,16 @@ for (const P of SETS) {
       if (nobleSigner) {
         nobleAccepted++;
         eq(nobleSigner.sign(msg, secretKey, det), byOurs, `noble prehash(${name}) vs ours`);
-        assert.equal(nobleSigner.verify(ours.prehash(PH[name]).sign(msg, secretKey, { context }), msg, publicKey, { context }), true, `noble verifies our hedged prehash(${name})`);
-        assert.equal(ours.prehash(PH[name]).verify(nobleSigner.sign(msg, secretKey, { context }), msg, publicKey, { context }), true, `we verify noble's hedged prehash(${name})`);
+        assert.equal(
+          nobleSigner.verify(ours.prehash(PH[name]).sign(msg, secretKey, { context }), msg, publicKey, { context }),
+          true,
+          `noble verifies our hedged prehash(${name})`,
+        );
+        assert.equal(
+          ours.prehash(PH[name]).verify(nobleSigner.sign(msg, secretKey, { context }), msg, publicKey, { context }),
+          true,
+          `we verify noble's hedged prehash(${name})`,
+        );
         // noble's prehash() takes mldsa-simd/prehash's function as well.
         eq(ref.prehash(PH[name]).sign(msg, secretKey, det), byOurs, `noble prehash(mldsa-simd/prehash ${name}) vs ours`);
       }
@@ -159,7 +167,10 @@ for (const P of SETS) {
     // 32/64 (FIPS 204 §5.4). Acceptable: throw, or hash with the proper length.
     const { secretKey } = ref.keygen(rng.bytes(32));
     const msg = rng.bytes(50);
-    for (const [bare, name] of [[shake128, 'shake128'], [shake256, 'shake256']]) {
+    for (const [bare, name] of [
+      [shake128, 'shake128'],
+      [shake256, 'shake256'],
+    ]) {
       let sig;
       try {
         sig = ours.prehash(bare).sign(msg, secretKey, { extraEntropy: false });
@@ -191,7 +202,11 @@ for (const P of SETS) {
     const msg = rng.bytes(123);
     const context = rng.bytes(9);
     const mu = shake256(concat(tr, pureMlDsaMessage(msg, context)), { dkLen: 64 });
-    eq(ours.internal.sign(mu, secretKey, { externalMu: true, extraEntropy: false }), ours.sign(msg, secretKey, { context, extraEntropy: false }), 'μ of the pure API');
+    eq(
+      ours.internal.sign(mu, secretKey, { externalMu: true, extraEntropy: false }),
+      ours.sign(msg, secretKey, { context, extraEntropy: false }),
+      'μ of the pure API',
+    );
   });
 
   test(`${P.name}: tampering is rejected by both`, () => {
@@ -263,11 +278,17 @@ test('ML-DSA-44: keys with extreme t0 (ct0 and hint-count rejections) sign exact
   // 256 coefficients of 13 bits, each 0 (t0 = 2^12) or 8191 (t0 = −(2^12 − 1)).
   const packExtreme = () => {
     const out = new Uint8Array(32 * 13);
-    let acc = 0n, have = 0n, o = 0;
+    let acc = 0n,
+      have = 0n,
+      o = 0;
     for (let i = 0; i < 256; i++) {
       acc |= (rng.bool() ? 8191n : 0n) << have;
       have += 13n;
-      while (have >= 8n) { out[o++] = Number(acc & 255n); acc >>= 8n; have -= 8n; }
+      while (have >= 8n) {
+        out[o++] = Number(acc & 255n);
+        acc >>= 8n;
+        have -= 8n;
+      }
     }
     return out;
   };
@@ -277,7 +298,10 @@ test('ML-DSA-44: keys with extreme t0 (ct0 and hint-count rejections) sign exact
   for (let i = 0; i < 2; i++) extreme.set(packExtreme(), t0Start + i * 32 * 13);
   const firstOnly = Uint8Array.from(secretKey);
   firstOnly.fill(0, t0Start, t0Start + 32 * 13);
-  for (const [sk, count] of [[firstOnly, 6], [extreme, 8]]) {
+  for (const [sk, count] of [
+    [firstOnly, 6],
+    [extreme, 8],
+  ]) {
     for (let i = 0; i < count; i++) {
       const msg = rng.bytes(1 + i);
       eq(ours.sign(msg, sk, { extraEntropy: false }), ref.sign(msg, sk, { extraEntropy: false }), `message ${i}`);

@@ -58,9 +58,19 @@ test('keys and signatures from node:crypto import and verify in ours', { skip },
     const pk = U(n.rawPublic);
     const seed = U(n.rawSeed);
     assert.equal(pk.length, P.pk);
-    for (const [data, format] of [[n.spkiPem, 'pem'], [U(n.spkiDer), 'spki'], [n.jwkPublic, 'jwk'], [pk, 'raw']])
+    for (const [data, format] of [
+      [n.spkiPem, 'pem'],
+      [U(n.spkiDer), 'spki'],
+      [n.jwkPublic, 'jwk'],
+      [pk, 'raw'],
+    ])
       assert.equal(toHex(importPublicKey(ours, data, format)), toHex(pk), `${P.name}: Node's ${format} public key`);
-    for (const [data, format] of [[n.pkcs8Pem, 'pem'], [U(n.pkcs8Der), 'pkcs8'], [n.jwkPrivate, 'jwk'], [seed, 'raw-seed']]) {
+    for (const [data, format] of [
+      [n.pkcs8Pem, 'pem'],
+      [U(n.pkcs8Der), 'pkcs8'],
+      [n.jwkPrivate, 'jwk'],
+      [seed, 'raw-seed'],
+    ]) {
       const key = importSecretKey(ours, data, format);
       assert.equal(toHex(key.seed), toHex(seed), `${P.name}: Node's ${format} private key: seed`);
       assert.equal(toHex(key.publicKey), toHex(pk), `${P.name}: Node's ${format} private key: public key`);
@@ -136,7 +146,10 @@ test('keys and signatures from ours import and verify in node:crypto', { skip },
     const ours = lib[P.key];
     const n = out[P.name];
     const pk = mine[P.name].pk;
-    assert.ok(n.types.every((t) => t === P.name.toLowerCase()), `${P.name}: key types ${n.types}`);
+    assert.ok(
+      n.types.every((t) => t === P.name.toLowerCase()),
+      `${P.name}: key types ${n.types}`,
+    );
     for (const got of [...n.rawPublic, ...n.fromPrivate]) assert.equal(toHex(U(got)), toHex(pk), `${P.name}: Node read our key`);
     n.verified.forEach((row, i) => assert.deepEqual(row, [true, true, true, true], `${P.name}: our signature, context ${i}`));
     assert.deepEqual(n.wrongContext, [false, false, false], `${P.name}: our signatures under another context`);
@@ -152,7 +165,10 @@ test('keys and signatures from ours import and verify in node:crypto', { skip },
 });
 
 // The base64 of `der` in lines of `n` characters joined by `eol`.
-const lines = (der, n, eol = '\n') => B(der).match(new RegExp(`.{1,${n}}`, 'g')).join(eol);
+const lines = (der, n, eol = '\n') =>
+  B(der)
+    .match(new RegExp(`.{1,${n}}`, 'g'))
+    .join(eol);
 
 test('PEM in RFC 7468 lax layouts: node:crypto and ours read the same key', { skip }, () => {
   const input = { sets: {} };
@@ -225,7 +241,11 @@ test('PEM that node:crypto takes and ours refuses, on purpose: a non-canonical l
   );
   cases.forEach(([what, text, re], i) => {
     assert.equal(out[i], B(publicKey), `node:crypto takes ${what} (if it stops, README "Key formats" should say so)`);
-    assert.throws(() => importPublicKey(ours, text, 'pem'), (e) => re.test(e.message), `ours refuses ${what}`);
+    assert.throws(
+      () => importPublicKey(ours, text, 'pem'),
+      (e) => re.test(e.message),
+      `ours refuses ${what}`,
+    );
   });
   // Missing padding: both refuse it.
   const unpadded = wrap(body.replace(/=+$/, ''));

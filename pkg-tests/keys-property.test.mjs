@@ -81,16 +81,33 @@ test('round trips: every export of random keys reads back, in ours and in node:c
       const expandedOnly = ['', pk, toHex(secretKey)].join('/');
       for (const format of ['raw', 'spki', 'pem', 'jwk']) {
         const data = exportPublicKey(alg, publicKey, format);
-        assert.equal(read(() => importPublicKey(alg, data, format)), pk, `${P.name} public ${format}`);
+        assert.equal(
+          read(() => importPublicKey(alg, data, format)),
+          pk,
+          `${P.name} public ${format}`,
+        );
       }
-      assert.equal(read(() => importSecretKey(alg, exportSecretKey(alg, seed, 'raw-seed'), 'raw-seed')), whole);
-      assert.equal(read(() => importSecretKey(alg, exportSecretKey(alg, seed, 'jwk'), 'jwk')), whole);
-      assert.equal(read(() => importSecretKey(alg, exportSecretKey(alg, seed, 'raw'), 'raw')), expandedOnly);
+      assert.equal(
+        read(() => importSecretKey(alg, exportSecretKey(alg, seed, 'raw-seed'), 'raw-seed')),
+        whole,
+      );
+      assert.equal(
+        read(() => importSecretKey(alg, exportSecretKey(alg, seed, 'jwk'), 'jwk')),
+        whole,
+      );
+      assert.equal(
+        read(() => importSecretKey(alg, exportSecretKey(alg, seed, 'raw'), 'raw')),
+        expandedOnly,
+      );
       for (const form of FORMS) {
         for (const format of ['pkcs8', 'pem']) {
           for (const key of form === 'expandedKey' ? [seed, secretKey] : [seed]) {
             const data = exportSecretKey(alg, key, format, { form });
-            assert.equal(read(() => importSecretKey(alg, data, format)), form === 'expandedKey' ? expandedOnly : whole, `${P.name} ${format} ${form}`);
+            assert.equal(
+              read(() => importSecretKey(alg, data, format)),
+              form === 'expandedKey' ? expandedOnly : whole,
+              `${P.name} ${format} ${form}`,
+            );
           }
         }
       }
@@ -120,7 +137,10 @@ test('round trips: every export of random keys reads back, in ours and in node:c
   });
 });
 
-test('every single-byte change to a key\'s DER or PEM is refused or read as another key; node:crypto reads what ours reads alike', { skip, timeout: 600_000 }, (t) => {
+test("every single-byte change to a key's DER or PEM is refused or read as another key; node:crypto reads what ours reads alike", {
+  skip,
+  timeout: 600_000,
+}, (t) => {
   const problems = [];
   const toNode = []; // [{ kind, der | pem }, what ours read, where]
   let changes = 0;
@@ -132,14 +152,25 @@ test('every single-byte change to a key\'s DER or PEM is refused or read as anot
     const { publicKey } = alg.keygen(seed);
     const cases = [
       ['spki', exportPublicKey(alg, publicKey, 'spki'), (d) => importPublicKey(alg, d, 'spki'), (d) => importPublicKey(alg, d, 'pem'), 'PUBLIC KEY'],
-      ...FORMS.map((form) => [`pkcs8 ${form}`, exportSecretKey(alg, seed, 'pkcs8', { form }), (d) => importSecretKey(alg, d, 'pkcs8'), (d) => importSecretKey(alg, d, 'pem'), 'PRIVATE KEY']),
+      ...FORMS.map((form) => [
+        `pkcs8 ${form}`,
+        exportSecretKey(alg, seed, 'pkcs8', { form }),
+        (d) => importSecretKey(alg, d, 'pkcs8'),
+        (d) => importSecretKey(alg, d, 'pem'),
+        'PRIVATE KEY',
+      ]),
     ];
     for (const [what, der, readDer, readPem, label] of cases) {
       const kind = what.split(' ')[0];
       const original = read(() => readDer(der));
       assert.notEqual(original, 'refused');
-      const pem = `-----BEGIN ${label}-----\n${B(der).match(/.{1,64}/g).join('\n')}\n-----END ${label}-----\n`;
-      assert.equal(read(() => readPem(pem)), original);
+      const pem = `-----BEGIN ${label}-----\n${B(der)
+        .match(/.{1,64}/g)
+        .join('\n')}\n-----END ${label}-----\n`;
+      assert.equal(
+        read(() => readPem(pem)),
+        original,
+      );
       // DER: each byte XORed with a random non-zero byte.
       const noise = rng.bytes(der.length);
       for (let i = 0; i < der.length; i++) {
@@ -171,7 +202,10 @@ test('every single-byte change to a key\'s DER or PEM is refused or read as anot
         // Whitespace for whitespace, or the text after the armour: the same key, read.
         const layoutOnly = i >= end || (space(pem[i]) && space(c) && !armour(i));
         const change = `character ${i} (${JSON.stringify(pem[i])} → ${JSON.stringify(c)})`;
-        if (same !== layoutOnly) problems.push(`${P.name} ${what} PEM: ${change}, ${same ? 'the same key read' : `not the same key read (${got === 'refused' ? 'refused' : 'another'})`}`);
+        if (same !== layoutOnly)
+          problems.push(
+            `${P.name} ${what} PEM: ${change}, ${same ? 'the same key read' : `not the same key read (${got === 'refused' ? 'refused' : 'another'})`}`,
+          );
         if (got === 'refused' || same) continue;
         accepted++;
         toNode.push([{ kind, pem: changed }, got, `${P.name} ${what} PEM ${change}`]);
@@ -194,8 +228,10 @@ test('every single-byte change to a key\'s DER or PEM is refused or read as anot
   assert.deepEqual(disagree.slice(0, 20), [], `${disagree.length} of ${sample.length} keys ours read, node:crypto reads otherwise`);
   const nodeRefused = nodeReads(refusedSample.map(({ kind, der }) => ({ kind, der })));
   const laxer = refusedSample.filter((_, i) => nodeRefused[i] !== 'refused').map((c) => c.where);
-  t.diagnostic(`${changes} single-byte changes; ${accepted} read as another key (${sample.length} of them by node:crypto too, alike); ` +
-    `of ${refusedSample.length} DER changes ours refused, node:crypto read ${laxer.length}${laxer.length ? ` (${laxer.slice(0, 6).join('; ')})` : ''}`);
+  t.diagnostic(
+    `${changes} single-byte changes; ${accepted} read as another key (${sample.length} of them by node:crypto too, alike); ` +
+      `of ${refusedSample.length} DER changes ours refused, node:crypto read ${laxer.length}${laxer.length ? ` (${laxer.slice(0, 6).join('; ')})` : ''}`,
+  );
 });
 
 test('PEM in random RFC 7468 layouts reads to the same key; node:crypto reads the same key from those it takes', { skip, timeout: 300_000 }, () => {
@@ -226,7 +262,8 @@ test('PEM in random RFC 7468 layouts reads to the same key; node:crypto reads th
       let body = B(der);
       if (l.spaced) body = body.replace(new RegExp(`(.{${l.spaced}})`, 'g'), '$1 ');
       const lines = body.match(new RegExp(`[^]{1,${l.width}}`, 'g')).map((s) => l.indent + s);
-      const pem = [...(l.before ? [l.before] : []), `-----BEGIN ${label}-----`, ...lines, `-----END ${label}-----`, ...(l.after ? [l.after] : [])].join(l.eol) + l.eol;
+      const pem =
+        [...(l.before ? [l.before] : []), `-----BEGIN ${label}-----`, ...lines, `-----END ${label}-----`, ...(l.after ? [l.after] : [])].join(l.eol) + l.eol;
       const data = l.bytes ? new TextEncoder().encode(pem) : pem;
       if (l.secret) {
         const key = importSecretKey(k.alg, data, 'pem');

@@ -36,7 +36,10 @@ const bothForm = (seed, sk) => tlv(0x30, u8(tlv(0x04, seed), tlv(0x04, sk)));
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
 const b64url = (bytes) => Buffer.from(bytes).toString('base64url');
 /** The base64 of `der` in lines of `n` characters joined by `eol`. */
-const lines = (der, n, eol = '\n') => b64(der).match(new RegExp(`.{1,${n}}`, 'g')).join(eol);
+const lines = (der, n, eol = '\n') =>
+  b64(der)
+    .match(new RegExp(`.{1,${n}}`, 'g'))
+    .join(eol);
 const pemOf = (label, der) => `-----BEGIN ${label}-----\n${lines(der, 64)}\n-----END ${label}-----\n`;
 /**
  * The PEM of `der` in layouts that RFC 7468 §3's lax grammar (and §2's text
@@ -81,12 +84,22 @@ test('alg: only the parameter-set objects of the package, recognised by identity
   const pk = lib.ml_dsa65.keygen(rng.bytes(32)).publicKey;
   const fakes = [undefined, 'ML-DSA-65', 'ml_dsa65', 65, { ...lib.ml_dsa65 }, Object.create(lib.ml_dsa65), lib.ml_dsa65.internal, pk];
   for (const alg of fakes) {
-    assert.throws(() => exportPublicKey(alg, pk, 'raw'), (e) => e instanceof TypeError && /^alg: expected ml_dsa44, ml_dsa65 or ml_dsa87/.test(e.message), String(alg));
+    assert.throws(
+      () => exportPublicKey(alg, pk, 'raw'),
+      (e) => e instanceof TypeError && /^alg: expected ml_dsa44, ml_dsa65 or ml_dsa87/.test(e.message),
+      String(alg),
+    );
     assert.throws(() => importSecretKey(alg, rng.bytes(32), 'raw-seed'), TypeError);
   }
   // The calling convention of the methods these replaced: said plainly, without the argument.
-  assert.throws(() => importPublicKey(pk, 'raw'), (e) => e instanceof TypeError && /^alg: .*, got Uint8Array$/.test(e.message));
-  assert.throws(() => importSecretKey('-----BEGIN PRIVATE KEY-----', 'pem'), (e) => /got a string of 27 characters$/.test(e.message));
+  assert.throws(
+    () => importPublicKey(pk, 'raw'),
+    (e) => e instanceof TypeError && /^alg: .*, got Uint8Array$/.test(e.message),
+  );
+  assert.throws(
+    () => importSecretKey('-----BEGIN PRIVATE KEY-----', 'pem'),
+    (e) => /got a string of 27 characters$/.test(e.message),
+  );
 });
 
 const eqBytes = (got, want, what) => {
@@ -106,7 +119,7 @@ for (const P of SETS) {
     const given = rng.bytes(32);
     const kept = new Uint8Array(given);
     const k = ours.keygen(given);
-    assert.deepEqual(Object.keys(k), ['publicKey', 'secretKey', 'seed'], 'noble\'s two keys, then the seed');
+    assert.deepEqual(Object.keys(k), ['publicKey', 'secretKey', 'seed'], "noble's two keys, then the seed");
     eqBytes(k.seed, given, 'keygen(seed).seed');
     eqBytes(ours.getPublicKey(k.secretKey), k.publicKey, 'the key pair of keygen(seed)');
     assert.notEqual(k.seed.buffer, given.buffer, 'keygen(seed).seed is a copy');
@@ -114,7 +127,10 @@ for (const P of SETS) {
     eqBytes(given, kept, 'the given seed, after wiping the copy');
     const r = ours.keygen();
     assert.ok(r.seed instanceof Uint8Array && r.seed.length === 32, 'keygen().seed is 32 bytes');
-    assert.ok(r.seed.some((x) => x !== 0), 'keygen().seed is not wiped');
+    assert.ok(
+      r.seed.some((x) => x !== 0),
+      'keygen().seed is not wiped',
+    );
     eqBytes(ours.keygen(r.seed).secretKey, r.secretKey, 'keygen(keygen().seed) gives the same key');
     assert.notEqual(toHex(ours.keygen().seed), toHex(r.seed), 'two keygen() calls drew the same seed');
     // The default form after a plain keygen().
@@ -167,16 +183,21 @@ for (const P of SETS) {
 
   test(`${P.name}: every format imports back to the same key`, { skip }, () => {
     const pubs = [
-      [pk, 'raw'], [spkiOf(P, pk), 'spki'], [pemOf('PUBLIC KEY', spkiOf(P, pk)), 'pem'],
+      [pk, 'raw'],
+      [spkiOf(P, pk), 'spki'],
+      [pemOf('PUBLIC KEY', spkiOf(P, pk)), 'pem'],
       [pemOf('PUBLIC KEY', spkiOf(P, pk)).replaceAll('\n', '\r\n'), 'pem'],
       [pemOf('PUBLIC KEY', spkiOf(P, pk)).trimEnd(), 'pem'],
       [{ kty: 'AKP', alg: P.name, pub: b64url(pk), kid: 'x', key_ops: ['verify'] }, 'jwk'],
     ];
     for (const [data, format] of pubs) eqBytes(importPublicKey(ours, data, format), pk, `importPublicKey ${format}`);
     const secrets = [
-      [seed, 'raw-seed', true], [sk, 'raw', false],
-      [pkcs8Of(P, seedForm(seed)), 'pkcs8', true], [pkcs8Of(P, expandedForm(sk)), 'pkcs8', false],
-      [pkcs8Of(P, bothForm(seed, sk)), 'pkcs8', true], [pemOf('PRIVATE KEY', pkcs8Of(P, bothForm(seed, sk))), 'pem', true],
+      [seed, 'raw-seed', true],
+      [sk, 'raw', false],
+      [pkcs8Of(P, seedForm(seed)), 'pkcs8', true],
+      [pkcs8Of(P, expandedForm(sk)), 'pkcs8', false],
+      [pkcs8Of(P, bothForm(seed, sk)), 'pkcs8', true],
+      [pemOf('PRIVATE KEY', pkcs8Of(P, bothForm(seed, sk))), 'pem', true],
       [{ kty: 'AKP', alg: P.name, pub: b64url(pk), priv: b64url(seed) }, 'jwk', true],
     ];
     for (const [data, format, hasSeed] of secrets) {
@@ -219,13 +240,21 @@ for (const P of SETS) {
     }
     const withParams = (P, nul) => tlv(0x30, u8(tlv(0x06, hex('608648016503040' + '3' + ARC[P.name].toString(16))), nul));
     refuses(() => importPublicKey(ours, tlv(0x30, u8(withParams(P, [5, 0]), tlv(0x03, u8(0, pk)))), 'spki'), /parameters/, 'NULL parameters');
-    refuses(() => importSecretKey(ours, tlv(0x30, u8(tlv(0x02, [0]), withParams(P, [5, 0]), tlv(0x04, seedForm(seed)))), 'pkcs8'), /parameters/, 'pkcs8 NULL parameters');
+    refuses(
+      () => importSecretKey(ours, tlv(0x30, u8(tlv(0x02, [0]), withParams(P, [5, 0]), tlv(0x04, seedForm(seed)))), 'pkcs8'),
+      /parameters/,
+      'pkcs8 NULL parameters',
+    );
     const ed25519 = tlv(0x30, tlv(0x06, hex('2b6570')));
     refuses(() => importPublicKey(ours, tlv(0x30, u8(ed25519, tlv(0x03, u8(0, pk)))), 'spki'), /not ML-DSA/, 'an Ed25519 OID');
     refuses(() => importPublicKey(ours, tlv(0x30, u8(algorithmId(P), tlv(0x03, u8(1, pk)))), 'spki'), /unused bits/, 'unused bits');
     refuses(() => importPublicKey(ours, tlv(0x30, u8(algorithmId(P), tlv(0x04, pk))), 'spki'), /BIT STRING/, 'an OCTET STRING key');
     refuses(() => importSecretKey(ours, tlv(0x30, u8(tlv(0x02, [1]), algorithmId(P), tlv(0x04, seedForm(seed)))), 'pkcs8'), /version must be 0/, 'version 1');
-    refuses(() => importSecretKey(ours, tlv(0x30, u8(tlv(0x02, [0]), algorithmId(P), tlv(0x04, tlv(0x04, seed)))), 'pkcs8'), /wrong length/, 'a seed as an OCTET STRING');
+    refuses(
+      () => importSecretKey(ours, tlv(0x30, u8(tlv(0x02, [0]), algorithmId(P), tlv(0x04, tlv(0x04, seed)))), 'pkcs8'),
+      /wrong length/,
+      'a seed as an OCTET STRING',
+    );
     refuses(() => importSecretKey(ours, pkcs8Of(P, tlv(0x80, seed.subarray(1))), 'pkcs8'), /seed must be 32 bytes/, 'a 31-byte seed');
     refuses(() => importSecretKey(ours, pkcs8Of(P, tlv(0xa0, seedForm(seed))), 'pkcs8'), /none of seed/, 'a constructed [0]');
     const withAttributes = tlv(0x30, u8(tlv(0x02, [0]), algorithmId(P), tlv(0x04, seedForm(seed)), tlv(0xa0, [])));
@@ -266,7 +295,10 @@ for (const P of SETS) {
       eqBytes(importPublicKey(ours, utf8(text), 'pem'), pk, `public key, ${name}, as bytes`);
     }
     for (const [name, text] of laxLayouts('PRIVATE KEY', both)) {
-      for (const [how, data] of [['a string', text], ['bytes', Buffer.from(text)]]) {
+      for (const [how, data] of [
+        ['a string', text],
+        ['bytes', Buffer.from(text)],
+      ]) {
         const key = importSecretKey(ours, data, 'pem');
         eqBytes(key.seed, seed, `private key, ${name}, as ${how}: seed`);
         eqBytes(key.secretKey, sk, `private key, ${name}, as ${how}: secretKey`);
@@ -290,7 +322,7 @@ for (const P of SETS) {
     const view = big.subarray(10, 10 + text.length);
     const before = big.slice();
     eqBytes(importSecretKey(ours, view, 'pem').secretKey, sk, 'PEM bytes in a subarray');
-    eqBytes(big, before, 'the caller\'s bytes after the import');
+    eqBytes(big, before, "the caller's bytes after the import");
     // Writing stays strict: lines of 64, LF.
     assert.equal(exportPublicKey(ours, pk, 'pem'), pemOf('PUBLIC KEY', spki));
     assert.equal(exportSecretKey(ours, seed, 'pem', { form: 'both' }), pemOf('PRIVATE KEY', both));
@@ -340,11 +372,25 @@ for (const P of SETS) {
       refuses(() => importPublicKey(ours, Buffer.from(text), 'pem'), re, `${what}, as bytes`);
     }
     const privateBer = pkcs8Of(P, seedForm(seed));
-    refuses(() => importSecretKey(ours, wrap(b64(u8(0x30, 0x81, privateBer.length - 2, privateBer.subarray(2))), 'PRIVATE KEY'), 'pem'), /not a DER/, 'PKCS#8 BER');
+    refuses(
+      () => importSecretKey(ours, wrap(b64(u8(0x30, 0x81, privateBer.length - 2, privateBer.subarray(2))), 'PRIVATE KEY'), 'pem'),
+      /not a DER/,
+      'PKCS#8 BER',
+    );
     for (const wrong of [42, null, new ArrayBuffer(8), [...Buffer.from(good)], new Uint16Array(4), { toString: () => good }])
-      assert.throws(() => importPublicKey(ours, wrong, 'pem'), (e) => e instanceof TypeError && /pem: expected a string or a Uint8Array/.test(e.message), String(wrong));
-    assert.throws(() => importSecretKey(ours, new Uint8Array(1 << 20), 'pem'), (e) => e instanceof RangeError && /pem: expected at most \d+ bytes/.test(e.message));
-    assert.throws(() => importSecretKey(ours, ' '.repeat(1 << 20), 'pem'), (e) => e instanceof RangeError && /pem: expected at most \d+ characters/.test(e.message));
+      assert.throws(
+        () => importPublicKey(ours, wrong, 'pem'),
+        (e) => e instanceof TypeError && /pem: expected a string or a Uint8Array/.test(e.message),
+        String(wrong),
+      );
+    assert.throws(
+      () => importSecretKey(ours, new Uint8Array(1 << 20), 'pem'),
+      (e) => e instanceof RangeError && /pem: expected at most \d+ bytes/.test(e.message),
+    );
+    assert.throws(
+      () => importSecretKey(ours, ' '.repeat(1 << 20), 'pem'),
+      (e) => e instanceof RangeError && /pem: expected at most \d+ characters/.test(e.message),
+    );
   });
 
   test(`${P.name}: strict base64url in JWK`, { skip }, () => {
@@ -353,27 +399,47 @@ for (const P of SETS) {
     refuses(() => importPublicKey(ours, jwk(b64url(pk) + 'A'), 'jwk'), /base64|bytes/, 'jwk pub one character longer');
     refuses(() => importPublicKey(ours, jwk(b64url(pk.subarray(1))), 'jwk'), /expected \d+ base64url characters \(\d+ bytes\)/, 'jwk pub one byte short');
     refuses(() => importPublicKey(ours, { ...jwk(b64url(pk)), kty: 'OKP' }, 'jwk'), /kty "AKP"/, 'kty OKP');
-    refuses(() => importPublicKey(ours, { ...jwk(b64url(pk)), alg: 'ML-DSA-66' }, 'jwk'), /expected alg to be one of "ML-DSA-44", "ML-DSA-65", "ML-DSA-87", got a string of 9 characters$/, 'an unknown alg');
+    refuses(
+      () => importPublicKey(ours, { ...jwk(b64url(pk)), alg: 'ML-DSA-66' }, 'jwk'),
+      /expected alg to be one of "ML-DSA-44", "ML-DSA-65", "ML-DSA-87", got a string of 9 characters$/,
+      'an unknown alg',
+    );
     refuses(() => importPublicKey(ours, { ...jwk(b64url(pk)), priv: b64url(seed) }, 'jwk'), /private key/, 'a private JWK as public');
     refuses(() => importSecretKey(ours, jwk(b64url(pk)), 'jwk'), /"priv" member is missing/, 'a public JWK as private');
   });
 
   test(`${P.name}: arguments are read once and checked by type`, { skip }, () => {
     let reads = 0;
-    const counted = { kty: 'AKP', alg: P.name, get pub() { reads++; return b64url(pk); } };
+    const counted = {
+      kty: 'AKP',
+      alg: P.name,
+      get pub() {
+        reads++;
+        return b64url(pk);
+      },
+    };
     eqBytes(importPublicKey(ours, counted, 'jwk'), pk, 'jwk with a getter');
     assert.equal(reads, 1, 'jwk.pub read once');
     // A subclass whose length lies: the real bytes are read.
-    class Liar extends Uint8Array { get length() { return 5; } }
+    class Liar extends Uint8Array {
+      get length() {
+        return 5;
+      }
+    }
     const der = spkiOf(P, pk);
     const liar = new Liar(der.length);
     liar.set(der);
     eqBytes(importPublicKey(ours, liar, 'spki'), pk, 'spki in a lying subclass');
     const typeErrors = [
-      () => importPublicKey(ours, pk, 'der'), () => importPublicKey(ours, pk), () => importPublicKey(ours, [...pk], 'raw'),
-      () => importSecretKey(ours, seed, 'seed'), () => exportSecretKey(ours, seed, 'pkcs8', { form: 'expanded' }),
-      () => exportSecretKey(ours, seed, 'raw-seed', { form: 'seed' }), () => exportSecretKey(ours, seed, 'pkcs8', { fmt: 1 }),
-      () => importPublicKey(ours, null, 'jwk'), () => importPublicKey(ours, new ArrayBuffer(10), 'spki'),
+      () => importPublicKey(ours, pk, 'der'),
+      () => importPublicKey(ours, pk),
+      () => importPublicKey(ours, [...pk], 'raw'),
+      () => importSecretKey(ours, seed, 'seed'),
+      () => exportSecretKey(ours, seed, 'pkcs8', { form: 'expanded' }),
+      () => exportSecretKey(ours, seed, 'raw-seed', { form: 'seed' }),
+      () => exportSecretKey(ours, seed, 'pkcs8', { fmt: 1 }),
+      () => importPublicKey(ours, null, 'jwk'),
+      () => importPublicKey(ours, new ArrayBuffer(10), 'spki'),
     ];
     for (const fn of typeErrors) assert.throws(fn, TypeError, String(fn));
     assert.throws(() => exportSecretKey(ours, rng.bytes(33), 'pkcs8'), RangeError);

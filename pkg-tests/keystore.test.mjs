@@ -73,7 +73,7 @@ document.getElementById('out').textContent = 'ready';
 </script></body></html>`;
 
 // The page's work, in three steps: save (before the reload), load (after it), tamper.
-const PAGE_MODULE = String.raw`
+const PAGE_MODULE = `
 import { subtle, install, CryptoKey as OurKey } from 'mldsa-simd/webcrypto';
 import { saveKey, loadKey, deleteKey } from 'mldsa-simd/keystore';
 
@@ -291,8 +291,11 @@ function expectedLoad(save, browser) {
   const refused = { error: 'DataError', isError: true };
   return {
     load: {
-      seen: save.expected, checks,
-      missing: { ok: 'undefined' }, deleted: { ok: 'undefined' }, elsewhereHere: { ok: 'undefined' },
+      seen: save.expected,
+      checks,
+      missing: { ok: 'undefined' },
+      deleted: { ok: 'undefined' },
+      elsewhereHere: { ok: 'undefined' },
       elsewhere: { type: 'private', extractable: false, algorithm: { name: 'ML-DSA-44' }, usages: ['sign'], ours: true },
       expectedSame: true,
     },
@@ -300,10 +303,23 @@ function expectedLoad(save, browser) {
       sealedRecord: ['algorithm', 'extractable', 'iv', 'sealed', 'type', 'usages', 'version'],
       seedStored: false,
       wrapping: [{ type: 'secret', extractable: false, algorithm: 'AES-GCM', usages: ['decrypt', 'encrypt'] }],
-      altered: { extractable: refused, usages: refused, algorithm: refused, type: refused, ciphertext: refused, tag: refused, iv: refused,
-        'no record': refused, 'not an entry': refused },
-      restored: { ok: 'object' }, moved: refused, swapped: refused,
-      otherWrappingKey: refused, extractableWrappingKey: { error: 'InvalidAccessError', isError: true }, wrappingRestored: { ok: 'object' },
+      altered: {
+        extractable: refused,
+        usages: refused,
+        algorithm: refused,
+        type: refused,
+        ciphertext: refused,
+        tag: refused,
+        iv: refused,
+        'no record': refused,
+        'not an entry': refused,
+      },
+      restored: { ok: 'object' },
+      moved: refused,
+      swapped: refused,
+      otherWrappingKey: refused,
+      extractableWrappingKey: { error: 'InvalidAccessError', isError: true },
+      wrappingRestored: { ok: 'object' },
     },
     browser,
   };
@@ -354,11 +370,16 @@ test('keystore: keys saved, found again after a reload, used, and refused when a
             runs.push(await page.evaluate(() => window.__readme));
           }
           for (const r of runs) assert.equal(r.error, undefined, `the README example threw: ${r.error}`);
-          assert.deepEqual(runs.map((r) => r.logged), [['true'], ['true']]);
+          assert.deepEqual(
+            runs.map((r) => r.logged),
+            [['true'], ['true']],
+          );
           assert.equal(runs[0].publicKey, runs[1].publicKey, 'the README example made a new key after the reload');
           assert.deepEqual(problems, []);
           assert.deepEqual(offsite, []);
-          t.diagnostic(`keystore: ${name}: ${Object.keys(save.expected).length} entries saved, reloaded, loaded and used; ${Object.keys(tamper.altered).length + 4} alterations refused`);
+          t.diagnostic(
+            `keystore: ${name}: ${Object.keys(save.expected).length} entries saved, reloaded, loaded and used; ${Object.keys(tamper.altered).length + 4} alterations refused`,
+          );
         } finally {
           await browser.close();
         }
@@ -382,10 +403,16 @@ test('keystore: where there is no IndexedDB (Node), every function rejects with 
   await assert.rejects(loadKey('k', { database: 3 }), TypeError);
 });
 
-test('keystore: each runtime form imports its runtime\'s webcrypto entry, never a copy of it', { skip }, () => {
+test("keystore: each runtime form imports its runtime's webcrypto entry, never a copy of it", { skip }, () => {
   const dir = installedPackageDir();
-  for (const [form, webcrypto] of [['mjs', 'webcrypto.mjs'], ['node.mjs', 'webcrypto.node.mjs'], ['workerd.mjs', 'webcrypto.workerd.mjs'],
-    ['edge-light.mjs', 'webcrypto.edge-light.mjs'], ['cjs', 'webcrypto.cjs'], ['node.cjs', 'webcrypto.node.cjs']]) {
+  for (const [form, webcrypto] of [
+    ['mjs', 'webcrypto.mjs'],
+    ['node.mjs', 'webcrypto.node.mjs'],
+    ['workerd.mjs', 'webcrypto.workerd.mjs'],
+    ['edge-light.mjs', 'webcrypto.edge-light.mjs'],
+    ['cjs', 'webcrypto.cjs'],
+    ['node.cjs', 'webcrypto.node.cjs'],
+  ]) {
     const code = fs.readFileSync(path.join(dir, `keystore.${form}`), 'utf8');
     const imported = [...code.matchAll(/(?:from\s*|require\()"(\.\/[^"]+)"/g)].map((m) => m[1]);
     assert.deepEqual(imported, [`./${webcrypto}`], `keystore.${form}`);
@@ -413,9 +440,14 @@ test('sealKey/unsealKey of mldsa-simd/webcrypto: round trip, altered records, wr
     assert.deepEqual([pub.type, pub.extractable, pub.usages], ['public', true, ['verify']]);
     assert.deepEqual(await subtle.exportKey('raw-public', pub), await subtle.exportKey('raw-public', publicKey));
     // Altered, or opened with another label or key: a DataError, never a key.
-    const alter = (f) => { const r = structuredClone(record); f(r); return r; };
+    const alter = (f) => {
+      const r = structuredClone(record);
+      f(r);
+      return r;
+    };
     for (const [what, r, label, key] of [
-      ['label', record, 'other', wrapping], ['key', record, 'label', await aes(false)],
+      ['label', record, 'other', wrapping],
+      ['key', record, 'label', await aes(false)],
       ['extractable', alter((r) => (r.extractable = false)), 'label', wrapping],
       ['usages', alter((r) => (r.usages = [])), 'label', wrapping],
       ['type', alter((r) => (r.type = 'public')), 'label', wrapping],
@@ -424,7 +456,8 @@ test('sealKey/unsealKey of mldsa-simd/webcrypto: round trip, altered records, wr
       ['iv', alter((r) => (r.iv = r.iv.subarray(1))), 'label', wrapping],
       ['version', alter((r) => (r.version = 2)), 'label', wrapping],
       ['null', null, 'label', wrapping],
-    ]) await assert.rejects(unsealKey(r, key, label), (e) => e.name === 'DataError' && !/\d{20}/.test(e.message), what);
+    ])
+      await assert.rejects(unsealKey(r, key, label), (e) => e.name === 'DataError' && !/\d{20}/.test(e.message), what);
   }
   // Records made with the wrapping key (as only a holder of it could) whose plaintext is not a seed, or not a public key: refused.
   const a = await subtle.generateKey('ML-DSA-44', false, ['sign', 'verify']);
@@ -432,14 +465,20 @@ test('sealKey/unsealKey of mldsa-simd/webcrypto: round trip, altered records, wr
   const rb = await sealKey(a.publicKey, wrapping);
   assert.equal(rb.sealed.length, 1312 + 16, 'the public key and the GCM tag');
   const ad = (r) => new TextEncoder().encode(JSON.stringify(['mldsa-simd sealed key', 1, r.algorithm, r.type, r.extractable, r.usages, '']));
-  const reseal = async (r, plain) => ({ ...r, sealed: new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: r.iv, additionalData: ad(r) }, wrapping, plain)) });
-  assert.equal((await unsealKey(await reseal(ra, new Uint8Array(32).fill(9)), wrapping)).type, 'private', 'the test\'s additional data is sealKey\'s');
+  const reseal = async (r, plain) => ({
+    ...r,
+    sealed: new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: r.iv, additionalData: ad(r) }, wrapping, plain)),
+  });
+  assert.equal((await unsealKey(await reseal(ra, new Uint8Array(32).fill(9)), wrapping)).type, 'private', "the test's additional data is sealKey's");
   await assert.rejects(unsealKey(await reseal(ra, new Uint8Array(31)), wrapping), { name: 'DataError' });
   await assert.rejects(unsealKey(await reseal(rb, new Uint8Array(1311)), wrapping), { name: 'DataError' });
   // Wrapping keys: a platform key, AES-GCM, not extractable.
   const { privateKey } = a;
   await assert.rejects(sealKey(privateKey, await aes(true)), { name: 'InvalidAccessError', message: /wrappingKey/ });
-  await assert.rejects(sealKey(privateKey, await aes(false, ['encrypt', 'decrypt'], { name: 'AES-CBC', length: 256 })), { name: 'InvalidAccessError', message: /wrappingKey/ });
+  await assert.rejects(sealKey(privateKey, await aes(false, ['encrypt', 'decrypt'], { name: 'AES-CBC', length: 256 })), {
+    name: 'InvalidAccessError',
+    message: /wrappingKey/,
+  });
   await assert.rejects(sealKey(privateKey, privateKey), { name: 'TypeError', message: /wrappingKey/ });
   await assert.rejects(sealKey(privateKey, {}), { name: 'TypeError', message: /wrappingKey/ });
   await assert.rejects(unsealKey(ra, await aes(true)), { name: 'InvalidAccessError', message: /wrappingKey/ });

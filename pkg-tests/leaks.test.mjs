@@ -82,9 +82,22 @@ test('no error message carries bytes of a secret given in the wrong place', { sk
       const text = (b) => [B(b).toString('hex'), B(b).toString('base64'), B(b).toString('base64url')];
       // The private key in every shape a caller could hold it in.
       const shapes = [
-        seed, secretKey, ...ders, ...pems, jwk, JSON.stringify(jwk), ...text(seed), ...text(secretKey), ...text(ders[2]),
-        Array.from(seed), seed.buffer.slice(0), new DataView(seed.buffer.slice(0)), new Uint16Array(seed.buffer.slice(0)),
-        { toString: () => pems[0] }, { name: pems[0] }, { seed },
+        seed,
+        secretKey,
+        ...ders,
+        ...pems,
+        jwk,
+        JSON.stringify(jwk),
+        ...text(seed),
+        ...text(secretKey),
+        ...text(ders[2]),
+        Array.from(seed),
+        seed.buffer.slice(0),
+        new DataView(seed.buffer.slice(0)),
+        new Uint16Array(seed.buffer.slice(0)),
+        { toString: () => pems[0] },
+        { name: pems[0] },
+        { seed },
       ];
       const strings = shapes.filter((s) => typeof s === 'string');
       const msg = rng.bytes(40);
@@ -138,7 +151,10 @@ test('no error message carries bytes of a secret given in the wrong place', { sk
           ['sign { extraEntropy }', () => alg.sign(msg, secretKey, { extraEntropy: s })],
           ['exportSecretKey { form }', () => exportSecretKey(alg, seed, 'pkcs8', { form: s })],
           ['prehash(hash with .oid)', () => alg.prehash(hashFn(s))],
-          ['webcrypto sign { context }', () => subtle.importKey('raw-seed', seed, algName, false, ['sign']).then((k) => subtle.sign({ name: algName, context: s }, k, msg))],
+          [
+            'webcrypto sign { context }',
+            () => subtle.importKey('raw-seed', seed, algName, false, ['sign']).then((k) => subtle.sign({ name: algName, context: s }, k, msg)),
+          ],
           ['worker sign { context }', () => pool[key].sign(msg, secretKey, { context: s })],
         ]),
         ...strings.flatMap((s) => [

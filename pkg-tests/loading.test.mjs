@@ -59,7 +59,7 @@ const SCRIPTS = {
   'dual.mjs':
     `import { createRequire } from 'node:module';\nimport * as m from '${PKG_NAME}';\n` +
     `const cjs = createRequire(import.meta.url)('${PKG_NAME}');\n${RUN}` +
-    "const a = JSON.stringify({ ...run(cjs), exports: 0 }), b = JSON.stringify({ ...run(m), exports: 0 });\n" +
+    'const a = JSON.stringify({ ...run(cjs), exports: 0 }), b = JSON.stringify({ ...run(m), exports: 0 });\n' +
     "if (a !== b) throw new Error('CommonJS and ESM copies disagree: ' + a.slice(0, 200) + ' vs ' + b.slice(0, 200));\n" +
     PRINT,
 };
@@ -118,7 +118,9 @@ test('installed package.json and files', { skip }, () => {
   // What npm installed in the consumer folder (its own record; other tests link dev tools
   // in beside): the package alone.
   const lock = JSON.parse(fs.readFileSync(path.join(consumerDir, 'node_modules', '.package-lock.json'), 'utf8'));
-  const installed = Object.keys(lock.packages).filter((k) => k.startsWith('node_modules/')).map((k) => k.slice('node_modules/'.length));
+  const installed = Object.keys(lock.packages)
+    .filter((k) => k.startsWith('node_modules/'))
+    .map((k) => k.slice('node_modules/'.length));
   assert.deepEqual(installed, [PKG_NAME], 'npm installed more than the package');
 });
 
@@ -184,9 +186,11 @@ const read = fs.readFileSync, from = Buffer.from, seen = { wasmRead: false, base
 fs.readFileSync = function (p, ...rest) { const r = read.call(this, p, ...rest); if (String(p).endsWith('mldsa_simd.wasm')) seen.wasmRead = true; return r; };
 Buffer.from = function (v, enc) { if (enc === 'base64') seen.base64 = true; return from.apply(this, arguments); };
 `;
-for (const [name, load] of [['esm-watch.mjs', `const m = await import('${PKG_NAME}');`], ['cjs-watch.cjs', `const m = require('${PKG_NAME}');`]]) {
-  SCRIPTS[name] = `${WATCH}${load}\nfs.readFileSync = read; Buffer.from = from;\n${RUN}` +
-    "console.log('RESULT ' + JSON.stringify({ ...run(m), seen }));\n";
+for (const [name, load] of [
+  ['esm-watch.mjs', `const m = await import('${PKG_NAME}');`],
+  ['cjs-watch.cjs', `const m = require('${PKG_NAME}');`],
+]) {
+  SCRIPTS[name] = `${WATCH}${load}\nfs.readFileSync = read; Buffer.from = from;\n${RUN}` + "console.log('RESULT ' + JSON.stringify({ ...run(m), seen }));\n";
 }
 
 test('node entries: the shipped .wasm when it is there, else the inlined copy', { skip }, () => {
@@ -257,14 +261,23 @@ test('exports: workerd and edge-light entries import the shipped .wasm, node ent
     const e = pj.exports[sub];
     assert.deepEqual(Object.keys(e), ['workerd', 'edge-light', 'node', 'import', 'require', 'default'], `${sub}: condition order`);
     assert.deepEqual(Object.keys(e.node), ['import', 'require'], `${sub} node`);
-    for (const [cond, targets] of [['workerd', e.workerd], ['edge-light', e['edge-light']], ['node import', e.node.import],
-      ['node require', e.node.require], ['import', e.import], ['require', e.require]]) {
+    for (const [cond, targets] of [
+      ['workerd', e.workerd],
+      ['edge-light', e['edge-light']],
+      ['node import', e.node.import],
+      ['node require', e.node.require],
+      ['import', e.import],
+      ['require', e.require],
+    ]) {
       assert.deepEqual(Object.keys(targets), ['types@<5.7', 'types', 'default'], `${sub} ${cond}`);
       for (const f of Object.values(targets)) assert.ok(fs.existsSync(path.join(dir, f)), `${sub} ${cond}: ${f} is not in the tarball`);
     }
   }
   // The main entry's module, and mldsa-simd/verify's (which cannot sign).
-  for (const [base, file] of [['index', 'mldsa_simd.wasm'], ['verify', 'mldsa_simd_verify.wasm']]) {
+  for (const [base, file] of [
+    ['index', 'mldsa_simd.wasm'],
+    ['verify', 'mldsa_simd_verify.wasm'],
+  ]) {
     for (const entry of [`${base}.node.mjs`, `${base}.node.cjs`]) {
       const code = fs.readFileSync(path.join(dir, entry), 'utf8');
       assert.ok(code.includes(`"${file}"`), `${entry} does not read ./${file}`);
@@ -274,10 +287,15 @@ test('exports: workerd and edge-light entries import the shipped .wasm, node ent
   assert.ok(WebAssembly.validate(wasm), 'mldsa_simd.wasm is not valid WebAssembly');
   const verifyWasm = fs.readFileSync(path.join(dir, 'mldsa_simd_verify.wasm'));
   const verifyExports = WebAssembly.Module.exports(new WebAssembly.Module(verifyWasm)).map((e) => e.name);
-  for (const fn of ['keygen', 'sign', 'public_key', 'prepare_signer', 'signer_sign']) assert.ok(!verifyExports.includes(fn), `mldsa_simd_verify.wasm exports ${fn}`);
+  for (const fn of ['keygen', 'sign', 'public_key', 'prepare_signer', 'signer_sign'])
+    assert.ok(!verifyExports.includes(fn), `mldsa_simd_verify.wasm exports ${fn}`);
   for (const fn of ['verify', 'prepare_verifier', 'verifier_verify']) assert.ok(verifyExports.includes(fn), `mldsa_simd_verify.wasm does not export ${fn}`);
-  for (const [entry, spec] of [['index.workerd.mjs', './mldsa_simd.wasm'], ['index.edge-light.mjs', './mldsa_simd.wasm?module'],
-    ['verify.workerd.mjs', './mldsa_simd_verify.wasm'], ['verify.edge-light.mjs', './mldsa_simd_verify.wasm?module']]) {
+  for (const [entry, spec] of [
+    ['index.workerd.mjs', './mldsa_simd.wasm'],
+    ['index.edge-light.mjs', './mldsa_simd.wasm?module'],
+    ['verify.workerd.mjs', './mldsa_simd_verify.wasm'],
+    ['verify.edge-light.mjs', './mldsa_simd_verify.wasm?module'],
+  ]) {
     const code = fs.readFileSync(path.join(dir, entry), 'utf8');
     assert.ok(code.includes(`from"${spec}"`) || code.includes(`from "${spec}"`), `${entry} does not import ${spec}`);
     assert.ok(!/[A-Za-z0-9+/]{4096}/.test(code), `${entry} still embeds base64 bytes`);
@@ -294,6 +312,8 @@ test('exports: workerd and edge-light entries import the shipped .wasm, node ent
     assert.ok(pj.exports[`./${sub}`], `typesVersions names ${sub}, which is not exported`);
     assert.ok(fs.existsSync(path.join(dir, types[0])) && fs.existsSync(path.join(dir, pj.typesVersions['<5.7'][sub][0])), sub);
   }
-  const subpaths = Object.keys(pj.exports).filter((k) => k !== '.' && k !== './package.json').map((k) => k.slice(2));
+  const subpaths = Object.keys(pj.exports)
+    .filter((k) => k !== '.' && k !== './package.json')
+    .map((k) => k.slice(2));
   assert.deepEqual(Object.keys(pj.typesVersions['*']).sort(), subpaths.sort(), 'every subpath has types under node10');
 });

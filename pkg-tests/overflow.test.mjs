@@ -75,7 +75,9 @@ test('a stack overflow at any depth inside a call leaves no broken instance and 
   const signer = P.signer(seed); // made before the sweep: it must keep working through every replacement
   const seeded = () => P.signer(seed);
   const secrets = [
-    ['ξ', seed], ['K', K], ['rnd', rnd],
+    ['ξ', seed],
+    ['K', K],
+    ['rnd', rnd],
     ...[0, 640, 1280, 2560, 3200].map((i) => [`s1 ‖ s2 ‖ t0 [${i}..]`, secretKey.subarray(128 + i, 128 + i + 16)]),
     ['PKCS#8 DER (seed part)', der.subarray(der.length - P.lengths.secretKey - 40, der.length - P.lengths.secretKey - 8)],
   ];
@@ -132,7 +134,10 @@ test('a stack overflow at any depth inside a call leaves no broken instance and 
         for (const [name, bytes] of secrets) {
           const found = occurrences(memory, bytes).length;
           const allowed = name === 'K' && index === all.length - 1 ? 1 : 0;
-          assert.ok(found <= allowed, `${what} at depth ${depth} (${r.ok ? 'completed' : r.error.message.slice(0, 60)}): ${name} found ${found} times in instance ${index + 1} of ${all.length}`);
+          assert.ok(
+            found <= allowed,
+            `${what} at depth ${depth} (${r.ok ? 'completed' : r.error.message.slice(0, 60)}): ${name} found ${found} times in instance ${index + 1} of ${all.length}`,
+          );
         }
       }
       forgetReplaced(); // searched once after they were replaced; not kept alive by the test
@@ -169,7 +174,12 @@ test('a stack overflow in code that runs for the first time leaves no broken ins
   const rnd = rng.bytes(32);
   const pem = exportSecretKey(P0, seed, 'pem', { form: 'both' });
   const expected = P0.sign(msg, secretKey, { extraEntropy: rnd });
-  const secrets = [['ξ', seed], ['K', K], ['rnd', rnd], ['s1 ‖ s2 ‖ t0', secretKey.subarray(1000, 1016)]];
+  const secrets = [
+    ['ξ', seed],
+    ['K', K],
+    ['rnd', rnd],
+    ['s1 ‖ s2 ‖ t0', secretKey.subarray(1000, 1016)],
+  ];
   // [what, set-up with the fresh copy (at the top), the operation at depth, what a live result holds]
   const operations = [
     ['keygen(seed)', () => undefined, (P) => P.keygen(seed)],
@@ -202,7 +212,10 @@ test('a stack overflow in code that runs for the first time leaves no broken ins
             const found = occurrences(memory, bytes).length;
             // A live signer (made by the set-up, or by a completed signer(seed)) holds K once.
             const live = name === 'K' && index === instances().length - 1 && (input || (r.ok && what === 'signer(seed)')) ? 1 : 0;
-            assert.ok(found <= live, `${what} at depth ${depth}, a first run (${r.ok ? 'completed' : String(r.error?.message).slice(0, 60)}): ${name} found ${found} times in instance ${index + 1} of ${instances().length}`);
+            assert.ok(
+              found <= live,
+              `${what} at depth ${depth}, a first run (${r.ok ? 'completed' : String(r.error?.message).slice(0, 60)}): ${name} found ${found} times in instance ${index + 1} of ${instances().length}`,
+            );
           }
         }
         assert.ok(equalBytes(P.sign(msg, secretKey, { extraEntropy: rnd }), expected), `${what} at depth ${depth}, a first run: sign after it`);

@@ -19,7 +19,12 @@ for (const P of SETS) {
     const { publicKey, secretKey } = m.keygen(rng.bytes(32));
     const signer = m.signer(secretKey);
     const verifier = m.verifier(publicKey);
-    for (const [mlen, clen] of [[0, undefined], [1, 0], [100, 7], [5000, 255]]) {
+    for (const [mlen, clen] of [
+      [0, undefined],
+      [1, 0],
+      [100, 7],
+      [5000, 255],
+    ]) {
       const msg = rng.bytes(mlen);
       const opts = clen === undefined ? {} : { context: rng.bytes(clen) };
       const det = signer.sign(msg, { ...opts, extraEntropy: false });
@@ -37,16 +42,28 @@ for (const P of SETS) {
       assert.equal(verifier.verify(hedged, Uint8Array.of(...msg, 0), opts), false);
     }
     // Errors are those of the one-shot functions.
-    assert.throws(() => m.signer(secretKey.subarray(1)), (e) => e instanceof RangeError && /secretKey/.test(e.message));
-    assert.throws(() => m.verifier('pk'), (e) => e instanceof TypeError && /publicKey/.test(e.message));
-    assert.throws(() => signer.sign('msg'), (e) => e instanceof TypeError && /msg/.test(e.message));
+    assert.throws(
+      () => m.signer(secretKey.subarray(1)),
+      (e) => e instanceof RangeError && /secretKey/.test(e.message),
+    );
+    assert.throws(
+      () => m.verifier('pk'),
+      (e) => e instanceof TypeError && /publicKey/.test(e.message),
+    );
+    assert.throws(
+      () => signer.sign('msg'),
+      (e) => e instanceof TypeError && /msg/.test(e.message),
+    );
     assert.throws(() => signer.sign(new Uint8Array(1), { ctx: new Uint8Array(1) }), TypeError);
     assert.throws(() => signer.sign(new Uint8Array(1), { context: new Uint8Array(256) }), RangeError);
     assert.throws(() => signer.sign(new Uint8Array(1), { extraEntropy: new Uint8Array(31) }), RangeError);
     assert.throws(() => verifier.verify([], new Uint8Array(1)), TypeError);
     const malformed = Uint8Array.from(secretKey);
     malformed[128] = 0xff;
-    assert.throws(() => m.signer(malformed), (e) => e instanceof Error && /secretKey/.test(e.message));
+    assert.throws(
+      () => m.signer(malformed),
+      (e) => e instanceof Error && /secretKey/.test(e.message),
+    );
     // Use after free throws; free() twice and dispose are harmless.
     signer.free();
     signer.free();

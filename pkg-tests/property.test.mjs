@@ -50,7 +50,7 @@ function mutations(P) {
     fc.record({ kind: fc.constant('hint-count'), i: fc.nat(P.k - 1), delta: fc.constantFrom(-2, -1, 1, 2, 255 - P.omega) }),
     fc.record({ kind: fc.constant('hint-swap'), at: fc.nat(P.omega - 2) }),
     fc.record({ kind: fc.constant('hint-dup'), at: fc.nat(P.omega - 2) }),
-    fc.record({ kind: fc.constant('hint-pad'), at: fc.nat(P.omega - 1), x: byteValue })
+    fc.record({ kind: fc.constant('hint-pad'), at: fc.nat(P.omega - 1), x: byteValue }),
   );
 }
 
@@ -146,9 +146,9 @@ for (const P of SETS) {
           const ctx2 = ctx.length ? ctx.subarray(1) : new Uint8Array([0]);
           assert.equal(ours.verify(sig, msg, pk, { context: ctx2 }), false);
           assert.equal(ref.verify(sig, msg, pk, { context: ctx2 }), false);
-        }
+        },
       ),
-      { seed: fcSeed, numRuns: RUNS, includeErrorInReport: true }
+      { seed: fcSeed, numRuns: RUNS, includeErrorInReport: true },
     );
     t.diagnostic(`${P.name}: ${RUNS} keys, ${changed} changed signatures rejected by both; mutations ${JSON.stringify(kinds)}`);
   });

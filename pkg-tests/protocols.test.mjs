@@ -74,7 +74,11 @@ function expected() {
     'x509 leaf of another CA under the CA': false,
     'x509 chain of the leaf of another CA': '04',
   });
-  for (const [alg, name] of [[-48, 'ML-DSA-44'], [-49, 'ML-DSA-65'], [-50, 'ML-DSA-87']]) {
+  for (const [alg, name] of [
+    [-48, 'ML-DSA-44'],
+    [-49, 'ML-DSA-65'],
+    [-50, 'ML-DSA-87'],
+  ]) {
     for (const attestation of ['none', 'packed']) {
       const w = `webauthn ${alg} (${name}) ${attestation}`;
       e[`${w} registration`] = `true ${attestation} the COSE key`;
@@ -91,13 +95,14 @@ function expected() {
 }
 
 function check(t, where, { results, errors }) {
-  for (const message of new Set(errors.map((m) => m.replace(/"[A-Za-z0-9_-]{20,}"/g, "\"…\"")))) t.diagnostic(`protocols (${where}): expected refusal: ${message.slice(0, 160)}`);
+  for (const message of new Set(errors.map((m) => m.replace(/"[A-Za-z0-9_-]{20,}"/g, '"…"'))))
+    t.diagnostic(`protocols (${where}): expected refusal: ${message.slice(0, 160)}`);
   const want = expected();
   const differ = Object.keys({ ...want, ...results }).filter((k) => !(k in results) || !(k in want) || results[k] !== want[k]);
   assert.deepEqual(
     Object.fromEntries(differ.map((k) => [k, results[k]])),
     Object.fromEntries(differ.map((k) => [k, want[k]])),
-    `${where}: steps with another outcome than expected`
+    `${where}: steps with another outcome than expected`,
   );
   assert.ok(Object.keys(results).length >= 100, `only ${Object.keys(results).length} steps`);
 }
@@ -110,11 +115,16 @@ test('protocols: jose, @peculiar/x509, @simplewebauthn/server on install() in No
   // The libraries after install(), as an application would load them (x509 needs a Reflect polyfill).
   await import('reflect-metadata');
   const [jose, x509, webauthn, { run }] = await Promise.all([
-    import('jose'), import('@peculiar/x509'), import('@simplewebauthn/server'), import('./lib/protocols-scenarios.mjs'),
+    import('jose'),
+    import('@peculiar/x509'),
+    import('@simplewebauthn/server'),
+    import('./lib/protocols-scenarios.mjs'),
   ]);
   const t0 = performance.now();
   const out = await run({ jose, x509, webauthn, certs, OurCryptoKey });
-  t.diagnostic(`protocols: Node ${process.version}${native ? ' (native ML-DSA, install({ force: true }))' : ''}: ${Object.keys(out.results).length} steps in ${Math.round(performance.now() - t0)} ms`);
+  t.diagnostic(
+    `protocols: Node ${process.version}${native ? ' (native ML-DSA, install({ force: true }))' : ''}: ${Object.keys(out.results).length} steps in ${Math.round(performance.now() - t0)} ms`,
+  );
   check(t, `Node ${process.version}`, out);
 });
 
@@ -158,7 +168,11 @@ test('protocols: the same in headless Firefox ESR (no native ML-DSA), libraries 
         resolveDir: path.join(pkgTestsDir, 'lib'),
         sourcefile: 'protocols-entry.mjs',
       },
-      bundle: true, format: 'esm', platform: 'browser', outfile: path.join(dir, 'protocols.js'), logLevel: 'error',
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      outfile: path.join(dir, 'protocols.js'),
+      logLevel: 'error',
     });
     t.diagnostic(`protocols: esbuild bundle ${fs.statSync(path.join(dir, 'protocols.js')).size} bytes in ${Math.round(performance.now() - t0)} ms`);
     server = await serve(consumerDir, PAGE, { '/bundle/': dir, '/rfc9881/': CERT_DIR });
@@ -166,7 +180,8 @@ test('protocols: the same in headless Firefox ESR (no native ML-DSA), libraries 
     const { page, problems } = browser;
     await page.goto(`http://127.0.0.1:${server.address().port}/`);
     let r;
-    for (const until = Date.now() + 90_000; !(r = await page.evaluate(() => window.__result)) && Date.now() < until; ) await new Promise((res) => setTimeout(res, 100));
+    for (const until = Date.now() + 90_000; !(r = await page.evaluate(() => window.__result)) && Date.now() < until; )
+      await new Promise((res) => setTimeout(res, 100));
     assert.ok(r, 'the page did not finish');
     assert.equal(r.error, undefined, `the page threw: ${r.error}`);
     assert.deepEqual(problems, []);

@@ -78,15 +78,21 @@ test('no secret is left in wasm memory after any secret-handling call', { skip, 
     assert.deepEqual(K, seeds.subarray(96, 128), 'K of the key is H(ξ ‖ k ‖ ℓ)[96..128]');
     // Everything secret about this key, as 16-byte windows (and K, K ‖ tr whole).
     const keySecrets = [
-      ['ξ', xi], ['ρ′', rhoPrime], ['K', K], ['K ‖ tr', secretKey.subarray(32, 128)],
-      ...windows('ξ', xi), ...windows('ρ′', rhoPrime), ...windows('K', K),
+      ['ξ', xi],
+      ['ρ′', rhoPrime],
+      ['K', K],
+      ['K ‖ tr', secretKey.subarray(32, 128)],
+      ...windows('ξ', xi),
+      ...windows('ρ′', rhoPrime),
+      ...windows('K', K),
       ...windows('s1 ‖ s2 ‖ t0', secretKey.subarray(128), 48),
     ];
     scan(`${P.name} keygen(seed)`, keySecrets);
 
     const random = onCleanStack(`${P.name} keygen()`, () => alg.keygen());
     scan(`${P.name} keygen()`, [
-      ['ξ (returned as seed)', random.seed], ...windows('ξ', random.seed),
+      ['ξ (returned as seed)', random.seed],
+      ...windows('ξ', random.seed),
       ['K', random.secretKey.subarray(32, 64)],
       ...windows('s1 ‖ s2 ‖ t0', random.secretKey.subarray(128), 48),
     ]);
@@ -156,7 +162,16 @@ test('no secret is left in wasm memory after any secret-handling call', { skip, 
     const textSecrets = (text) => windows('base64 text', new TextEncoder().encode(text.replace(/-----[^-]+-----|\n/g, '')));
     const formatSecrets = [...keySecrets, ['ξ (base64url)', new TextEncoder().encode(Buffer.from(xi).toString('base64url'))]];
     const exports = [];
-    for (const [format, opts] of [['raw-seed'], ['raw'], ['jwk'], ['pkcs8'], ['pkcs8', { form: 'expandedKey' }], ['pkcs8', { form: 'both' }], ['pem'], ['pem', { form: 'both' }]]) {
+    for (const [format, opts] of [
+      ['raw-seed'],
+      ['raw'],
+      ['jwk'],
+      ['pkcs8'],
+      ['pkcs8', { form: 'expandedKey' }],
+      ['pkcs8', { form: 'both' }],
+      ['pem'],
+      ['pem', { form: 'both' }],
+    ]) {
       const what = `${P.name} exportSecretKey ${format} ${opts?.form ?? ''}`;
       const out = onCleanStack(what, () => exportSecretKey(alg, xi, format, opts));
       scan(what, typeof out === 'string' ? [...formatSecrets, ...textSecrets(out)] : formatSecrets);
@@ -195,8 +210,24 @@ test('no secret is left in wasm memory after any secret-handling call', { skip, 
     badS1[128] = 0xff; // s1's first coefficients out of [−η, η]
     failing(`${P.name} signer(s1 out of range)`, () => alg.signer(badS1));
     const jwk = exportSecretKey(alg, xi, 'jwk');
-    failing(`${P.name} importSecretKey(jwk, another pub)`, () => importSecretKey(alg, { ...jwk, pub: exportPublicKey(alg, other.publicKey, 'jwk').pub }, 'jwk'));
-    const throwing = Object.assign(() => { throw new Error('no'); }, { oid: sha256.oid, outputLen: 32, create: () => ({ update() {}, digest() { throw new Error('no'); } }) });
+    failing(`${P.name} importSecretKey(jwk, another pub)`, () =>
+      importSecretKey(alg, { ...jwk, pub: exportPublicKey(alg, other.publicKey, 'jwk').pub }, 'jwk'),
+    );
+    const throwing = Object.assign(
+      () => {
+        throw new Error('no');
+      },
+      {
+        oid: sha256.oid,
+        outputLen: 32,
+        create: () => ({
+          update() {},
+          digest() {
+            throw new Error('no');
+          },
+        }),
+      },
+    );
     failing(`${P.name} prehash(a throwing hash).sign`, () => alg.prehash(throwing).sign(msg, secretKey, { extraEntropy: rnd }));
     failing(`${P.name} prehash(a throwing hash).createSign(ξ) interrupted`, () => alg.prehash(throwing).createSign(xi).update(msg).sign({ extraEntropy: rnd }));
     const broken = (async function* () {
@@ -206,7 +237,9 @@ test('no secret is left in wasm memory after any secret-handling call', { skip, 
     await assert.rejects(alg.signStream(broken, xi, { extraEntropy: rnd }), /the source failed/);
     scan(`${P.name} signStream(ξ) interrupted by its source`, formatSecrets);
 
-    t.diagnostic(`${P.name}: no secret found after 15 kinds of call, 5 streaming calls, 20 key-format calls and 7 failed or interrupted ones (memory ${bytes().length} bytes)`);
+    t.diagnostic(
+      `${P.name}: no secret found after 15 kinds of call, 5 streaming calls, 20 key-format calls and 7 failed or interrupted ones (memory ${bytes().length} bytes)`,
+    );
   }
 });
 
@@ -275,20 +308,35 @@ test('no copy of a secret made by mldsa-simd/keys outlives its call', { skip, ti
     const xi = rng.bytes(32);
     const { publicKey, secretKey } = alg.keygen(xi);
     const secrets = [
-      ...windows('ξ', xi, 8), ...windows('K', secretKey.subarray(32, 64), 8), ...windows('s1 ‖ s2 ‖ t0', secretKey.subarray(128), 48),
+      ...windows('ξ', xi, 8),
+      ...windows('K', secretKey.subarray(32, 64), 8),
+      ...windows('s1 ‖ s2 ‖ t0', secretKey.subarray(128), 48),
       ...windows('ξ (base64url)', ascii(Buffer.from(xi).toString('base64url')), 8),
     ];
     // The base64 of a PEM of PKCS#8 after the DER's header (at most 28 bytes, 38 characters): all key.
     const textSecrets = (text) => windows('base64 text', ascii(text.replace(/-----[^-]+-----|\n/g, '').slice(40)), 16);
     const exported = [];
-    for (const [format, opts] of [['raw-seed'], ['raw'], ['jwk'], ['pkcs8'], ['pkcs8', { form: 'expandedKey' }], ['pkcs8', { form: 'both' }], ['pem'], ['pem', { form: 'expandedKey' }], ['pem', { form: 'both' }]]) {
+    for (const [format, opts] of [
+      ['raw-seed'],
+      ['raw'],
+      ['jwk'],
+      ['pkcs8'],
+      ['pkcs8', { form: 'expandedKey' }],
+      ['pkcs8', { form: 'both' }],
+      ['pem'],
+      ['pem', { form: 'expandedKey' }],
+      ['pem', { form: 'both' }],
+    ]) {
       const key = new RealU8(xi);
       const { result, error } = check(`${P.name} exportSecretKey ${format} ${opts?.form ?? ''}`, secrets, () => exportSecretKey(alg, key, format, opts), [key]);
       assert.equal(error, undefined);
       exported.push([format, result]);
     }
     const sk = new RealU8(secretKey);
-    exported.push(['pem', check(`${P.name} exportSecretKey(sk, pem expandedKey)`, secrets, () => exportSecretKey(alg, sk, 'pem', { form: 'expandedKey' }), [sk]).result]);
+    exported.push([
+      'pem',
+      check(`${P.name} exportSecretKey(sk, pem expandedKey)`, secrets, () => exportSecretKey(alg, sk, 'pem', { form: 'expandedKey' }), [sk]).result,
+    ]);
     for (const [format, data] of exported) {
       const more = typeof data === 'string' ? textSecrets(data) : [];
       const { result, error } = check(`${P.name} importSecretKey ${format}`, [...secrets, ...more], () => importSecretKey(alg, data, format), [data]);
@@ -305,13 +353,21 @@ test('no copy of a secret made by mldsa-simd/keys outlives its call', { skip, ti
     const both = exportSecretKey(alg, xi, 'pkcs8', { form: 'both' });
     const refused = [
       ['pkcs8 both with another key', concat(both.subarray(0, both.length - P.sk), other.secretKey), 'pkcs8'],
-      ['pem both with another key', `-----BEGIN PRIVATE KEY-----\n${Buffer.from(concat(both.subarray(0, both.length - P.sk), other.secretKey)).toString('base64')}\n-----END PRIVATE KEY-----\n`, 'pem'],
+      [
+        'pem both with another key',
+        `-----BEGIN PRIVATE KEY-----\n${Buffer.from(concat(both.subarray(0, both.length - P.sk), other.secretKey)).toString('base64')}\n-----END PRIVATE KEY-----\n`,
+        'pem',
+      ],
       ['jwk with another pub', { ...exportSecretKey(alg, xi, 'jwk'), pub: exportPublicKey(alg, other.publicKey, 'jwk').pub }, 'jwk'],
-      ['pem expandedKey, t0 changed', (() => {
-        const der = exportSecretKey(alg, secretKey, 'pkcs8', { form: 'expandedKey' });
-        der[der.length - 1] ^= 1;
-        return `-----BEGIN PRIVATE KEY-----\n${Buffer.from(der).toString('base64')}\n-----END PRIVATE KEY-----\n`;
-      })(), 'pem'],
+      [
+        'pem expandedKey, t0 changed',
+        (() => {
+          const der = exportSecretKey(alg, secretKey, 'pkcs8', { form: 'expandedKey' });
+          der[der.length - 1] ^= 1;
+          return `-----BEGIN PRIVATE KEY-----\n${Buffer.from(der).toString('base64')}\n-----END PRIVATE KEY-----\n`;
+        })(),
+        'pem',
+      ],
     ];
     for (const [what, data, format] of refused) {
       const { error } = check(`${P.name} importSecretKey(${what})`, secrets, () => importSecretKey(alg, data, format), [data]);

@@ -50,7 +50,7 @@ const PAGES = [
   },
   {
     name: 'webcrypto',
-    what: 'mldsa-simd/webcrypto (with the main entry and the key formats it imports), but for the keystore\'s sealKey and unsealKey',
+    what: "mldsa-simd/webcrypto (with the main entry and the key formats it imports), but for the keystore's sealKey and unsealKey",
     // Every export of the entry (checked below) but the two that only
     // mldsa-simd/keystore needs, which the keystore page counts.
     code: "import { subtle, install, CryptoKey } from 'mldsa-simd/webcrypto';\nglobalThis.__used = [subtle, install, CryptoKey];\n",
@@ -67,7 +67,7 @@ const PAGES = [
   },
   {
     name: 'composite',
-    what: 'mldsa-simd/composite with the main entry it imports (composite ML-DSA; the traditional half is the platform\'s WebCrypto)',
+    what: "mldsa-simd/composite with the main entry it imports (composite ML-DSA; the traditional half is the platform's WebCrypto)",
     code: "import * as m from 'mldsa-simd';\nimport * as c from 'mldsa-simd/composite';\nglobalThis.__used = [m, c];\n",
     adds: 'main',
     budget: 39_800,
@@ -75,7 +75,10 @@ const PAGES = [
 ];
 
 function jsFiles(dir) {
-  return fs.readdirSync(dir, { recursive: true }).filter((f) => /\.(m?js)$/.test(f)).map((f) => path.join(dir, f));
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .filter((f) => /\.(m?js)$/.test(f))
+    .map((f) => path.join(dir, f));
 }
 
 async function build(b, page) {
@@ -84,9 +87,14 @@ async function build(b, page) {
   fs.writeFileSync(path.join(dir, 'src', 'page.js'), page.code);
   for (const [name, text] of Object.entries(b.files)) fs.writeFileSync(path.join(dir, name), text);
   const [first, ...rest] = b.args();
-  const r = await run(b.native ? first : process.execPath, b.native ? rest : [first, ...rest], { cwd: dir, timeoutMs: 180_000, env: { NODE_ENV: 'production' } });
+  const r = await run(b.native ? first : process.execPath, b.native ? rest : [first, ...rest], {
+    cwd: dir,
+    timeoutMs: 180_000,
+    env: { NODE_ENV: 'production' },
+  });
   const dist = path.join(dir, 'dist');
-  if (r.code !== 0 || !fs.existsSync(path.join(dist, 'page.js'))) throw new Error(`${b.name}: build of the ${page.name} page failed (exit ${r.code ?? r.signal}): ${brief(r.stdout + r.stderr, 1500)}`);
+  if (r.code !== 0 || !fs.existsSync(path.join(dist, 'page.js')))
+    throw new Error(`${b.name}: build of the ${page.name} page failed (exit ${r.code ?? r.signal}): ${brief(r.stdout + r.stderr, 1500)}`);
   const files = jsFiles(dist);
   // Assets other than JS would be a download the table leaves out: there are
   // none (webpack's *.LICENSE.txt, the licence comments it moved out of the
@@ -98,7 +106,7 @@ async function build(b, page) {
   return { bytes, gzip };
 }
 
-test('sizes: the webcrypto page imports every export of its entry but the keystore\'s two', { skip }, async () => {
+test("sizes: the webcrypto page imports every export of its entry but the keystore's two", { skip }, async () => {
   const names = Object.keys(await importFromConsumer('mldsa-simd/webcrypto')).sort();
   const page = PAGES.find((p) => p.name === 'webcrypto');
   assert.deepEqual(names, [...page.exports, 'sealKey', 'unsealKey'].sort());

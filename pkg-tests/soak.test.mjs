@@ -148,7 +148,7 @@ function highWater(pools, ctl, dropsPerInterval) {
   return null;
 }
 
-const sizeOf = (x) => (x === undefined ? 0 : x.length);
+const _sizeOf = (x) => (x === undefined ? 0 : x.length);
 const flip = (s) => {
   const out = s.slice();
   out[rng.int(out.length)] ^= 1 << rng.int(8);
@@ -166,89 +166,161 @@ function operations(shapes) {
     const c = rng.pick(CTX_SIZES);
     return { k, m, c, key: pool.keys[k], msg: pool.msgs[m], context: ctxOf(c), sig: pool.sigs.get(`${k}/${m}/${c}`) };
   };
-  const sameBytes = (what, got, want) => (got instanceof Uint8Array && equalBytes(got, want) ? null : `${what}: ${got instanceof Uint8Array ? `bytes ${toHex(got).slice(0, 16)}… differ from noble's` : `returned ${String(got)}`}`);
+  const sameBytes = (what, got, want) =>
+    got instanceof Uint8Array && equalBytes(got, want)
+      ? null
+      : `${what}: ${got instanceof Uint8Array ? `bytes ${toHex(got).slice(0, 16)}… differ from noble's` : `returned ${String(got)}`}`;
   const is = (what, got, want) => (got === want ? null : `${what}: returned ${String(got)}, expected ${want}`);
   const list = [
-    ['keygen(seed)', 5, (p) => {
-      const { key } = pick(p);
-      const kp = p.alg.keygen(key.seed);
-      return sameBytes('publicKey', kp.publicKey, key.publicKey) || sameBytes('secretKey', kp.secretKey, key.secretKey);
-    }],
-    ['keygen() + getPublicKey', 2, (p) => {
-      const kp = p.alg.keygen();
-      if (kp.publicKey.length !== p.P.pk || kp.secretKey.length !== p.P.sk) return `lengths ${kp.publicKey.length}/${kp.secretKey.length}`;
-      return sameBytes('getPublicKey(fresh sk)', p.alg.getPublicKey(kp.secretKey), kp.publicKey);
-    }],
-    ['getPublicKey', 3, (p) => {
-      const { key } = pick(p);
-      return sameBytes('getPublicKey', p.alg.getPublicKey(key.secretKey), key.publicKey);
-    }],
-    ['sign deterministic', 12, (p) => {
-      const { key, msg, context, sig } = pick(p);
-      return sameBytes('sign', p.alg.sign(msg, key.secretKey, { context, extraEntropy: false }), sig);
-    }],
+    [
+      'keygen(seed)',
+      5,
+      (p) => {
+        const { key } = pick(p);
+        const kp = p.alg.keygen(key.seed);
+        return sameBytes('publicKey', kp.publicKey, key.publicKey) || sameBytes('secretKey', kp.secretKey, key.secretKey);
+      },
+    ],
+    [
+      'keygen() + getPublicKey',
+      2,
+      (p) => {
+        const kp = p.alg.keygen();
+        if (kp.publicKey.length !== p.P.pk || kp.secretKey.length !== p.P.sk) return `lengths ${kp.publicKey.length}/${kp.secretKey.length}`;
+        return sameBytes('getPublicKey(fresh sk)', p.alg.getPublicKey(kp.secretKey), kp.publicKey);
+      },
+    ],
+    [
+      'getPublicKey',
+      3,
+      (p) => {
+        const { key } = pick(p);
+        return sameBytes('getPublicKey', p.alg.getPublicKey(key.secretKey), key.publicKey);
+      },
+    ],
+    [
+      'sign deterministic',
+      12,
+      (p) => {
+        const { key, msg, context, sig } = pick(p);
+        return sameBytes('sign', p.alg.sign(msg, key.secretKey, { context, extraEntropy: false }), sig);
+      },
+    ],
     ['sign with rnd', 2, (p) => sameBytes('sign(rnd)', p.alg.sign(p.msgs[1], p.keys[2].secretKey, { extraEntropy: p.rnd }), p.rndSig)],
-    ['sign hedged', 6, (p, ctl) => {
-      const { key, msg, context } = pick(p);
-      const s = p.alg.sign(msg, key.secretKey, { context });
-      if (!(s instanceof Uint8Array) || s.length !== p.P.sig) return `returned ${String(s)}`;
-      if (ctl.hedged++ % NOBLE_CHECK_EVERY === 0 && !p.ref.verify(s, msg, key.publicKey, { context })) return 'noble rejects a hedged signature';
-      return is('verify(hedged)', p.alg.verify(s, msg, key.publicKey, { context }), true) || is('verify(flipped hedged)', p.alg.verify(flip(s), msg, key.publicKey, { context }), false);
-    }],
-    ['verify valid', 12, (p) => {
-      const { key, msg, context, sig } = pick(p);
-      return is('verify', p.alg.verify(sig, msg, key.publicKey, { context }), true);
-    }],
-    ['verify flipped', 6, (p) => {
-      const { key, msg, context, sig } = pick(p);
-      return is('verify(flipped)', p.alg.verify(flip(sig), msg, key.publicKey, { context }), false);
-    }],
-    ['verify wrong context or key', 3, (p) => {
-      const { k, key, msg, context, sig } = pick(p);
-      const other = p.keys[(k + 1) % p.keys.length];
-      return is('verify(other context)', p.alg.verify(sig, msg, key.publicKey, { context: context ? undefined : ctxOf(3) }), false) || is('verify(other key)', p.alg.verify(sig, msg, other.publicKey, { context }), false);
-    }],
-    ['signer (long-lived)', 6, (p, ctl) => {
-      const { k, msg, context, sig } = pick(p);
-      return sameBytes('signer.sign', ctl.signers.get(p.P.name)[k].sign(msg, { context, extraEntropy: false }), sig);
-    }],
-    ['verifier (long-lived)', 6, (p, ctl) => {
-      const { k, msg, context, sig } = pick(p);
-      const w = ctl.verifiers.get(p.P.name)[k];
-      return is('verifier.verify', w.verify(sig, msg, { context }), true) || is('verifier.verify(flipped)', w.verify(flip(sig), msg, { context }), false);
-    }],
-    ['signer create/sign/free', 2, (p) => {
-      const { key, msg, context, sig } = pick(p);
-      const s = p.alg.signer(key.secretKey);
-      try {
-        return sameBytes('signer.sign', s.sign(msg, { context, extraEntropy: false }), sig);
-      } finally {
-        s.free();
-      }
-    }],
-    ['verifier create/verify/free', 2, (p) => {
-      const { key, msg, context, sig } = pick(p);
-      const w = p.alg.verifier(key.publicKey);
-      try {
-        return is('verifier.verify', w.verify(sig, msg, { context }), true);
-      } finally {
-        w.free();
-      }
-    }],
-    ['prehash sign', 4, (p) => {
-      const m = rng.int(p.msgs.length);
-      const [h, fn] = rng.bool() ? ['sha256', PH.sha256] : ['sha3_512', sha3_512];
-      return sameBytes(`prehash(${h}).sign`, p.alg.prehash(fn).sign(p.msgs[m], p.keys[0].secretKey, { extraEntropy: false }), p.phSigs[h][m]);
-    }],
-    ['prehash verify', 3, (p) => {
-      const m = rng.int(p.msgs.length);
-      const [h, fn] = rng.bool() ? ['sha256', PH.sha256] : ['sha3_512', sha3_512];
-      const ph = p.alg.prehash(fn);
-      return is(`prehash(${h}).verify`, ph.verify(p.phSigs[h][m], p.msgs[m], p.keys[0].publicKey), true) || is(`prehash(${h}).verify(flipped)`, ph.verify(flip(p.phSigs[h][m]), p.msgs[m], p.keys[0].publicKey), false);
-    }],
-    ['external μ', 2, (p) =>
-      sameBytes('internal.sign(μ)', p.alg.internal.sign(p.mu, p.keys[1].secretKey, { externalMu: true, extraEntropy: false }), p.muSig) ||
-      is('internal.verify(μ)', p.alg.internal.verify(p.muSig, p.mu, p.keys[1].publicKey, { externalMu: true }), true)],
+    [
+      'sign hedged',
+      6,
+      (p, ctl) => {
+        const { key, msg, context } = pick(p);
+        const s = p.alg.sign(msg, key.secretKey, { context });
+        if (!(s instanceof Uint8Array) || s.length !== p.P.sig) return `returned ${String(s)}`;
+        if (ctl.hedged++ % NOBLE_CHECK_EVERY === 0 && !p.ref.verify(s, msg, key.publicKey, { context })) return 'noble rejects a hedged signature';
+        return (
+          is('verify(hedged)', p.alg.verify(s, msg, key.publicKey, { context }), true) ||
+          is('verify(flipped hedged)', p.alg.verify(flip(s), msg, key.publicKey, { context }), false)
+        );
+      },
+    ],
+    [
+      'verify valid',
+      12,
+      (p) => {
+        const { key, msg, context, sig } = pick(p);
+        return is('verify', p.alg.verify(sig, msg, key.publicKey, { context }), true);
+      },
+    ],
+    [
+      'verify flipped',
+      6,
+      (p) => {
+        const { key, msg, context, sig } = pick(p);
+        return is('verify(flipped)', p.alg.verify(flip(sig), msg, key.publicKey, { context }), false);
+      },
+    ],
+    [
+      'verify wrong context or key',
+      3,
+      (p) => {
+        const { k, key, msg, context, sig } = pick(p);
+        const other = p.keys[(k + 1) % p.keys.length];
+        return (
+          is('verify(other context)', p.alg.verify(sig, msg, key.publicKey, { context: context ? undefined : ctxOf(3) }), false) ||
+          is('verify(other key)', p.alg.verify(sig, msg, other.publicKey, { context }), false)
+        );
+      },
+    ],
+    [
+      'signer (long-lived)',
+      6,
+      (p, ctl) => {
+        const { k, msg, context, sig } = pick(p);
+        return sameBytes('signer.sign', ctl.signers.get(p.P.name)[k].sign(msg, { context, extraEntropy: false }), sig);
+      },
+    ],
+    [
+      'verifier (long-lived)',
+      6,
+      (p, ctl) => {
+        const { k, msg, context, sig } = pick(p);
+        const w = ctl.verifiers.get(p.P.name)[k];
+        return is('verifier.verify', w.verify(sig, msg, { context }), true) || is('verifier.verify(flipped)', w.verify(flip(sig), msg, { context }), false);
+      },
+    ],
+    [
+      'signer create/sign/free',
+      2,
+      (p) => {
+        const { key, msg, context, sig } = pick(p);
+        const s = p.alg.signer(key.secretKey);
+        try {
+          return sameBytes('signer.sign', s.sign(msg, { context, extraEntropy: false }), sig);
+        } finally {
+          s.free();
+        }
+      },
+    ],
+    [
+      'verifier create/verify/free',
+      2,
+      (p) => {
+        const { key, msg, context, sig } = pick(p);
+        const w = p.alg.verifier(key.publicKey);
+        try {
+          return is('verifier.verify', w.verify(sig, msg, { context }), true);
+        } finally {
+          w.free();
+        }
+      },
+    ],
+    [
+      'prehash sign',
+      4,
+      (p) => {
+        const m = rng.int(p.msgs.length);
+        const [h, fn] = rng.bool() ? ['sha256', PH.sha256] : ['sha3_512', sha3_512];
+        return sameBytes(`prehash(${h}).sign`, p.alg.prehash(fn).sign(p.msgs[m], p.keys[0].secretKey, { extraEntropy: false }), p.phSigs[h][m]);
+      },
+    ],
+    [
+      'prehash verify',
+      3,
+      (p) => {
+        const m = rng.int(p.msgs.length);
+        const [h, fn] = rng.bool() ? ['sha256', PH.sha256] : ['sha3_512', sha3_512];
+        const ph = p.alg.prehash(fn);
+        return (
+          is(`prehash(${h}).verify`, ph.verify(p.phSigs[h][m], p.msgs[m], p.keys[0].publicKey), true) ||
+          is(`prehash(${h}).verify(flipped)`, ph.verify(flip(p.phSigs[h][m]), p.msgs[m], p.keys[0].publicKey), false)
+        );
+      },
+    ],
+    [
+      'external μ',
+      2,
+      (p) =>
+        sameBytes('internal.sign(μ)', p.alg.internal.sign(p.mu, p.keys[1].secretKey, { externalMu: true, extraEntropy: false }), p.muSig) ||
+        is('internal.verify(μ)', p.alg.internal.verify(p.muSig, p.mu, p.keys[1].publicKey, { externalMu: true }), true),
+    ],
   ];
   if (HOSTILE) list.push(['hostile argument', 6, (p) => hostileCall(p, shapes, pick(p))]);
   return list;
@@ -268,23 +340,30 @@ function hostileCall(p, shapes, { key, msg, context, sig }) {
   const value = shape.make(plain[arg]);
   const real = realBytes(value);
   const v = { ...plain, [arg]: value };
-  const r = attempt(() => (signing ? p.alg.sign(v.msg, v.secretKey, { context: v.context, extraEntropy: false }) : p.alg.verify(v.signature, v.msg, v.publicKey, { context: v.context })));
+  const r = attempt(() =>
+    signing
+      ? p.alg.sign(v.msg, v.secretKey, { context: v.context, extraEntropy: false })
+      : p.alg.verify(v.signature, v.msg, v.publicKey, { context: v.context }),
+  );
   const what = `${signing ? 'sign' : 'verify'} with ${arg} = ${shape.name}`;
   const names = { signature: /\bsig(nature)?\b/i, msg: /\bmsg\b|message/i, publicKey: /public ?key/i, secretKey: /secret ?key/i, context: /\bcontext\b/i }[arg];
   const same = real !== null && equalBytes(real, plain[arg]);
   if (!r.ok) {
     const e = r.error;
     if (isTrap(e)) return `${what}: wasm trap ${describeError(e)}`;
-    if (shape.kind === 'typeError') return e instanceof TypeError && names.test(e.message) ? null : `${what}: expected a TypeError naming ${arg}, got ${describeError(e)}`;
+    if (shape.kind === 'typeError')
+      return e instanceof TypeError && names.test(e.message) ? null : `${what}: expected a TypeError naming ${arg}, got ${describeError(e)}`;
     if (shape.kind === 'works' && same) return `${what}: must work like plain bytes, threw ${describeError(e)}`;
-    if (!(e instanceof TypeError || e instanceof RangeError) || !names.test(e.message)) return `${what}: threw ${describeError(e)} (not a TypeError/RangeError naming ${arg})`;
+    if (!(e instanceof TypeError || e instanceof RangeError) || !names.test(e.message))
+      return `${what}: threw ${describeError(e)} (not a TypeError/RangeError naming ${arg})`;
     return null;
   }
   if (shape.kind === 'typeError') return `${what}: returned ${String(r.value).slice(0, 20)} for a non-Uint8Array`;
   if (!signing) {
     // Different real bytes of sig/msg/pk/context make the pool's signature invalid (a wrong-length pk or context must throw instead).
     const want = same;
-    if (!same && (arg === 'publicKey' || (arg === 'context' && real.length > 255))) return `${what}: returned ${r.value} for real bytes of the wrong length (expected a RangeError)`;
+    if (!same && (arg === 'publicKey' || (arg === 'context' && real.length > 255)))
+      return `${what}: returned ${r.value} for real bytes of the wrong length (expected a RangeError)`;
     return r.value === want ? null : `${what}: returned ${r.value}, the real bytes give ${want}`;
   }
   if (same) return equalBytes(r.value, sig) ? null : `${what}: signature differs from noble's on the real bytes`;
@@ -297,7 +376,10 @@ function hostileCall(p, shapes, { key, msg, context, sig }) {
 const fmtMiB = (b) => (b / 2 ** 20).toFixed(2);
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
-test(`soak: ${OPS} mixed operations in one instance; every answer right; wasm memory and RSS flat`, { skip, timeout: Math.max(10 * 60_000, OPS * 20) }, async (t) => {
+test(`soak: ${OPS} mixed operations in one instance; every answer right; wasm memory and RSS flat`, {
+  skip,
+  timeout: Math.max(10 * 60_000, OPS * 20),
+}, async (t) => {
   const t0 = performance.now();
   const pools = SETS.map(makePool);
   const poolMs = performance.now() - t0;
@@ -338,7 +420,15 @@ test(`soak: ${OPS} mixed operations in one instance; every answer right; wasm me
       inUse = again;
     }
     const now = performance.now();
-    samples.push({ done, seconds: (now - tStart) / 1000, wasm: lib.wasmMemoryBytes(), inUse, alive, rss: process.memoryUsage().rss, heap: process.memoryUsage().heapUsed });
+    samples.push({
+      done,
+      seconds: (now - tStart) / 1000,
+      wasm: lib.wasmMemoryBytes(),
+      inUse,
+      alive,
+      rss: process.memoryUsage().rss,
+      heap: process.memoryUsage().heapUsed,
+    });
   };
   const peak = attempt(() => highWater(pools, ctl, Math.ceil(every / DROP_EVERY)));
   assert.ok(peak.ok && peak.value === null, peak.ok ? peak.value : `high water: threw ${describeError(peak.error)}`);
@@ -357,7 +447,7 @@ test(`soak: ${OPS} mixed operations in one instance; every answer right; wasm me
       r = attempt(() => {
         const key = signer ? p.alg.signer(p.keys[k].secretKey) : p.alg.verifier(p.keys[k].publicKey);
         dropped.push(new WeakRef(key));
-        if (signer) return equalBytes(key.sign(p.msgs[1], { extraEntropy: false }), sig) ? null : 'dropped signer: signature differs from noble\'s';
+        if (signer) return equalBytes(key.sign(p.msgs[1], { extraEntropy: false }), sig) ? null : "dropped signer: signature differs from noble's";
         return key.verify(sig, p.msgs[1]) === true ? null : 'dropped verifier: valid signature rejected';
       });
     } else {
@@ -386,7 +476,10 @@ test(`soak: ${OPS} mixed operations in one instance; every answer right; wasm me
       }
     }
 
-  const rows = samples.map((s) => `  ${String(s.done).padStart(9)} ${s.seconds.toFixed(1).padStart(8)} ${String(s.wasm).padStart(11)} ${String(s.inUse).padStart(11)} ${fmtMiB(s.rss).padStart(9)} ${fmtMiB(s.heap).padStart(9)}`);
+  const rows = samples.map(
+    (s) =>
+      `  ${String(s.done).padStart(9)} ${s.seconds.toFixed(1).padStart(8)} ${String(s.wasm).padStart(11)} ${String(s.inUse).padStart(11)} ${fmtMiB(s.rss).padStart(9)} ${fmtMiB(s.heap).padStart(9)}`,
+  );
   const report = [
     `soak: ${OPS} ops in ${seconds.toFixed(1)} s (${Math.round(OPS / seconds)} ops/s; noble pool ${(poolMs / 1000).toFixed(1)} s); ${wrong} wrong; hostile calls ${HOSTILE ? 'on' : 'off'}; MLDSA_TEST_SEED=${rng.seedHex}`,
     `soak: ops by kind ${JSON.stringify(counts)}`,
@@ -400,15 +493,25 @@ test(`soak: ${OPS} mixed operations in one instance; every answer right; wasm me
   const warm = samples.find((s) => s.done >= WARM_UP) || samples[samples.length - 1];
   const last = samples[samples.length - 1];
   const grew = samples.find((s) => s.done > warm.done && s.wasm !== warm.wasm);
-  assert.equal(last.wasm, warm.wasm, `wasm memory grew after warm-up (${warm.done} ops): ${warm.wasm} → ${last.wasm} bytes, first seen after ${grew?.done} ops`);
+  assert.equal(
+    last.wasm,
+    warm.wasm,
+    `wasm memory grew after warm-up (${warm.done} ops): ${warm.wasm} → ${last.wasm} bytes, first seen after ${grew?.done} ops`,
+  );
   // Between calls the heap holds the prepared keys' slots, which highWater made
   // all, and K ‖ tr of each live signer: the long-lived ones (the dropped ones are collected).
   const changed = samples.find((s) => s.done > warm.done && s.inUse !== warm.inUse);
   const uncollected = changed && changed.alive ? ` (${changed.alive} dropped keys not yet collected)` : '';
-  assert.equal(changed, undefined, `wasm memory in use changed after warm-up (${warm.done} ops): ${warm.inUse} → ${changed?.inUse} bytes after ${changed?.done} ops${uncollected}`);
+  assert.equal(
+    changed,
+    undefined,
+    `wasm memory in use changed after warm-up (${warm.done} ops): ${warm.inUse} → ${changed?.inUse} bytes after ${changed?.done} ops${uncollected}`,
+  );
   const rssPeak = Math.max(...samples.filter((s) => s.done >= warm.done).map((s) => s.rss));
   assert.ok(rssPeak - warm.rss < RSS_LIMIT, `RSS grew by ${fmtMiB(rssPeak - warm.rss)} MiB after warm-up (limit ${fmtMiB(RSS_LIMIT)} MiB)`);
-  t.diagnostic(`soak: after warm-up (${warm.done} ops) wasm memory ${warm.wasm} → ${last.wasm} bytes (${warm.inUse} in use at every sample), RSS ${fmtMiB(warm.rss)} → peak ${fmtMiB(rssPeak)} MiB`);
+  t.diagnostic(
+    `soak: after warm-up (${warm.done} ops) wasm memory ${warm.wasm} → ${last.wasm} bytes (${warm.inUse} in use at every sample), RSS ${fmtMiB(warm.rss)} → peak ${fmtMiB(rssPeak)} MiB`,
+  );
 
   // The same instance, afterwards.
   const acvp = runSigVer(lib);

@@ -79,13 +79,19 @@ console.log(JSON.stringify({ ok, flipped, muOk, signMs, verifyMs, before, after,
 
 test(`Node: a ${mib(NODE_BYTES)} stream signed and verified in flat JS heap and wasm memory`, { skip, timeout: 15 * 60_000 }, (t) => {
   const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', NODE_SCRIPT], {
-    cwd: consumerDir, encoding: 'utf8', env: { ...process.env, BYTES: String(NODE_BYTES) },
+    cwd: consumerDir,
+    encoding: 'utf8',
+    env: { ...process.env, BYTES: String(NODE_BYTES) },
   });
   assert.equal(r.status, 0, r.stderr);
   const m = JSON.parse(r.stdout.trim().split('\n').pop());
   const rate = (ms) => `${(NODE_BYTES / MiB / (ms / 1000)).toFixed(0)} MiB/s`;
-  t.diagnostic(`stream-memory: Node ${process.version}, ${mib(NODE_BYTES)}: signStream ${(m.signMs / 1000).toFixed(1)} s (${rate(m.signMs)}), verifyStream ${(m.verifyMs / 1000).toFixed(1)} s (${rate(m.verifyMs)})`);
-  t.diagnostic(`stream-memory: Node JS heap (heapUsed + arrayBuffers, after gc) ${mib(m.before.heap)} before, ${mib(m.after.heap)} after, at most ${mib(Math.max(...m.samples.map((s) => s.heap)))} during; wasm memory ${mib(m.before.wasm)} before, ${mib(m.after.wasm)} after; RSS ${mib(m.before.rss)} before, ${mib(m.after.rss)} after`);
+  t.diagnostic(
+    `stream-memory: Node ${process.version}, ${mib(NODE_BYTES)}: signStream ${(m.signMs / 1000).toFixed(1)} s (${rate(m.signMs)}), verifyStream ${(m.verifyMs / 1000).toFixed(1)} s (${rate(m.verifyMs)})`,
+  );
+  t.diagnostic(
+    `stream-memory: Node JS heap (heapUsed + arrayBuffers, after gc) ${mib(m.before.heap)} before, ${mib(m.after.heap)} after, at most ${mib(Math.max(...m.samples.map((s) => s.heap)))} during; wasm memory ${mib(m.before.wasm)} before, ${mib(m.after.wasm)} after; RSS ${mib(m.before.rss)} before, ${mib(m.after.rss)} after`,
+  );
   assert.equal(m.ok, true, 'the streamed signature does not verify');
   assert.equal(m.muOk, true, 'the signature is not over the μ that node:crypto computes for the stream');
   assert.equal(m.flipped, false, 'the signature verifies for a stream with its last bit flipped');
@@ -157,9 +163,13 @@ test(`Chromium: a ${mib(BROWSER_BYTES)} File signed and verified in the page in 
     assert.deepEqual(offsite, []);
     const rate = (ms) => `${(BROWSER_BYTES / MiB / (ms / 1000)).toFixed(0)} MiB/s`;
     t.diagnostic(`stream-memory: ${m.userAgent}`);
-    t.diagnostic(`stream-memory: Chromium File of ${mib(m.size)}: signStream ${(m.signMs / 1000).toFixed(1)} s (${rate(m.signMs)}), verifyStream ${(m.verifyMs / 1000).toFixed(1)} s (${rate(m.verifyMs)})`);
+    t.diagnostic(
+      `stream-memory: Chromium File of ${mib(m.size)}: signStream ${(m.signMs / 1000).toFixed(1)} s (${rate(m.signMs)}), verifyStream ${(m.verifyMs / 1000).toFixed(1)} s (${rate(m.verifyMs)})`,
+    );
     const most = (key) => Math.max(...m.during.map((d) => d[key]));
-    t.diagnostic(`stream-memory: Chromium JS heap (performance.memory, after gc) ${mib(m.before.heap)} before, ${mib(m.after.heap)} after, at most ${mib(most('heap'))} during; wasm memory ${mib(m.before.wasm)} before, ${mib(m.after.wasm)} after, at most ${mib(most('wasm'))} during`);
+    t.diagnostic(
+      `stream-memory: Chromium JS heap (performance.memory, after gc) ${mib(m.before.heap)} before, ${mib(m.after.heap)} after, at most ${mib(most('heap'))} during; wasm memory ${mib(m.before.wasm)} before, ${mib(m.after.wasm)} after, at most ${mib(most('wasm'))} during`,
+    );
     assert.equal(m.size, BROWSER_BYTES);
     assert.equal(m.ok, true, 'the File signature does not verify in the page');
     assert.equal(m.bad, false, 'the signature verifies for the File with its last bit flipped');

@@ -136,7 +136,12 @@ test('several incremental objects at once, interleaved chunk by chunk and across
     }
   }
   // Every object open at once, fed round-robin, one chunk each per round; one-shot calls in between.
-  const open = jobs.map((j) => ({ j, s: j.api.createSign(j.kp.secretKey, j.ctx && { context: j.ctx }), v: j.api.createVerify(j.kp.publicKey, j.ctx && { context: j.ctx }), chunks: cut(j.msg, 'random') }));
+  const open = jobs.map((j) => ({
+    j,
+    s: j.api.createSign(j.kp.secretKey, j.ctx && { context: j.ctx }),
+    v: j.api.createVerify(j.kp.publicKey, j.ctx && { context: j.ctx }),
+    chunks: cut(j.msg, 'random'),
+  }));
   for (let round = 0; open.some((o) => o.chunks.length > 0); round++) {
     for (const o of open) {
       const c = o.chunks.shift();
@@ -158,10 +163,12 @@ test('several incremental objects at once, interleaved chunk by chunk and across
       yield c;
     }
   }
-  const results = await Promise.all(jobs.flatMap((j) => [
-    j.api.signStream(slow(cut(j.msg, 'random')), j.kp.secretKey, { context: j.ctx, ...DET }),
-    j.api.verifyStream(j.want, slow(cut(j.msg, 'random')), j.kp.publicKey, { context: j.ctx }),
-  ]));
+  const results = await Promise.all(
+    jobs.flatMap((j) => [
+      j.api.signStream(slow(cut(j.msg, 'random')), j.kp.secretKey, { context: j.ctx, ...DET }),
+      j.api.verifyStream(j.want, slow(cut(j.msg, 'random')), j.kp.publicKey, { context: j.ctx }),
+    ]),
+  );
   jobs.forEach((j, i) => {
     assert.equal(toHex(results[2 * i]), toHex(j.want), `${j.what}: concurrent signStream differs`);
     assert.equal(results[2 * i + 1], true, `${j.what}: concurrent verifyStream rejected`);
@@ -178,31 +185,43 @@ test('every kind of source: ReadableStream, async generator, Node Readable and f
   fs.writeFileSync(file, msg);
   const chunks = () => cut(msg, 'random');
   const sources = {
-    'ReadableStream': () => ReadableStream.from(chunks()),
+    ReadableStream: () => ReadableStream.from(chunks()),
     'ReadableStream (pull)': () => {
       const cs = chunks();
       return new ReadableStream({ pull: (c) => (cs.length ? c.enqueue(cs.shift()) : c.close()) });
     },
     'byte ReadableStream': () => {
-      const cs = chunks().filter((c) => c.length > 0).map((c) => c.slice()); // a byte stream refuses empty chunks
+      const cs = chunks()
+        .filter((c) => c.length > 0)
+        .map((c) => c.slice()); // a byte stream refuses empty chunks
       return new ReadableStream({ type: 'bytes', pull: (c) => (cs.length ? c.enqueue(cs.shift()) : c.close()) });
     },
-    'async generator': () => (async function* () { yield* chunks(); })(),
-    'sync generator': () => (function* () { yield* chunks(); })(),
+    'async generator': () =>
+      (async function* () {
+        yield* chunks();
+      })(),
+    'sync generator': () =>
+      (function* () {
+        yield* chunks();
+      })(),
     'Node Readable': () => Readable.from(chunks(), { objectMode: true }),
     'fs.createReadStream': () => fs.createReadStream(file, { highWaterMark: 10_000 }),
-    'array': () => chunks(),
+    array: () => chunks(),
     'array of Buffers': () => chunks().map((c) => Buffer.from(c)),
-    'Set': () => new Set(chunks()),
-    'Blob': () => new Blob(chunks()),
-    'File': () => new File(chunks(), 'msg.bin'),
+    Set: () => new Set(chunks()),
+    Blob: () => new Blob(chunks()),
+    File: () => new File(chunks(), 'msg.bin'),
     'Blob.stream()': () => new Blob([msg]).stream(),
   };
   try {
     for (const [name, make] of Object.entries(sources)) {
       assert.equal(toHex(await alg.signStream(make(), secretKey, DET)), toHex(want), `${name}: signature differs`);
       assert.equal(await alg.verifyStream(want, make(), publicKey), true, `${name}: verifyStream rejected`);
-      assert.equal(toHex(await alg.prehash(PH.sha256).signStream(make(), secretKey, DET)), toHex(alg.prehash(PH.sha256).sign(msg, secretKey, DET)), `${name}: prehash signature differs`);
+      assert.equal(
+        toHex(await alg.prehash(PH.sha256).signStream(make(), secretKey, DET)),
+        toHex(alg.prehash(PH.sha256).sign(msg, secretKey, DET)),
+        `${name}: prehash signature differs`,
+      );
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -216,9 +235,22 @@ test('wrong sources and chunks: TypeError naming source; the source is cancelled
   const badChunks = ['abc', 42, null, undefined, [1, 2], new Uint16Array(4), new Int8Array(4), new ArrayBuffer(4), new DataView(new ArrayBuffer(4)), {}];
   for (const bad of badChunks) {
     const what = `chunk ${Object.prototype.toString.call(bad)}`;
-    await assert.rejects(alg.signStream([Uint8Array.of(1), bad], secretKey), (e) => e instanceof TypeError && /^source: expected chunks of Uint8Array/.test(e.message), what);
+    await assert.rejects(
+      alg.signStream([Uint8Array.of(1), bad], secretKey),
+      (e) => e instanceof TypeError && /^source: expected chunks of Uint8Array/.test(e.message),
+      what,
+    );
     await assert.rejects(alg.verifyStream(sig, [bad], publicKey), (e) => e instanceof TypeError && /^source:/.test(e.message), what);
-    await assert.rejects(alg.prehash(PH.sha512).signStream((async function* () { yield bad; })(), secretKey), TypeError, what);
+    await assert.rejects(
+      alg.prehash(PH.sha512).signStream(
+        (async function* () {
+          yield bad;
+        })(),
+        secretKey,
+      ),
+      TypeError,
+      what,
+    );
   }
   for (const bad of [new Uint8Array(5), 'text', 42, null, undefined, {}, Promise.resolve([]), new Uint32Array(1)]) {
     await assert.rejects(alg.signStream(bad, secretKey), (e) => e instanceof TypeError && /^source: expected a ReadableStream/.test(e.message), String(bad));
@@ -226,26 +258,68 @@ test('wrong sources and chunks: TypeError naming source; the source is cancelled
   }
   // A bad chunk cancels a ReadableStream and closes a generator.
   let cancelled;
-  const rs = new ReadableStream({ pull: (c) => c.enqueue('not bytes'), cancel: (reason) => { cancelled = reason; } });
+  const rs = new ReadableStream({
+    pull: (c) => c.enqueue('not bytes'),
+    cancel: (reason) => {
+      cancelled = reason;
+    },
+  });
   await assert.rejects(alg.signStream(rs, secretKey), TypeError);
   assert.ok(cancelled instanceof TypeError, 'the ReadableStream was not cancelled');
   let closed = false;
-  const gen = (async function* () { try { yield Uint8Array.of(1); yield 'x'; yield Uint8Array.of(2); } finally { closed = true; } })();
+  const gen = (async function* () {
+    try {
+      yield Uint8Array.of(1);
+      yield 'x';
+      yield Uint8Array.of(2);
+    } finally {
+      closed = true;
+    }
+  })();
   await assert.rejects(alg.verifyStream(sig, gen, publicKey), TypeError);
   assert.equal(closed, true, 'the generator was not closed');
   // A source that fails: its error, unchanged.
   const boom = new Error('disk on fire');
   await assert.rejects(alg.signStream(new ReadableStream({ pull: (c) => c.error(boom) }), secretKey), (e) => e === boom);
-  await assert.rejects(alg.verifyStream(sig, (async function* () { yield Uint8Array.of(1); throw boom; })(), publicKey), (e) => e === boom);
+  await assert.rejects(
+    alg.verifyStream(
+      sig,
+      (async function* () {
+        yield Uint8Array.of(1);
+        throw boom;
+      })(),
+      publicKey,
+    ),
+    (e) => e === boom,
+  );
   // Argument errors before any chunk is read.
   let pulled = 0;
-  const counting = () => (async function* () { pulled++; yield Uint8Array.of(1); })(); // runs on the first next()
-  await assert.rejects(alg.signStream(counting(), secretKey.subarray(1)), (e) => e instanceof RangeError && /^secretKey: expected 2560 bytes \(or a 32-byte seed\)/.test(e.message));
-  await assert.rejects(alg.signStream(counting(), secretKey, { extraEntropy: new Uint8Array(31) }), (e) => e instanceof RangeError && /^extraEntropy/.test(e.message));
-  await assert.rejects(alg.signStream(counting(), secretKey, { ctx: Uint8Array.of(1) }), (e) => e instanceof TypeError && /unknown option name \(3 characters\)/.test(e.message));
-  await assert.rejects(alg.verifyStream(sig, counting(), publicKey.subarray(1)), (e) => e instanceof RangeError && /^publicKey: expected 1312 bytes/.test(e.message));
+  const counting = () =>
+    (async function* () {
+      pulled++;
+      yield Uint8Array.of(1);
+    })(); // runs on the first next()
+  await assert.rejects(
+    alg.signStream(counting(), secretKey.subarray(1)),
+    (e) => e instanceof RangeError && /^secretKey: expected 2560 bytes \(or a 32-byte seed\)/.test(e.message),
+  );
+  await assert.rejects(
+    alg.signStream(counting(), secretKey, { extraEntropy: new Uint8Array(31) }),
+    (e) => e instanceof RangeError && /^extraEntropy/.test(e.message),
+  );
+  await assert.rejects(
+    alg.signStream(counting(), secretKey, { ctx: Uint8Array.of(1) }),
+    (e) => e instanceof TypeError && /unknown option name \(3 characters\)/.test(e.message),
+  );
+  await assert.rejects(
+    alg.verifyStream(sig, counting(), publicKey.subarray(1)),
+    (e) => e instanceof RangeError && /^publicKey: expected 1312 bytes/.test(e.message),
+  );
   await assert.rejects(alg.verifyStream('sig', counting(), publicKey), (e) => e instanceof TypeError && /^signature: expected Uint8Array/.test(e.message));
-  await assert.rejects(alg.verifyStream(sig, counting(), publicKey, { context: new Uint8Array(256) }), (e) => e instanceof RangeError && /^context/.test(e.message));
+  await assert.rejects(
+    alg.verifyStream(sig, counting(), publicKey, { context: new Uint8Array(256) }),
+    (e) => e instanceof RangeError && /^context/.test(e.message),
+  );
   assert.equal(pulled, 0, 'a source was read despite an argument error');
 });
 
@@ -253,35 +327,80 @@ test('incremental objects: argument errors, verify false for any wrong length, u
   const alg = lib.ml_dsa87;
   const { publicKey, secretKey } = alg.keygen(rng.bytes(32));
   const msg = rng.bytes(100);
-  const sig = alg.sign(msg, secretKey);
+  const _sig = alg.sign(msg, secretKey);
   for (const api of [alg, alg.prehash(PH.sha3_512), alg.prehash(sha3_256)]) {
-    assert.throws(() => api.createSign(secretKey.subarray(1)), (e) => e instanceof RangeError && /^secretKey: expected 4896 bytes \(or a 32-byte seed\), got 4895/.test(e.message));
-    assert.throws(() => api.createSign([...secretKey]), (e) => e instanceof TypeError && /^secretKey: expected Uint8Array, got Array/.test(e.message));
-    assert.throws(() => api.createVerify(publicKey.subarray(1)), (e) => e instanceof RangeError && /^publicKey: expected 2592 bytes/.test(e.message));
-    assert.throws(() => api.createSign(secretKey, { context: new Uint8Array(256) }), (e) => e instanceof RangeError && /^context/.test(e.message));
-    assert.throws(() => api.createVerify(publicKey, { ctx: new Uint8Array(1) }), (e) => e instanceof TypeError && /unknown option name \(3 characters\)/.test(e.message));
-    assert.throws(() => api.createSign(secretKey, { extraEntropy: false }), (e) => e instanceof TypeError && /unknown option name \(12 characters\)/.test(e.message));
+    assert.throws(
+      () => api.createSign(secretKey.subarray(1)),
+      (e) => e instanceof RangeError && /^secretKey: expected 4896 bytes \(or a 32-byte seed\), got 4895/.test(e.message),
+    );
+    assert.throws(
+      () => api.createSign([...secretKey]),
+      (e) => e instanceof TypeError && /^secretKey: expected Uint8Array, got Array/.test(e.message),
+    );
+    assert.throws(
+      () => api.createVerify(publicKey.subarray(1)),
+      (e) => e instanceof RangeError && /^publicKey: expected 2592 bytes/.test(e.message),
+    );
+    assert.throws(
+      () => api.createSign(secretKey, { context: new Uint8Array(256) }),
+      (e) => e instanceof RangeError && /^context/.test(e.message),
+    );
+    assert.throws(
+      () => api.createVerify(publicKey, { ctx: new Uint8Array(1) }),
+      (e) => e instanceof TypeError && /unknown option name \(3 characters\)/.test(e.message),
+    );
+    assert.throws(
+      () => api.createSign(secretKey, { extraEntropy: false }),
+      (e) => e instanceof TypeError && /unknown option name \(12 characters\)/.test(e.message),
+    );
     // A wrong chunk throws and leaves the object usable.
     const s = api.createSign(secretKey);
-    assert.throws(() => s.update('abc'), (e) => e instanceof TypeError && /^chunk: expected Uint8Array, got a string of 3 characters$/.test(e.message));
-    assert.throws(() => s.update(new Uint16Array(2)), (e) => e instanceof TypeError && /^chunk: expected Uint8Array, got Uint16Array/.test(e.message));
-    assert.throws(() => s.sign({ context: msg }), (e) => e instanceof TypeError && /unknown option name \(7 characters\)/.test(e.message));
-    assert.throws(() => s.sign({ extraEntropy: new Uint8Array(33) }), (e) => e instanceof RangeError && /^extraEntropy: expected 32 bytes/.test(e.message));
+    assert.throws(
+      () => s.update('abc'),
+      (e) => e instanceof TypeError && /^chunk: expected Uint8Array, got a string of 3 characters$/.test(e.message),
+    );
+    assert.throws(
+      () => s.update(new Uint16Array(2)),
+      (e) => e instanceof TypeError && /^chunk: expected Uint8Array, got Uint16Array/.test(e.message),
+    );
+    assert.throws(
+      () => s.sign({ context: msg }),
+      (e) => e instanceof TypeError && /unknown option name \(7 characters\)/.test(e.message),
+    );
+    assert.throws(
+      () => s.sign({ extraEntropy: new Uint8Array(33) }),
+      (e) => e instanceof RangeError && /^extraEntropy: expected 32 bytes/.test(e.message),
+    );
     const one = s.update(msg).sign();
     assert.equal(api.verify(one, msg, publicKey), true);
     // After sign(): finished.
-    assert.throws(() => s.update(msg), (e) => e.constructor === Error && /update\(\) on a finished object \(sign\(\) was called\)/.test(e.message));
-    assert.throws(() => s.sign(), (e) => e.constructor === Error && /sign\(\) on a finished object/.test(e.message));
+    assert.throws(
+      () => s.update(msg),
+      (e) => e.constructor === Error && /update\(\) on a finished object \(sign\(\) was called\)/.test(e.message),
+    );
+    assert.throws(
+      () => s.sign(),
+      (e) => e.constructor === Error && /sign\(\) on a finished object/.test(e.message),
+    );
     // verify(): false for every wrong length, TypeError for a non-Uint8Array; then finished.
     const ref = api.sign(msg, secretKey);
     for (const bad of [new Uint8Array(0), ref.subarray(1), new Uint8Array(ref.length + 1), new Uint8Array(100_000)]) {
       assert.equal(api.createVerify(publicKey).update(msg).verify(bad), false, `signature of ${bad.length} bytes`);
     }
     const v = api.createVerify(publicKey).update(msg);
-    assert.throws(() => v.verify([...ref]), (e) => e instanceof TypeError && /^signature: expected Uint8Array/.test(e.message));
+    assert.throws(
+      () => v.verify([...ref]),
+      (e) => e instanceof TypeError && /^signature: expected Uint8Array/.test(e.message),
+    );
     assert.equal(v.verify(ref), true);
-    assert.throws(() => v.update(msg), (e) => e.constructor === Error && /finished object \(verify\(\) was called\)/.test(e.message));
-    assert.throws(() => v.verify(ref), (e) => e.constructor === Error && /finished/.test(e.message));
+    assert.throws(
+      () => v.update(msg),
+      (e) => e.constructor === Error && /finished object \(verify\(\) was called\)/.test(e.message),
+    );
+    assert.throws(
+      () => v.verify(ref),
+      (e) => e.constructor === Error && /finished/.test(e.message),
+    );
     const w = api.createVerify(publicKey);
     assert.equal(w.verify(new Uint8Array(3)), false);
     assert.throws(() => w.update(msg), /finished/);
@@ -315,27 +434,74 @@ test('prehash(fn): streams through fn.create(); without it a TypeError; a failin
   // A create() whose hasher counts its calls, and then one whose update throws.
   let updates = 0;
   const counted = Object.assign((m) => sha3_256(m), {
-    oid: sha3_256.oid, outputLen: 32,
-    create: () => { const h = sha3_256.create(); return { update: (b) => { updates++; h.update(b); return h; }, digest: () => h.digest() }; },
+    oid: sha3_256.oid,
+    outputLen: 32,
+    create: () => {
+      const h = sha3_256.create();
+      return {
+        update: (b) => {
+          updates++;
+          h.update(b);
+          return h;
+        },
+        digest: () => h.digest(),
+      };
+    },
   });
   assert.equal(toHex(await alg.prehash(counted).signStream(cut(msg, 1000), secretKey, DET)), toHex(want));
-  assert.equal(updates, 5, 'each chunk went to the caller\'s hasher once');
+  assert.equal(updates, 5, "each chunk went to the caller's hasher once");
   const failing = Object.assign((m) => sha3_256(m), {
-    oid: sha3_256.oid, outputLen: 32,
-    create: () => ({ update: () => { throw new RangeError('no more'); }, digest: () => new Uint8Array(32) }),
+    oid: sha3_256.oid,
+    outputLen: 32,
+    create: () => ({
+      update: () => {
+        throw new RangeError('no more');
+      },
+      digest: () => new Uint8Array(32),
+    }),
   });
   const s = alg.prehash(failing).createSign(secretKey);
-  assert.throws(() => s.update(msg), (e) => e instanceof RangeError && /^hash: the pre-hash function threw \(its error is the cause\)$/.test(e.message) && e.cause?.message === 'no more');
-  assert.throws(() => s.sign(), (e) => e.constructor === Error && /finished object \(an update failed\)/.test(e.message));
+  assert.throws(
+    () => s.update(msg),
+    (e) => e instanceof RangeError && /^hash: the pre-hash function threw \(its error is the cause\)$/.test(e.message) && e.cause?.message === 'no more',
+  );
+  assert.throws(
+    () => s.sign(),
+    (e) => e.constructor === Error && /finished object \(an update failed\)/.test(e.message),
+  );
   // A digest of the wrong length.
   const short = Object.assign((m) => sha3_256(m), { oid: sha3_256.oid, outputLen: 32, create: () => ({ update() {}, digest: () => new Uint8Array(31) }) });
-  assert.throws(() => alg.prehash(short).createSign(secretKey).sign(), (e) => e instanceof TypeError && /^hash: expected the hash function to return 32 bytes, got 31 bytes/.test(e.message));
+  assert.throws(
+    () => alg.prehash(short).createSign(secretKey).sign(),
+    (e) => e instanceof TypeError && /^hash: expected the hash function to return 32 bytes, got 31 bytes/.test(e.message),
+  );
   // Re-entrancy: the caller's hasher calls back into the object it is hashing for.
   let obj;
   let inner;
   const reentrant = Object.assign((m) => sha3_256(m), {
-    oid: sha3_256.oid, outputLen: 32,
-    create: () => { const h = sha3_256.create(); return { update: (b) => { try { obj.update(b); } catch (e) { inner = e; } h.update(b); }, digest: () => { try { obj.sign(); } catch (e) { inner = e; } return h.digest(); } }; },
+    oid: sha3_256.oid,
+    outputLen: 32,
+    create: () => {
+      const h = sha3_256.create();
+      return {
+        update: (b) => {
+          try {
+            obj.update(b);
+          } catch (e) {
+            inner = e;
+          }
+          h.update(b);
+        },
+        digest: () => {
+          try {
+            obj.sign();
+          } catch (e) {
+            inner = e;
+          }
+          return h.digest();
+        },
+      };
+    },
   });
   obj = alg.prehash(reentrant).createSign(secretKey);
   obj.update(msg);
@@ -363,7 +529,11 @@ test('hedged signing: fresh signatures that verify (streamed, one-shot and noble
       const rnd = rng.bytes(32);
       const want = api.sign(msg, secretKey, { context, extraEntropy: rnd });
       assert.equal(toHex(signIn(api, secretKey, cut(msg, RATE), context, { extraEntropy: rnd })), toHex(want), `${P.name} ${name}: with extraEntropy`);
-      assert.equal(toHex(await api.signStream([msg], secretKey, { context, extraEntropy: rnd })), toHex(want), `${P.name} ${name}: signStream with extraEntropy`);
+      assert.equal(
+        toHex(await api.signStream([msg], secretKey, { context, extraEntropy: rnd })),
+        toHex(want),
+        `${P.name} ${name}: signStream with extraEntropy`,
+      );
     }
     const hedged = await alg.signStream([msg], secretKey, { context });
     assert.equal(noble[P.key].verify(hedged, msg, publicKey, { context }), true, `${P.name}: noble rejects a streamed hedged signature`);

@@ -50,9 +50,16 @@ for (const n of sets) {
   test(`ML-DSA-${n}: sizes and security level equal the crate's`, { skip }, () => {
     const alg = lib[`ml_dsa${n}`];
     const want = R.PARAMS[n];
-    assert.deepEqual({ ...alg.lengths }, {
-      publicKey: want.publicKey, secretKey: want.secretKey, signature: want.signature, seed: R.SEED_BYTES, signRand: R.RND_BYTES,
-    });
+    assert.deepEqual(
+      { ...alg.lengths },
+      {
+        publicKey: want.publicKey,
+        secretKey: want.secretKey,
+        signature: want.signature,
+        seed: R.SEED_BYTES,
+        signRand: R.RND_BYTES,
+      },
+    );
     assert.equal(alg.securityLevel, want.securityLevel);
     assert.equal(alg.prehash(PH.sha512).securityLevel, want.securityLevel);
     const { publicKey, secretKey } = alg.keygen(new Uint8Array(R.SEED_BYTES));
@@ -71,10 +78,13 @@ for (const n of sets) {
     const layouts = R.KEY_DER[n];
     const { publicKey, secretKey, seed } = alg.keygen(new Uint8Array(32).fill(n));
     // A layout filled with the key's parts, in order.
-    const fill = (layout, parts) => concat(...layout.flatMap(([fixed, length], i) => {
-      assert.equal(parts[i].length, length);
-      return [Uint8Array.from(fixed), parts[i]];
-    }));
+    const fill = (layout, parts) =>
+      concat(
+        ...layout.flatMap(([fixed, length], i) => {
+          assert.equal(parts[i].length, length);
+          return [Uint8Array.from(fixed), parts[i]];
+        }),
+      );
     const partsOf = { seed: [seed], expandedKey: [secretKey], both: [seed, secretKey] };
     assert.deepEqual(Object.keys(layouts.pkcs8), ['seed', 'expandedKey', 'both']);
     const spki = fill(layouts.spki, [publicKey]);
@@ -92,11 +102,15 @@ for (const n of sets) {
   });
 }
 
-test('mldsa-simd/prehash exports and declares the crate\'s pre-hash functions, in its order; the main entry no names', { skip }, () => {
+test("mldsa-simd/prehash exports and declares the crate's pre-hash functions, in its order; the main entry no names", { skip }, () => {
   const names = R.PREHASHES.map(([name]) => name);
   assert.deepEqual(Object.keys(PH).sort(), [...names].sort(), 'the exports of mldsa-simd/prehash');
   const types = fs.readFileSync(path.join(installedPackageDir(), 'prehash.d.ts'), 'utf8');
-  assert.deepEqual([...types.matchAll(/^export declare const (\w+): PrehashHash;$/gm)].map((m) => m[1]), names, 'prehash.d.ts');
+  assert.deepEqual(
+    [...types.matchAll(/^export declare const (\w+): PrehashHash;$/gm)].map((m) => m[1]),
+    names,
+    'prehash.d.ts',
+  );
   const main = fs.readFileSync(path.join(installedPackageDir(), 'index.d.ts'), 'utf8');
   assert.doesNotMatch(main, /HashName|'sha512'/, 'index.d.ts still declares hash names');
   assert.match(main, /prehash\(hash: PrehashFunction\)/);
@@ -107,7 +121,13 @@ for (const [name, lastOidByte, outputLen] of skip ? [] : R.PREHASHES) {
     // node:crypto's name for it: sha512_224 → sha512-224, sha3_256 → sha3-256.
     const nodeName = name.replace('_', '-');
     const shake = name.startsWith('shake');
-    const digest = (m) => new Uint8Array(crypto.createHash(nodeName, shake ? { outputLength: outputLen } : undefined).update(m).digest());
+    const digest = (m) =>
+      new Uint8Array(
+        crypto
+          .createHash(nodeName, shake ? { outputLength: outputLen } : undefined)
+          .update(m)
+          .digest(),
+      );
     const oid = Uint8Array.of(...R.NIST_HASH_OID_PREFIX, lastOidByte);
     const fn = Object.assign((m) => digest(m), { oid, outputLen });
     const alg = lib.ml_dsa65;
@@ -118,7 +138,7 @@ for (const [name, lastOidByte, outputLen] of skip ? [] : R.PREHASHES) {
     const f = PH[name];
     assert.equal(toHex(f.oid), toHex(oid), 'mldsa-simd/prehash: another OID');
     assert.equal(f.outputLen, outputLen, 'mldsa-simd/prehash: another outputLen');
-    assert.equal(toHex(f(msg)), toHex(digest(msg)), 'mldsa-simd/prehash: another digest than node:crypto\'s');
+    assert.equal(toHex(f(msg)), toHex(digest(msg)), "mldsa-simd/prehash: another digest than node:crypto's");
     const det = { context, extraEntropy: false };
     const byName = alg.prehash(f).sign(msg, secretKey, det);
     assert.equal(toHex(byName), toHex(alg.prehash(fn).sign(msg, secretKey, det)), 'mldsa-simd/prehash signs another M′ than the OID and function of its name');

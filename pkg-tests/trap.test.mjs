@@ -40,7 +40,10 @@ test('after a trap the instance is replaced and the next calls work', { skip, ti
   assert.ok(trapped instanceof Error, 'the call that trapped throws');
   assert.match(trapped.message, /instance failed during this call and has been replaced/);
   // (The first 16 MiB: all that the instance used before the test grew it.)
-  assert.ok(new Uint8Array(mem.buffer, 0, 1 << 24).every((b) => b === 0), 'the old instance\'s memory was wiped');
+  assert.ok(
+    new Uint8Array(mem.buffer, 0, 1 << 24).every((b) => b === 0),
+    "the old instance's memory was wiped",
+  );
   assert.ok(trapped.cause instanceof WebAssembly.RuntimeError, `the cause is the trap, got ${trapped.cause}`);
   assert.equal(instances().length, before + 1, 'a new instance was made');
   assert.ok(memory().buffer.byteLength < 1 << 20, 'the new instance has its own small memory');
@@ -77,7 +80,7 @@ test('after a trap the instance is replaced and the next calls work', { skip, ti
 // signature. Handles restart in a new instance, so the signer must fetch its
 // handle again at each call: otherwise the key first made in the new instance
 // (here the attacker's) would sign the victim's message.
-test('an instance replaced in the middle of a prepared signature: the signer\'s key, not the one now in its slot', { skip, timeout: 120_000 }, async () => {
+test("an instance replaced in the middle of a prepared signature: the signer's key, not the one now in its slot", { skip, timeout: 120_000 }, async () => {
   const { lib, memory } = await importWatched('trap-mid');
   const P = lib.ml_dsa44;
   const victim = P.keygen(rng.bytes(32));
@@ -112,6 +115,6 @@ test('an instance replaced in the middle of a prepared signature: the signer\'s 
     nodeCrypto.createHash = createHash;
   }
   assert.ok(replaced, 'the instance was replaced during the signature');
-  assert.equal(P.verify(sig, msg, victim.publicKey), true, 'the signature is the victim key\'s');
-  assert.ok(equalBytes(sig, noble.ml_dsa44.sign(msg, victim.secretKey, { extraEntropy: false })), 'and equals noble\'s');
+  assert.equal(P.verify(sig, msg, victim.publicKey), true, "the signature is the victim key's");
+  assert.ok(equalBytes(sig, noble.ml_dsa44.sign(msg, victim.secretKey, { extraEntropy: false })), "and equals noble's");
 });

@@ -96,7 +96,10 @@ function checkUnsupported(r, why, causeName, what) {
   const wc = r.webcrypto;
   assert.equal(wc.supports, false, `${what}: subtle.supports('sign', 'ML-DSA-65')`);
   assert.equal(wc.generateKey.name, 'NotSupportedError', `${what}: subtle.generateKey: ${JSON.stringify(wc.generateKey)}`);
-  assert.ok(wc.generateKey.message.startsWith('generateKey: mldsa-simd cannot run here: ') && wc.generateKey.message.includes(why), `${what}: ${wc.generateKey.message}`);
+  assert.ok(
+    wc.generateKey.message.startsWith('generateKey: mldsa-simd cannot run here: ') && wc.generateKey.message.includes(why),
+    `${what}: ${wc.generateKey.message}`,
+  );
   assert.equal(wc.generateKey.cause, causeName, `${what}: subtle.generateKey's cause`);
   // (Before any check of the key data, which would have been a RangeError, then a DataError.)
   assert.deepEqual(wc.importKey, { ...wc.generateKey, message: wc.generateKey.message.replace('generateKey', 'importKey') }, `${what}: subtle.importKey`);
@@ -138,7 +141,12 @@ test('Node: with no WebAssembly, or a compile that is refused, the import succee
   const cases = [
     ['ESM, node entry, WebAssembly deleted', { setup: noWasm, entry: PKG_NAME }, NO_WASM, 'ReferenceError'],
     ['CommonJS, node entry, WebAssembly deleted', { setup: noWasm, entry: PKG_NAME, cjs: true }, NO_WASM, 'ReferenceError'],
-    ['ESM, browser entry (index.mjs), WebAssembly deleted', { setup: noWasm, entry: pathToFileURL(path.join(pkgDir, 'index.mjs')).href }, NO_WASM, 'ReferenceError'],
+    [
+      'ESM, browser entry (index.mjs), WebAssembly deleted',
+      { setup: noWasm, entry: pathToFileURL(path.join(pkgDir, 'index.mjs')).href },
+      NO_WASM,
+      'ReferenceError',
+    ],
     ['ESM, node entry, --jitless', { entry: PKG_NAME, flags: ['--jitless'] }, NO_WASM, 'ReferenceError'],
     ['ESM, node entry, compile refused', { setup: REFUSE, entry: PKG_NAME }, WHAT_TO_ADD, 'CompileError'],
     ['CommonJS, browser entry (index.cjs), compile refused', { setup: REFUSE, entry: path.join(pkgDir, 'index.cjs'), cjs: true }, WHAT_TO_ADD, 'CompileError'],
@@ -156,7 +164,10 @@ test('Node: with no WebAssembly, or a compile that is refused, the import succee
   const r = runChild({ entry: PKG_NAME });
   assert.equal(r.supported, true);
   assert.equal(r.roundTrip, true);
-  assert.deepEqual(Object.values(r.calls).filter((e) => e !== null), []);
+  assert.deepEqual(
+    Object.values(r.calls).filter((e) => e !== null),
+    [],
+  );
   assert.match(r.spki.message, /^spki: not a DER/);
   assert.equal(r.webcrypto.supports, true);
   assert.equal(r.webcrypto.generateKey, 'ok');
@@ -179,7 +190,10 @@ document.getElementById('out').textContent = JSON.stringify(r, null, 1);
 window.__cspResult = r;
 `;
 
-test("Chromium: under script-src 'self' the import succeeds, isSupported() is false and calls say what to add; with 'wasm-unsafe-eval' it works", { skip, timeout: 180_000 }, async (t) => {
+test("Chromium: under script-src 'self' the import succeeds, isSupported() is false and calls say what to add; with 'wasm-unsafe-eval' it works", {
+  skip,
+  timeout: 180_000,
+}, async (t) => {
   const scriptDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mldsa-csp-'));
   fs.writeFileSync(path.join(scriptDir, 'page.mjs'), PAGE_SCRIPT);
   try {
@@ -190,18 +204,28 @@ test("Chromium: under script-src 'self' the import succeeds, isSupported() is fa
         browser = await openPage({ viewport: { width: 900, height: 600 } });
         const { page, problems, offsite } = browser;
         await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
-        await page.waitForFunction(() => window.__cspResult !== undefined, null, { timeout: 60_000 }).catch((e) => {
-          throw new Error(`no result from the page under "${policy}" (the import failed?): ${problems.join('; ')}`, { cause: e });
-        });
+        await page
+          .waitForFunction(() => window.__cspResult !== undefined, null, { timeout: 60_000 })
+          .catch((e) => {
+            throw new Error(`no result from the page under "${policy}" (the import failed?): ${problems.join('; ')}`, { cause: e });
+          });
         const r = await page.evaluate(() => window.__cspResult);
         const refusals = problems.filter((p) => /wasm-unsafe-eval|Content Security Policy/i.test(p));
-        assert.deepEqual(problems.filter((p) => !refusals.includes(p)), [], `"${policy}": page errors`);
+        assert.deepEqual(
+          problems.filter((p) => !refusals.includes(p)),
+          [],
+          `"${policy}": page errors`,
+        );
         assert.deepEqual(offsite, []);
         if (policy.includes('wasm-unsafe-eval')) {
           assert.deepEqual(refusals, [], `"${policy}": the browser refused something`);
           assert.equal(r.supported, true);
           assert.equal(r.roundTrip, true);
-          assert.deepEqual(Object.values(r.calls).filter((e) => e !== null), [], `"${policy}": a call threw`);
+          assert.deepEqual(
+            Object.values(r.calls).filter((e) => e !== null),
+            [],
+            `"${policy}": a call threw`,
+          );
           assert.match(r.spki.message, /^spki: not a DER/);
           assert.equal(r.webcrypto.supports, true);
           assert.equal(r.webcrypto.generateKey, 'ok');

@@ -23,7 +23,7 @@ test('mldsa-simd/verify: every ACVP sigVer vector', { skip }, () => {
   console.log(`verify entry: ACVP sigVer ${passed}/${total}`);
 });
 
-test('mldsa-simd/verify: nothing that makes keys or signs, and noble\'s shape otherwise', { skip }, () => {
+test("mldsa-simd/verify: nothing that makes keys or signs, and noble's shape otherwise", { skip }, () => {
   for (const n of SETS) {
     const v = V[`ml_dsa${n}`];
     const m = lib[`ml_dsa${n}`];
@@ -78,10 +78,22 @@ test('mldsa-simd/verify answers as the main entry, for every way of verifying', 
       assert.equal(v.internal.verify(sigOfMPrime, mPrime, publicKey), true);
       assert.equal(v.internal.verify(sigOfMPrime, mPrime.subarray(1), publicKey), false);
       // μ = H(H(pk, 64) ‖ M′, 64), by node:crypto (FIPS 204 Algorithm 8 lines 6–7).
-      const shake = (...parts) => { const h = crypto.createHash('shake256', { outputLength: 64 }); for (const p of parts) h.update(p); return new Uint8Array(h.digest()); };
+      const shake = (...parts) => {
+        const h = crypto.createHash('shake256', { outputLength: 64 });
+        for (const p of parts) h.update(p);
+        return new Uint8Array(h.digest());
+      };
       const mu = shake(shake(publicKey), mPrime);
       assert.equal(v.internal.verify(sigOfMPrime, mu, publicKey, { externalMu: true }), true);
-      assert.equal(v.internal.verify(sigOfMPrime, mu.map((b, i) => (i ? b : b ^ 1)), publicKey, { externalMu: true }), false);
+      assert.equal(
+        v.internal.verify(
+          sigOfMPrime,
+          mu.map((b, i) => (i ? b : b ^ 1)),
+          publicKey,
+          { externalMu: true },
+        ),
+        false,
+      );
       // HashML-DSA, one-shot and streamed.
       const ph = m.prehash(PH.sha512).sign(msg, secretKey, { context });
       assert.equal(v.prehash(PH.sha512).verify(ph, msg, publicKey, { context }), true);
@@ -122,14 +134,14 @@ test('mldsa-simd/verify refuses bad arguments as the main entry does', { skip },
   assert.throws(() => freed.verify(sig, msg), /used after free\(\)/);
 });
 
-test('the two entries have their own instances: a verifier of one outlives the other\'s keys', { skip }, () => {
+test("the two entries have their own instances: a verifier of one outlives the other's keys", { skip }, () => {
   const m = lib.ml_dsa65;
   const { publicKey, secretKey } = m.keygen(new Uint8Array(32).fill(9));
   const msg = new Uint8Array(100);
   const sig = m.sign(msg, secretKey);
   const before = V.wasmMemoryInUse();
   const verifiers = Array.from({ length: 8 }, () => V.ml_dsa65.verifier(publicKey));
-  assert.ok(V.wasmMemoryInUse() > before, 'the verify entry\'s instance holds its verifiers');
+  assert.ok(V.wasmMemoryInUse() > before, "the verify entry's instance holds its verifiers");
   const signers = Array.from({ length: 8 }, () => m.signer(secretKey));
   for (const s of signers) assert.equal(V.ml_dsa65.verify(s.sign(msg), msg, publicKey), true);
   for (const s of signers) s.free();

@@ -22,7 +22,10 @@ const MAX_BATCH = 32;
 
 let tmp, dir, demo, server, url;
 const b64 = (b) => Buffer.from(b).toString('base64');
-const json = (body, headers = {}) => ({ headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body) });
+const json = (body, headers = {}) => ({
+  headers: { 'content-type': 'application/json', ...headers },
+  body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
+});
 const binary = (p, body) => ({ path: p, headers: { 'content-type': 'application/octet-stream' }, body });
 
 before(async () => {
@@ -33,7 +36,20 @@ before(async () => {
   // lib/demo.mjs of the installed copy: its mldsa-simd is the tarball under test.
   const { makeDemo } = await import(pathToFileURL(path.join(dir, 'lib/demo.mjs')).href);
   demo = makeDemo(path.join(tmp, 'demo'));
-  server = await startServer(dir, ['--keys', demo.keysDir, '--jwks', demo.jwksFile, '--max-body', String(MAX_BODY), '--max-batch', String(MAX_BATCH), '--body-timeout', '1000', '--threads', '2']);
+  server = await startServer(dir, [
+    '--keys',
+    demo.keysDir,
+    '--jwks',
+    demo.jwksFile,
+    '--max-body',
+    String(MAX_BODY),
+    '--max-batch',
+    String(MAX_BATCH),
+    '--body-timeout',
+    '1000',
+    '--threads',
+    '2',
+  ]);
   url = server.url;
 });
 
@@ -205,8 +221,14 @@ test('mldsa-simd backend: each task carries only its records, moved not cloned; 
       assert.equal(bytes, size, `task ${n}: its records' bytes, not the body's ${body.buffer.byteLength}`);
       assert.deepEqual(options?.transferList, [task.bytes], `task ${n}: transferred`);
       assert.equal(task.bytes.byteLength, 0, `task ${n}: the buffer was moved to the worker (detached here)`);
-      assert.deepEqual(task.kids, mine.map((it) => it.kid));
-      assert.deepEqual(task.lengths, mine.flatMap((it) => [it.msg.length, it.sig.length, it.context?.length ?? 0]));
+      assert.deepEqual(
+        task.kids,
+        mine.map((it) => it.kid),
+      );
+      assert.deepEqual(
+        task.lengths,
+        mine.flatMap((it) => [it.msg.length, it.sig.length, it.context?.length ?? 0]),
+      );
     }
     assert.equal(crypto.createHash('sha256').update(body).digest('hex'), before, 'the request body is neither moved nor changed');
     backend.pool.run = run;
@@ -230,7 +252,11 @@ test('mldsa-simd backend: each task carries only its records, moved not cloned; 
     // Queued behind the running tasks: answered once they are done.
     assert.deepEqual(await backend.verify(slow.slice(0, 1)), [true]);
     assert.equal(backend.pool.completed - completed, TASKS_PER_THREAD + 1, 'the dropped tasks did not run');
-    assert.deepEqual(backend.pool.threads.map((w) => w.threadId), threadIds, 'the same worker thread');
+    assert.deepEqual(
+      backend.pool.threads.map((w) => w.threadId),
+      threadIds,
+      'the same worker thread',
+    );
     assert.equal(backend.stats().workersStarted, started, 'no worker started since');
     assert.equal(backend.stats().workersStopped, 0, 'none stopped');
   } finally {
@@ -291,14 +317,20 @@ test('bounded bodies: 413 from Content-Length, from a chunked body, then the ser
   assert.match(declared.json.error, new RegExp(`^body: ${MAX_BODY + 1} bytes, at most ${MAX_BODY}`));
   assert.equal(declared.headers.connection, 'close');
   // Expect: 100-continue: no 100 for a body declared too large, a 100 and an answer otherwise.
-  const noContinue = await request(url, { headers: { 'content-type': 'application/json', 'content-length': String(MAX_BODY + 1), expect: '100-continue' }, partial: '' });
+  const noContinue = await request(url, {
+    headers: { 'content-type': 'application/json', 'content-length': String(MAX_BODY + 1), expect: '100-continue' },
+    partial: '',
+  });
   assert.equal(noContinue.status, 413);
   assert.equal(noContinue.sawContinue, false);
   const continued = await request(url, json(demo.item('bob', 'continue'), { expect: '100-continue' }));
   assert.deepEqual(continued.json, { valid: true });
   assert.equal(continued.sawContinue, true);
   // Chunked, no length: cut when the limit is passed.
-  const chunked = await request(url, { headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: Buffer.alloc(MAX_BODY + 1, 0x20) });
+  const chunked = await request(url, {
+    headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    body: Buffer.alloc(MAX_BODY + 1, 0x20),
+  });
   assert.equal(chunked.status, 413);
   assert.match(chunked.json.error, new RegExp(`^body: more than ${MAX_BODY} bytes`));
   // A body of exactly the limit is read (and here is not JSON).
@@ -312,7 +344,20 @@ test('slow clients with large bodies: at most --max-reading bodies held, the oth
   const CLIENTS = 16;
   const BIG = 4 * 1024 * 1024;
   const CONNECTIONS = 24;
-  const s = await startServer(dir, ['--keys', demo.keysDir, '--threads', '1', '--max-body', String(BIG), '--max-reading', String(READING), '--max-connections', String(CONNECTIONS), '--body-timeout', '120000']);
+  const s = await startServer(dir, [
+    '--keys',
+    demo.keysDir,
+    '--threads',
+    '1',
+    '--max-body',
+    String(BIG),
+    '--max-reading',
+    String(READING),
+    '--max-connections',
+    String(CONNECTIONS),
+    '--body-timeout',
+    '120000',
+  ]);
   const port = Number(new URL(s.url).port);
   const health = async () => (await request(s.url, { method: 'GET', path: '/healthz' })).json;
   const clients = [];
@@ -323,7 +368,10 @@ test('slow clients with large bodies: at most --max-reading bodies held, the oth
     const head = `POST /verify/alice/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: ${BIG}\r\n\r\n`;
     for (let i = 0; i < CLIENTS; i++) {
       const c = { answer: '', closed: false, sock: net.connect(port, '127.0.0.1') };
-      c.sock.on('data', (d) => (c.answer += d)).on('close', () => (c.closed = true)).on('error', () => {});
+      c.sock
+        .on('data', (d) => (c.answer += d))
+        .on('close', () => (c.closed = true))
+        .on('error', () => {});
       c.sock.write(head);
       c.sock.write(Buffer.alloc(64 * 1024, 0x41));
       clients.push(c);
@@ -336,13 +384,18 @@ test('slow clients with large bodies: at most --max-reading bodies held, the oth
         assert.match(c.answer, /\r\nretry-after: 1\r\n/i);
         assert.match(c.answer, /\{"error":"overloaded: 4 request bodies being received"\}$/);
       }
-    assert.ok(refused().some((c) => c.answer), 'the refused clients see their 503');
+    assert.ok(
+      refused().some((c) => c.answer),
+      'the refused clients see their 503',
+    );
     // The held ones send all but the last byte of their bodies.
     const held = clients.filter((c) => !c.answer && !c.closed);
     for (const c of held) c.sock.write(Buffer.alloc(BIG - 64 * 1024 - 1, 0x42));
     await waitForAsync(async () => (await health()).readingBytes === READING * (BIG - 1));
     const rss = rssMiB(s.child.pid);
-    t.diagnostic(`server RSS ${rss0?.toFixed(0)} → ${rss?.toFixed(0)} MiB; ${refused().filter((c) => c.answer).length} of ${CLIENTS - READING} refused clients read their 503`);
+    t.diagnostic(
+      `server RSS ${rss0?.toFixed(0)} → ${rss?.toFixed(0)} MiB; ${refused().filter((c) => c.answer).length} of ${CLIENTS - READING} refused clients read their 503`,
+    );
     if (rss0 !== undefined) assert.ok(rss - rss0 < (READING * BIG) / 2 ** 20 + 24, `RSS ${rss0} → ${rss} MiB with ${READING} bodies of 4 MiB held`);
     // Still answering: health, and a new body gets a prompt 503, not a wait.
     const busy = await request(s.url, json(demo.item('alice', 'while busy')));
@@ -355,7 +408,10 @@ test('slow clients with large bodies: at most --max-reading bodies held, the oth
     await waitForAsync(async () => (await health()).connections === READING + 1);
     for (let i = READING; i < CONNECTIONS; i++) {
       const c = { answer: '', closed: false, sock: net.connect(port, '127.0.0.1') };
-      c.sock.on('data', (d) => (c.answer += d)).on('close', () => (c.closed = true)).on('error', () => {});
+      c.sock
+        .on('data', (d) => (c.answer += d))
+        .on('close', () => (c.closed = true))
+        .on('error', () => {});
       c.sock.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
       clients.push(c);
       await waitFor(() => /"status":"ok"/.test(c.answer) || c.closed);
@@ -364,7 +420,10 @@ test('slow clients with large bodies: at most --max-reading bodies held, the oth
     const extra = await new Promise((resolve) => {
       let out = '';
       const sock = net.connect(port, '127.0.0.1');
-      sock.on('data', (d) => (out += d)).on('close', () => resolve(out)).on('error', () => {});
+      sock
+        .on('data', (d) => (out += d))
+        .on('close', () => resolve(out))
+        .on('error', () => {});
       sock.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
     });
     assert.equal(extra, '', `connection ${CONNECTIONS + 1} closed without an answer`);
@@ -397,7 +456,9 @@ test('408 for a body that does not arrive; 400/431 for broken HTTP; the service 
     new Promise((resolve, reject) => {
       const s = net.connect(new URL(url).port, '127.0.0.1');
       let out = '';
-      s.on('data', (d) => (out += d)).on('end', () => resolve(out)).on('error', reject);
+      s.on('data', (d) => (out += d))
+        .on('end', () => resolve(out))
+        .on('error', reject);
       s.end(bytes);
     });
   assert.match(await raw('GARBAGE\r\n\r\n'), /^HTTP\/1\.1 400 /);
@@ -409,13 +470,28 @@ test('408 for a body that does not arrive; 400/431 for broken HTTP; the service 
   assert.equal(health.json.status, 'ok');
 });
 
-test('slow clients lose their connections within the limits (headers, malformed requests, bodies, unread answers, idle keep-alive) while others are answered', { skip: skip || (!fs.existsSync('/proc/self/net/tcp') && 'needs /proc to see which connections the server holds') }, async (t) => {
+test('slow clients lose their connections within the limits (headers, malformed requests, bodies, unread answers, idle keep-alive) while others are answered', {
+  skip: skip || (!fs.existsSync('/proc/self/net/tcp') && 'needs /proc to see which connections the server holds'),
+}, async (t) => {
   // Short limits, in ms. The send timeout is the shortest: a client whose answers back up may also
   // have the start of a request in the paused parser, which the headers timeout would close.
   const [HEADERS, BODY, SEND, KEEP_ALIVE] = [3000, 2000, 1000, 1000];
   const CHECK = HEADERS / 10; // the service has node:http check the headers and request limits this often
   const SLACK = 1000;
-  const s = await startServer(dir, ['--keys', demo.keysDir, '--threads', '1', '--headers-timeout', String(HEADERS), '--body-timeout', String(BODY), '--send-timeout', String(SEND), '--keep-alive-timeout', String(KEEP_ALIVE)]);
+  const s = await startServer(dir, [
+    '--keys',
+    demo.keysDir,
+    '--threads',
+    '1',
+    '--headers-timeout',
+    String(HEADERS),
+    '--body-timeout',
+    String(BODY),
+    '--send-timeout',
+    String(SEND),
+    '--keep-alive-timeout',
+    String(KEEP_ALIVE),
+  ]);
   const port = Number(new URL(s.url).port);
   // A 404 echoes 200 bytes of the path: about 450 bytes of answer to 230 of request, so 20 000 of
   // them are twice what the socket buffers of both ends hold (4 MiB and 128 KiB by default on Linux).
@@ -425,11 +501,29 @@ test('slow clients lose their connections within the limits (headers, malformed 
   // server's send queue to it stopped growing (the answer that cannot leave).
   const kinds = [
     { name: 'sends nothing', count: 3, limit: HEADERS + CHECK, start() {}, answer: /^HTTP\/1\.1 408 / },
-    { name: 'trickles its headers', count: 4, limit: HEADERS + CHECK, start: (c) => c.write('POST /verify HTTP/1.1\r\nHost: x\r\n'), tick: (c) => c.write('X-Slow: 1\r\n') },
+    {
+      name: 'trickles its headers',
+      count: 4,
+      limit: HEADERS + CHECK,
+      start: (c) => c.write('POST /verify HTTP/1.1\r\nHost: x\r\n'),
+      tick: (c) => c.write('X-Slow: 1\r\n'),
+    },
     { name: 'sends a malformed request', count: 4, limit: 0, start: (c) => c.write('GARBAGE\r\n\r\n'), answer: /^HTTP\/1\.1 400 / },
-    { name: 'trickles its body', count: 3, limit: BODY, start: (c) => c.write('POST /verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n'), tick: (c) => c.write(' ') },
+    {
+      name: 'trickles its body',
+      count: 3,
+      limit: BODY,
+      start: (c) => c.write('POST /verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n'),
+      tick: (c) => c.write(' '),
+    },
     // node:http closes an idle connection 1 s after the keep-alive timeout.
-    { name: 'sends one request, keeps the connection', count: 3, limit: KEEP_ALIVE + 1000, start: (c) => c.write('GET /keys HTTP/1.1\r\nHost: x\r\n\r\n'), answer: /^HTTP\/1\.1 200 [\s\S]*"kid":"alice"/ },
+    {
+      name: 'sends one request, keeps the connection',
+      count: 3,
+      limit: KEEP_ALIVE + 1000,
+      start: (c) => c.write('GET /keys HTTP/1.1\r\nHost: x\r\n\r\n'),
+      answer: /^HTTP\/1\.1 200 [\s\S]*"kid":"alice"/,
+    },
     { name: 'sends 20 000 requests, reads no answer', count: 3, limit: SEND, stalls: true, start: (c) => c.write(pipelined), answer: /^HTTP\/1\.1 404 / },
   ];
   const clients = [];
@@ -476,7 +570,13 @@ test('slow clients lose their connections within the limits (headers, malformed 
     const lastClose = Math.max(...clients.map((c) => c.from + (c.closedAfter ?? Infinity)));
     stop = true;
     await honestLoop;
-    const times = kinds.map((k) => `${k.name}: ${clients.filter((c) => c.kind === k).map((c) => (c.closedAfter === undefined ? 'open' : (c.closedAfter / 1000).toFixed(2))).join(' ')}`);
+    const times = kinds.map(
+      (k) =>
+        `${k.name}: ${clients
+          .filter((c) => c.kind === k)
+          .map((c) => (c.closedAfter === undefined ? 'open' : (c.closedAfter / 1000).toFixed(2)))
+          .join(' ')}`,
+    );
     t.diagnostic(`closed after (s): ${times.join('; ')}; ${honest.length} honest requests answered meanwhile`);
     const late = clients.flatMap((c) => {
       if (c.port === undefined) return [`${c.name}: not connected`];
@@ -485,12 +585,18 @@ test('slow clients lose their connections within the limits (headers, malformed 
       return c.closedAfter > c.kind.limit + SLACK ? [`${c.name}: closed after ${c.closedAfter.toFixed(0)} ms, limit ${c.kind.limit} ms`] : [];
     });
     assert.deepEqual(late, [], `each closed within its limit + ${SLACK} ms`);
-    assert.ok(honest.some((at) => at < lastClose), 'honest requests answered while slow clients were connected');
+    assert.ok(
+      honest.some((at) => at < lastClose),
+      'honest requests answered while slow clients were connected',
+    );
     // The answers the service wrote before closing, to the clients that sent nothing after them.
     for (const c of clients.filter((c) => c.kind.answer)) {
       const answer = await new Promise((resolve) => {
         let out = '';
-        c.sock.on('data', (d) => (out += d)).on('close', () => resolve(out)).on('end', () => resolve(out));
+        c.sock
+          .on('data', (d) => (out += d))
+          .on('close', () => resolve(out))
+          .on('end', () => resolve(out));
         c.sock.resume();
         setTimeout(() => resolve(out), 1000);
       });
@@ -556,7 +662,9 @@ test('hostile requests: random bodies, types, paths and methods never get a 5xx'
   assert.deepEqual((await request(url, json(good))).json, { valid: true });
 });
 
-test('503 when more verifications are pending than --max-pending, or one takes longer than --verify-timeout; a timeout restarts no worker', { skip }, async () => {
+test('503 when more verifications are pending than --max-pending, or one takes longer than --verify-timeout; a timeout restarts no worker', {
+  skip,
+}, async () => {
   const s = await startServer(dir, ['--keys', demo.keysDir, '--max-pending', '128', '--verify-timeout', '1', '--threads', '1', '--max-body', String(8 << 20)]);
   const health = async () => (await request(s.url, { method: 'GET', path: '/healthz' })).json;
   try {
@@ -606,12 +714,32 @@ test('key sources that are not ML-DSA public keys are refused at start, naming t
   const carolJwk = JSON.parse(fs.readFileSync(demo.jwksFile, 'utf8')).keys[0];
   const ed = crypto.generateKeyPairSync('ed25519');
   const cases = [
-    ['Ed25519 PEM', ['--keys', keysDir('ed', { 'ed.pem': ed.publicKey.export({ type: 'spki', format: 'pem' }) })], /key "ed" \(.*ed\.pem\): not an ML-DSA public key: spki: the algorithm is not ML-DSA/],
-    ['private key PEM', ['--keys', keysDir('priv', { 'p.pem': ed.privateKey.export({ type: 'pkcs8', format: 'pem' }) })], /key "p" \(.*p\.pem\): not an ML-DSA public key/],
+    [
+      'Ed25519 PEM',
+      ['--keys', keysDir('ed', { 'ed.pem': ed.publicKey.export({ type: 'spki', format: 'pem' }) })],
+      /key "ed" \(.*ed\.pem\): not an ML-DSA public key: spki: the algorithm is not ML-DSA/,
+    ],
+    [
+      'private key PEM',
+      ['--keys', keysDir('priv', { 'p.pem': ed.privateKey.export({ type: 'pkcs8', format: 'pem' }) })],
+      /key "p" \(.*p\.pem\): not an ML-DSA public key/,
+    ],
     ['garbage PEM', ['--keys', keysDir('junk', { 'j.pem': 'hello' })], /key "j" \(.*j\.pem\): not an ML-DSA public key/],
-    ['truncated PEM', ['--keys', keysDir('trunc', { 't.pem': alicePem.slice(0, 200) + '\n-----END PUBLIC KEY-----\n' })], /key "t" \(.*t\.pem\): not an ML-DSA public key/],
-    ['OKP JWK', ['--jwks', jwks('okp', [{ ...ed.publicKey.export({ format: 'jwk' }), kid: 'e' }])], /key "e" .*: not an ML-DSA key \("alg" must be ML-DSA-44, ML-DSA-65, ML-DSA-87; got undefined\)/],
-    ['wrong alg', ['--jwks', jwks('alg', [{ ...carolJwk, alg: 'ML-DSA-65' }])], /key "carol" .*: not an ML-DSA public key: jwk\.pub: expected 2603 base64url characters \(1952 bytes\), got 3456 characters/],
+    [
+      'truncated PEM',
+      ['--keys', keysDir('trunc', { 't.pem': alicePem.slice(0, 200) + '\n-----END PUBLIC KEY-----\n' })],
+      /key "t" \(.*t\.pem\): not an ML-DSA public key/,
+    ],
+    [
+      'OKP JWK',
+      ['--jwks', jwks('okp', [{ ...ed.publicKey.export({ format: 'jwk' }), kid: 'e' }])],
+      /key "e" .*: not an ML-DSA key \("alg" must be ML-DSA-44, ML-DSA-65, ML-DSA-87; got undefined\)/,
+    ],
+    [
+      'wrong alg',
+      ['--jwks', jwks('alg', [{ ...carolJwk, alg: 'ML-DSA-65' }])],
+      /key "carol" .*: not an ML-DSA public key: jwk\.pub: expected 2603 base64url characters \(1952 bytes\), got 3456 characters/,
+    ],
     ['private JWK', ['--jwks', jwks('privjwk', [{ ...carolJwk, priv: 'AAAA' }])], /key "carol" .*: has a private part/],
     ['no kid', ['--jwks', jwks('nokid', [{ ...carolJwk, kid: undefined }])], /keys\[0\]: no "kid"/],
     ['use enc', ['--jwks', jwks('enc', [{ ...carolJwk, use: 'enc' }])], /"use" is "enc", not "sig"/],
@@ -657,7 +785,10 @@ test('node-crypto backend on Node 24: the same answers', { skip }, async () => {
     assert.deepEqual((await request(s.url, json(items))).json, expected);
     assert.deepEqual((await request(s.url, json(items[1]))).json, { valid: true });
     assert.deepEqual((await request(s.url, json({ ...items[1], sig: '' }))).json, { valid: false });
-    assert.deepEqual((await request(s.url, binary('/verify/carol/batch', Buffer.concat([demo.record('carol', 'a'), demo.record('carol', 'b')])))).json, [{ valid: true }, { valid: true }]);
+    assert.deepEqual((await request(s.url, binary('/verify/carol/batch', Buffer.concat([demo.record('carol', 'a'), demo.record('carol', 'b')])))).json, [
+      { valid: true },
+      { valid: true },
+    ]);
     assert.equal((await request(s.url, json({ ...items[1], kid: 'mallory' }))).status, 404);
   } finally {
     s.child.kill('SIGTERM');
@@ -667,11 +798,18 @@ test('node-crypto backend on Node 24: the same answers', { skip }, async () => {
 
 test('short load run of both backends on Node 24 (autocannon): no crash, no 5xx, every answer right', { skip }, (t) => {
   const out = path.join(tmp, 'load.json');
-  const r = spawnSync(node24(), [path.join(dir, 'load-test.mjs'), '--duration', '3', '--connections', '8', '--node', node24(), '--json', out, '--rss-growth', '256'], { cwd: dir, encoding: 'utf8' });
+  const r = spawnSync(
+    node24(),
+    [path.join(dir, 'load-test.mjs'), '--duration', '3', '--connections', '8', '--node', node24(), '--json', out, '--rss-growth', '256'],
+    { cwd: dir, encoding: 'utf8' },
+  );
   const results = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : [];
   t.diagnostic(r.stdout);
   assert.equal(r.status, 0, `load-test failed:\n${r.stdout}\n${r.stderr}`);
-  assert.deepEqual(results.map((x) => x.backend), ['mldsa-simd', 'node-crypto']);
+  assert.deepEqual(
+    results.map((x) => x.backend),
+    ['mldsa-simd', 'node-crypto'],
+  );
   for (const x of results) {
     assert.equal(x.crashed, false);
     assert.equal(x.fivexx, 0);
@@ -719,7 +857,10 @@ test('graceful shutdown: SIGTERM stops accepting, the request in flight is answe
   const answer = new Promise((resolve, reject) => {
     const sock = net.connect(port, '127.0.0.1');
     let out = '';
-    sock.on('data', (d) => (out += d)).on('end', () => resolve(out)).on('error', reject);
+    sock
+      .on('data', (d) => (out += d))
+      .on('end', () => resolve(out))
+      .on('error', reject);
     sock.write(`POST /verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
     sock.write(body.subarray(0, 100));
     (async () => {
@@ -781,7 +922,8 @@ function serverConnections(pid, port) {
   for (const line of table.split('\n').slice(1)) {
     const [, local, remote, state, queues, , , , , inode] = line.trim().split(/\s+/);
     if (inode === undefined || parseInt(local.split(':')[1], 16) !== port) continue;
-    if (inodes.has(inode) || (inode === '0' && (state === '01' || state === '03'))) held.set(parseInt(remote.split(':')[1], 16), parseInt(queues.split(':')[0], 16));
+    if (inodes.has(inode) || (inode === '0' && (state === '01' || state === '03')))
+      held.set(parseInt(remote.split(':')[1], 16), parseInt(queues.split(':')[0], 16));
   }
   return held;
 }

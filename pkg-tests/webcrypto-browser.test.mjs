@@ -120,10 +120,20 @@ test('webcrypto: install() and jose in headless Chromium', { skip, timeout: 180_
     t.diagnostic(`webcrypto-browser: native ML-DSA in this Chromium: ${native}; install() ${r.plain}, install({ force: true }) ${r.forced}`);
     const { userAgent, ...seen } = r;
     assert.deepEqual(seen, {
-      before: native ? 'native' : 'NotSupportedError', plain: !native, forced: true, keysInJose: Array(2).fill(native ? 'platform' : 'ours'), sub: 'browser',
-      jwkKeys: ['alg', 'kty', 'priv', 'pub'], payload: 'payload', tampered: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
-      ours: true, cloned: Array(2).fill(native ? 'no error' : 'DataCloneError'), native: true, supports: true,
-      worker: { forced: true, ours: !native, ok: true, bad: false, cloned: native ? 'no error' : 'DataCloneError' }, ...(native ? { nativeSigInOurs: true, ourSigInNative: true } : {}),
+      before: native ? 'native' : 'NotSupportedError',
+      plain: !native,
+      forced: true,
+      keysInJose: Array(2).fill(native ? 'platform' : 'ours'),
+      sub: 'browser',
+      jwkKeys: ['alg', 'kty', 'priv', 'pub'],
+      payload: 'payload',
+      tampered: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+      ours: true,
+      cloned: Array(2).fill(native ? 'no error' : 'DataCloneError'),
+      native: true,
+      supports: true,
+      worker: { forced: true, ours: !native, ok: true, bad: false, cloned: native ? 'no error' : 'DataCloneError' },
+      ...(native ? { nativeSigInOurs: true, ourSigInNative: true } : {}),
     });
   } finally {
     await browser?.close();

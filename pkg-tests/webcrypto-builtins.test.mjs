@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { IMPL, consumerDir, pkgTestsDir, importFromConsumer } from './lib/load.mjs';
+import { IMPL, consumerDir, pkgTestsDir } from './lib/load.mjs';
 
 const skip = IMPL === 'noble' ? 'mldsa-simd/webcrypto is not part of the noble API (MLDSA_IMPL=noble)' : false;
 
@@ -28,11 +28,20 @@ function run() {
     fs.writeFileSync(file, `export * from ${JSON.stringify(specifier)};\n`);
     return file;
   };
-  const files = [url('builtins-webcrypto', 'mldsa-simd/webcrypto'), url('builtins-main', 'mldsa-simd'), url('builtins-worker', 'mldsa-simd/worker'), url('builtins-keys', 'mldsa-simd/keys'), url('builtins-prehash', 'mldsa-simd/prehash')];
+  const files = [
+    url('builtins-webcrypto', 'mldsa-simd/webcrypto'),
+    url('builtins-main', 'mldsa-simd'),
+    url('builtins-worker', 'mldsa-simd/worker'),
+    url('builtins-keys', 'mldsa-simd/keys'),
+    url('builtins-prehash', 'mldsa-simd/prehash'),
+  ];
   try {
     const child = path.join(pkgTestsDir, 'lib', 'webcrypto-builtins-child.mjs');
     const r = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', child, ...files.map((f) => pathToFileURL(f).href)], {
-      cwd: consumerDir, encoding: 'utf8', maxBuffer: 1 << 24, timeout: 120_000,
+      cwd: consumerDir,
+      encoding: 'utf8',
+      maxBuffer: 1 << 24,
+      timeout: 120_000,
     });
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout);
@@ -61,7 +70,7 @@ test('nor through the main API, mldsa-simd/keys and the wasm glue', { skip }, (t
   assert.deepEqual(list(theirs), []);
 });
 
-test('nor through the calling thread\'s side of mldsa-simd/worker', { skip }, (t) => {
+test("nor through the calling thread's side of mldsa-simd/worker", { skip }, (t) => {
   const { leaks, workerHits, spied } = report;
   // The pool started and ran with the spies in place, on what carries messages too
   // (the pool calls none of them as they are now: it captured them at load).

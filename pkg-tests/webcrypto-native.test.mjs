@@ -40,8 +40,13 @@ const COUNT_SIGNS = `
     return platformSign.call(this, algorithm, ...rest);
   };`;
 
-test('Node 24: keys of subtle are the platform\'s, clone, and work with its crypto.subtle and jose both ways; signing runs in wasm', { skip, timeout: 120_000 }, () => {
-  const out = inNode24(COUNT_SIGNS, `
+test("Node 24: keys of subtle are the platform's, clone, and work with its crypto.subtle and jose both ways; signing runs in wasm", {
+  skip,
+  timeout: 120_000,
+}, () => {
+  const out = inNode24(
+    COUNT_SIGNS,
+    `
     const jose = await import(${JSON.stringify(JOSE)});
     const data = new TextEncoder().encode('native-first');
     const results = {};
@@ -92,24 +97,29 @@ test('Node 24: keys of subtle are the platform\'s, clone, and work with its cryp
       const jwt = await new jose.SignJWT({ sub: 'x' }).setProtectedHeader({ alg: name }).sign(privateKey);
       r.jose = (await jose.jwtVerify(jwt, publicKey)).payload.sub;
     }
-    process.stdout.write(JSON.stringify(results));`);
+    process.stdout.write(JSON.stringify(results));`,
+  );
   for (const [name, r] of Object.entries(out)) {
-    assert.deepEqual(r, {
-      platformKeys: true,
-      attributes: ['private', false, ['sign'], 'public', true, ['verify']],
-      platformSignsForOurs: 0,
-      platformVerifiesOurs: true,
-      oursVerifiesPlatform: true,
-      wrongContext: false,
-      cloneSigned: true,
-      platformSignsForClone: 1,
-      posted: name,
-      importedPlatformKeys: true,
-      platformExportsSame: true,
-      importedSignVerify: true,
-      platformKeyWithOurs: true,
-      jose: 'x',
-    }, name);
+    assert.deepEqual(
+      r,
+      {
+        platformKeys: true,
+        attributes: ['private', false, ['sign'], 'public', true, ['verify']],
+        platformSignsForOurs: 0,
+        platformVerifiesOurs: true,
+        oursVerifiesPlatform: true,
+        wrongContext: false,
+        cloneSigned: true,
+        platformSignsForClone: 1,
+        posted: name,
+        importedPlatformKeys: true,
+        platformExportsSame: true,
+        importedSignVerify: true,
+        platformKeyWithOurs: true,
+        jose: 'x',
+      },
+      name,
+    );
   }
 });
 

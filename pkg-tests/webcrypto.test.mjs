@@ -15,7 +15,7 @@ import { tool } from './lib/compat.mjs';
 import { run } from './lib/webcrypto-scenarios.mjs';
 
 const skip = IMPL === 'noble' ? 'mldsa-simd/webcrypto is not part of the noble API (MLDSA_IMPL=noble)' : false;
-const { subtle, install, CryptoKey: OurCryptoKey } = skip ? {} : await importFromConsumer('mldsa-simd/webcrypto');
+const { subtle, CryptoKey: OurCryptoKey } = skip ? {} : await importFromConsumer('mldsa-simd/webcrypto');
 const SCENARIOS = pathToFileURL(path.join(repoRoot, 'pkg-tests/lib/webcrypto-scenarios.mjs')).href;
 
 /**
@@ -32,21 +32,28 @@ const DEVIATIONS = {
   'importKey: jwk given as bytes': {
     ours: 'TypeError',
     node: 'DataError',
-    why: 'WebCrypto\'s importKey: keyData that is not a JsonWebKey dictionary (bytes are the BufferSource of the union) is a TypeError for the jwk format; Node reads the bytes as an empty JWK',
+    why: "WebCrypto's importKey: keyData that is not a JsonWebKey dictionary (bytes are the BufferSource of the union) is a TypeError for the jwk format; Node reads the bytes as an empty JWK",
   },
   'wrapKey: pkcs8 of an ML-DSA key': {
     ours: 'NotSupportedError',
     node: 'ArrayBuffer(70)',
-    why: 'our keys are not wrapped (unwrapping one would hand its bytes to JavaScript, through the platform); the checks before wrapping are the spec\'s',
+    why: "our keys are not wrapped (unwrapping one would hand its bytes to JavaScript, through the platform); the checks before wrapping are the spec's",
   },
 };
 
 test('the scenario suite gives the same outcomes as Node 24 native, except the listed deviations', { skip, timeout: 240_000 }, async (t) => {
   const ours = await run(subtle, subtle.supports);
-  const r = spawnSync(node24(), ['--no-warnings', '--input-type=module', '-e',
-    `import { run } from ${JSON.stringify(SCENARIOS)};
+  const r = spawnSync(
+    node24(),
+    [
+      '--no-warnings',
+      '--input-type=module',
+      '-e',
+      `import { run } from ${JSON.stringify(SCENARIOS)};
      process.stdout.write(JSON.stringify({ version: process.version, out: await run(crypto.subtle, (o, a, l) => SubtleCrypto.supports(o, a, l)) }));`,
-  ], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    ],
+    { encoding: 'utf8', maxBuffer: 1 << 24 },
+  );
   assert.equal(r.status, 0, r.stderr);
   const { version, out: node } = JSON.parse(r.stdout);
   const names = Object.keys(ours);
@@ -59,7 +66,9 @@ test('the scenario suite gives the same outcomes as Node 24 native, except the l
     assert.equal(ours[n], d.ours, n);
     assert.equal(node[n], d.node, n);
   }
-  t.diagnostic(`webcrypto: ${names.length} scenarios, ${names.length - differ.length} with the same outcome as Node ${version}'s native crypto.subtle, ${differ.length} listed deviation(s)`);
+  t.diagnostic(
+    `webcrypto: ${names.length} scenarios, ${names.length - differ.length} with the same outcome as Node ${version}'s native crypto.subtle, ${differ.length} listed deviation(s)`,
+  );
   // The suite can fail: a sample of what it checks.
   assert.equal(ours['sign: context of 256 bytes'], 'OperationError');
   assert.equal(ours['verify: signature one byte short'], 'false');
@@ -78,13 +87,18 @@ test('CryptoKeys: the platform shape, and no way to their material', { skip }, a
   assert.equal(Object.prototype.toString.call(privateKey), '[object CryptoKey]');
   assert.ok(privateKey instanceof globalThis.CryptoKey, 'instanceof the platform CryptoKey');
   assert.ok(privateKey instanceof OurCryptoKey);
-  assert.deepEqual([privateKey.type, privateKey.extractable, privateKey.algorithm, [...privateKey.usages]], ['private', false, { name: 'ML-DSA-44' }, ['sign']]);
+  assert.deepEqual(
+    [privateKey.type, privateKey.extractable, privateKey.algorithm, [...privateKey.usages]],
+    ['private', false, { name: 'ML-DSA-44' }, ['sign']],
+  );
   assert.deepEqual([publicKey.type, publicKey.extractable, [...publicKey.usages]], ['public', true, ['verify']]);
   assert.equal(privateKey.algorithm, privateKey.algorithm, 'the same algorithm object each time');
   for (const key of [publicKey, privateKey]) {
     assert.deepEqual(Reflect.ownKeys(key), [], 'no own properties');
     assert.equal(JSON.stringify(key), '{}');
-    assert.throws(() => { key.type = 'secret'; }, TypeError);
+    assert.throws(() => {
+      key.type = 'secret';
+    }, TypeError);
     assert.throws(() => privateKey.usages.push('verify'), TypeError);
   }
   assert.throws(() => new OurCryptoKey(), TypeError, 'no public constructor');
@@ -116,11 +130,27 @@ test('BufferSources are copied when the call is made', { skip }, async () => {
 test('algorithm objects are read once; hostile ones are refused', { skip }, async () => {
   const { privateKey } = await subtle.generateKey('ML-DSA-87', false, ['sign']);
   let reads = 0;
-  const alg = { get name() { reads++; return 'ML-DSA-87'; } };
+  const alg = {
+    get name() {
+      reads++;
+      return 'ML-DSA-87';
+    },
+  };
   await subtle.sign(alg, privateKey, new Uint8Array(3));
   assert.equal(reads, 1);
   await assert.rejects(subtle.sign({ name: Symbol('x') }, privateKey, new Uint8Array(3)), TypeError);
-  await assert.rejects(subtle.sign({ get name() { throw new RangeError('boom'); } }, privateKey, new Uint8Array(3)), RangeError);
+  await assert.rejects(
+    subtle.sign(
+      {
+        get name() {
+          throw new RangeError('boom');
+        },
+      },
+      privateKey,
+      new Uint8Array(3),
+    ),
+    RangeError,
+  );
 });
 
 test('other algorithms and platform keys go to the platform', { skip }, async () => {
@@ -176,15 +206,26 @@ test(`install() and jose in Node ${process.versions.node.split('.')[0]} (no nati
       native: ec.privateKey instanceof CryptoKey, supports: SubtleCrypto.supports('sign', 'ML-DSA-65'),
     }));`);
   assert.deepEqual(out, {
-    before: 'NotSupportedError', installed: true, again: true, sub: 'mldsa-simd', alg: 'ML-DSA-65',
-    jwkKeys: ['alg', 'kty', 'priv', 'pub'], payload: 'payload', tampered: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
-    ours: true, tag: '[object CryptoKey]', native: true, supports: true,
+    before: 'NotSupportedError',
+    installed: true,
+    again: true,
+    sub: 'mldsa-simd',
+    alg: 'ML-DSA-65',
+    jwkKeys: ['alg', 'kty', 'priv', 'pub'],
+    payload: 'payload',
+    tampered: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+    ours: true,
+    tag: '[object CryptoKey]',
+    native: true,
+    supports: true,
   });
 });
 
 test('install() leaves a platform with native ML-DSA alone unless forced (Node 24)', { skip, timeout: 60_000 }, () => {
   const file = path.join(consumerDir, `webcrypto-child24-${process.pid}.mjs`);
-  fs.writeFileSync(file, `
+  fs.writeFileSync(
+    file,
+    `
     import { install } from 'mldsa-simd/webcrypto';
     const plain = await install();
     const native = (await crypto.subtle.generateKey('ML-DSA-44', false, ['sign'])).privateKey;
@@ -206,14 +247,21 @@ test('install() leaves a platform with native ML-DSA alone unless forced (Node 2
       unwrapKey: await name(crypto.subtle.unwrapKey('raw', new Uint8Array(32), ours, gcm, 'AES-GCM', true, ['encrypt'])),
       encapsulateBits: await name(crypto.subtle.encapsulateBits?.('ML-KEM-768', ours) ?? Promise.reject({ name: 'absent' })),
     };
-    process.stdout.write(JSON.stringify({ plain, forced, nativeKeyStillWorks: sig.byteLength, oursIsCryptoKey: ours instanceof CryptoKey, others }));`);
+    process.stdout.write(JSON.stringify({ plain, forced, nativeKeyStillWorks: sig.byteLength, oursIsCryptoKey: ours instanceof CryptoKey, others }));`,
+  );
   try {
     const r = spawnSync(node24(), ['--no-warnings', file], { encoding: 'utf8', cwd: consumerDir });
     assert.equal(r.status, 0, r.stderr);
     // Before (issue #23): each of \`others\` was Node's TypeError (ERR_INVALID_ARG_TYPE).
     const others = {
-      encrypt: 'InvalidAccessError', decrypt: 'InvalidAccessError', deriveBits: 'InvalidAccessError', deriveKey: 'InvalidAccessError',
-      wrapKeyWith: 'InvalidAccessError', wrapKeyOf: 'InvalidAccessError', unwrapKey: 'InvalidAccessError', encapsulateBits: 'InvalidAccessError',
+      encrypt: 'InvalidAccessError',
+      decrypt: 'InvalidAccessError',
+      deriveBits: 'InvalidAccessError',
+      deriveKey: 'InvalidAccessError',
+      wrapKeyWith: 'InvalidAccessError',
+      wrapKeyOf: 'InvalidAccessError',
+      unwrapKey: 'InvalidAccessError',
+      encapsulateBits: 'InvalidAccessError',
     };
     assert.deepEqual(JSON.parse(r.stdout), { plain: false, forced: true, nativeKeyStillWorks: 2420, oursIsCryptoKey: true, others });
   } finally {
@@ -247,7 +295,10 @@ test('error messages describe a wrong argument and never contain it (issue #23)'
   };
   const echoed = [];
   for (const [what, [call, describes]] of Object.entries(calls)) {
-    const e = await call().then(() => assert.fail(`${what}: resolved`), (x) => x);
+    const e = await call().then(
+      () => assert.fail(`${what}: resolved`),
+      (x) => x,
+    );
     if (fragments.some((f) => String(e.message).includes(f))) echoed.push(what);
     else if (describes) assert.match(e.message, describes, what);
     for (let c = e.cause; c; c = c.cause)
@@ -342,14 +393,22 @@ test('util.inspect prints a key as Node prints its own CryptoKey, in Node 20, 22
     const { version } = JSON.parse(spawnSync(bin, ['-p', 'JSON.stringify({ version: process.versions.node })'], { encoding: 'utf8' }).stdout);
     runs[version] = JSON.parse(r.stdout);
   }
-  assert.deepEqual(Object.keys(runs).map((v) => v.split('.')[0]).sort(), ['20', '22', '24']);
+  assert.deepEqual(
+    Object.keys(runs)
+      .map((v) => v.split('.')[0])
+      .sort(),
+    ['20', '22', '24'],
+  );
   for (const [version, { ours, native }] of Object.entries(runs)) {
     assert.deepEqual(ours, expected, `Node ${version}`); // before, in Node 24: 'threw ERR_INVALID_THIS' (the platform's hook)
     if (native) assert.deepEqual(native, expected, `Node ${version}'s own ML-DSA keys`);
   }
 });
 
-test('where the platform has no ML-DSA, structuredClone and postMessage refuse a key with a DataCloneError, never copy it as {}', { skip, timeout: 60_000 }, () => {
+test('where the platform has no ML-DSA, structuredClone and postMessage refuse a key with a DataCloneError, never copy it as {}', {
+  skip,
+  timeout: 60_000,
+}, () => {
   // (Where it has ML-DSA, the keys are the platform's and clone:
   // webcrypto-native.test.mjs.)
   const script = `
@@ -382,19 +441,54 @@ test('sign and verify convert their arguments, read the algorithm, then copy the
   const { publicKey, privateKey } = await subtle.generateKey('ML-DSA-44', false, ['sign', 'verify']);
   const original = Uint8Array.of(1, 2, 3, 4);
   let data = original.slice();
-  const overwritten = await subtle.sign({ get name() { data.fill(9); return 'ML-DSA-44'; } }, privateKey, data);
+  const overwritten = await subtle.sign(
+    {
+      get name() {
+        data.fill(9);
+        return 'ML-DSA-44';
+      },
+    },
+    privateKey,
+    data,
+  );
   assert.equal(await subtle.verify('ML-DSA-44', publicKey, overwritten, data), true, 'signed: the bytes after the getter');
   assert.equal(await subtle.verify('ML-DSA-44', publicKey, overwritten, original), false);
   data = original.slice();
-  const detached = await subtle.sign({ name: 'ML-DSA-44', get context() { structuredClone(data.buffer, { transfer: [data.buffer] }); return undefined; } }, privateKey, data);
+  const detached = await subtle.sign(
+    {
+      name: 'ML-DSA-44',
+      get context() {
+        structuredClone(data.buffer, { transfer: [data.buffer] });
+        return undefined;
+      },
+    },
+    privateKey,
+    data,
+  );
   assert.equal(await subtle.verify('ML-DSA-44', publicKey, detached, new Uint8Array(0)), true, 'signed: the empty message of a detached buffer');
   const sig = new Uint8Array(await subtle.sign('ML-DSA-44', privateKey, original));
-  const pending = subtle.verify({ name: 'ML-DSA-44', get context() { sig[0] ^= 1; return undefined; } }, publicKey, sig, original);
+  const pending = subtle.verify(
+    {
+      name: 'ML-DSA-44',
+      get context() {
+        sig[0] ^= 1;
+        return undefined;
+      },
+    },
+    publicKey,
+    sig,
+    original,
+  );
   sig[0] ^= 1; // after the call: too late to matter
   assert.equal(await pending, false, 'verified: the signature after the getter, before the change that followed the call');
   // WebIDL converts data before the algorithm is read: a string is a TypeError, and the getter never runs.
   let reads = 0;
-  const alg = { get name() { reads++; throw new RangeError('read'); } };
+  const alg = {
+    get name() {
+      reads++;
+      throw new RangeError('read');
+    },
+  };
   await assert.rejects(subtle.sign(alg, privateKey, 'text'), TypeError);
   await assert.rejects(subtle.verify(alg, publicKey, new Uint8Array(1), 'text'), TypeError);
   await assert.rejects(subtle.verify(alg, publicKey, 'signature', original), TypeError);
@@ -431,7 +525,10 @@ test('more signing keys than the prepared-key slots: the evicted ones sign again
 // verifier (kept under the same policy) from the second: the answers are the
 // same, for good and bad signatures, contexts and messages, and past the
 // slots (verifiers evicted by other keys' signers and verifiers).
-test('a public key answers the same on its first verification (one-shot) and later ones (prepared), past the slots too', { skip, timeout: 120_000 }, async () => {
+test('a public key answers the same on its first verification (one-shot) and later ones (prepared), past the slots too', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   const { PREPARED_SLOTS } = await import(pathToFileURL(path.join(repoRoot, 'build', 'tables.js')).href);
   const data = new TextEncoder().encode('verified twice');
   for (const name of ['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87']) {

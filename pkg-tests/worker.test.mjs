@@ -140,14 +140,19 @@ test('errors keep their class and message (as the synchronous API throws them)',
   }
   // The worker-only option is checked too.
   assert.deepEqual(await outcomeOf(() => api.verify(sig, msg, publicKey, { transfer: 1 })), {
-    ok: false, error: 'TypeError', message: 'transfer: expected boolean, got number',
+    ok: false,
+    error: 'TypeError',
+    message: 'transfer: expected boolean, got number',
   });
   // A prepared key's methods refuse as the synchronous prepared key's do.
   const signer = await api.signer(secretKey);
   const syncSigner = sync.signer(secretKey);
   try {
     for (const opts of [{ extraEntropy: new Uint8Array(1) }, { context: 'x' }])
-      assert.deepEqual(await outcomeOf(() => signer.sign(msg, opts)), outcome(() => syncSigner.sign(msg, opts)));
+      assert.deepEqual(
+        await outcomeOf(() => signer.sign(msg, opts)),
+        outcome(() => syncSigner.sign(msg, opts)),
+      );
   } finally {
     signer.free();
     syncSigner.free();
@@ -162,10 +167,18 @@ test('a Uint8Array subclass whose length lies: the same answer as the synchronou
   const sig = sync.sign(msg, secretKey, { extraEntropy: false });
   const lying = (bytes, claim) => {
     class Liar extends Uint8Array {
-      get length() { return claim; }
-      get byteLength() { return claim; }
-      subarray() { return new Uint8Array(claim); }
-      slice() { return new Uint8Array(claim); }
+      get length() {
+        return claim;
+      }
+      get byteLength() {
+        return claim;
+      }
+      subarray() {
+        return new Uint8Array(claim);
+      }
+      slice() {
+        return new Uint8Array(claim);
+      }
     }
     const x = new Liar(bytes.length);
     x.set(bytes);
@@ -176,7 +189,10 @@ test('a Uint8Array subclass whose length lies: the same answer as the synchronou
   const want = outcome(() => sync.verify(sig, msg, shortPk));
   assert.deepEqual(want, { ok: false, error: 'RangeError', message: 'publicKey: expected 1952 bytes, got 1951' });
   assert.deepEqual(await outcomeOf(() => api.verify(sig, msg, shortPk)), want);
-  assert.deepEqual(await outcomeOf(() => api.verifier(shortPk)), outcome(() => sync.verifier(shortPk)));
+  assert.deepEqual(
+    await outcomeOf(() => api.verifier(shortPk)),
+    outcome(() => sync.verifier(shortPk)),
+  );
   // A whole key that claims to be short: computed on its real bytes, as the sync API does.
   const wholePk = lying(publicKey, 12);
   assert.equal(sync.verify(sig, msg, wholePk), true);
@@ -185,7 +201,10 @@ test('a Uint8Array subclass whose length lies: the same answer as the synchronou
   assert.equal(hexOf(await api.sign(msg, liarSk, { extraEntropy: false })), hexOf(sig));
   // A Proxy of a Uint8Array is no Uint8Array.
   const proxy = new Proxy(publicKey, {});
-  assert.deepEqual(await outcomeOf(() => api.verify(sig, msg, proxy)), outcome(() => sync.verify(sig, msg, proxy)));
+  assert.deepEqual(
+    await outcomeOf(() => api.verify(sig, msg, proxy)),
+    outcome(() => sync.verify(sig, msg, proxy)),
+  );
 });
 
 test('concurrency: many calls in flight, each result matched to its call', { skip, timeout: 120_000 }, async () => {
@@ -231,7 +250,10 @@ test('close() with calls in flight: they settle with their results; then the poo
   assert.equal(p.close(), closed, 'close() is idempotent');
   const refused = outcomeOf(() => p.ml_dsa65.verify(sig, msg, publicKey));
   const results = await Promise.all(pending);
-  assert.deepEqual(results, pending.map((_, i) => (i % 2 ? true : i % 4 !== 0)));
+  assert.deepEqual(
+    results,
+    pending.map((_, i) => (i % 2 ? true : i % 4 !== 0)),
+  );
   await closed;
   const closedError = { name: 'Error', message: 'mldsa-simd/worker: the pool is closed' };
   assert.deepEqual(await refused, { ok: false, error: 'Error', message: closedError.message });
@@ -263,8 +285,14 @@ test('prepared keys: used after free() reject with the message of the synchronou
   syncV.free();
   const syncS = sync.signer(secretKey);
   syncS.free();
-  assert.deepEqual(await outcomeOf(() => verifier.verify(sig, msg)), outcome(() => syncV.verify(sig, msg)));
-  assert.deepEqual(await outcomeOf(() => signer.sign(msg)), outcome(() => syncS.sign(msg)));
+  assert.deepEqual(
+    await outcomeOf(() => verifier.verify(sig, msg)),
+    outcome(() => syncV.verify(sig, msg)),
+  );
+  assert.deepEqual(
+    await outcomeOf(() => signer.sign(msg)),
+    outcome(() => syncS.sign(msg)),
+  );
   assert.deepEqual(await outcomeOf(() => verifier.verify(sig, msg)), { ok: false, error: 'Error', message: 'verifier: used after free()' });
   // A new prepared key of the same bytes works (the workers forgot the old one).
   const again = await api.verifier(publicKey);
@@ -294,10 +322,13 @@ test('bytes: copied by default (caller untouched), moved with { transfer: true }
   assert.equal(pooled.length, msg.length, 'a pooled Buffer is not detached');
 
   // Whole buffers move: the caller's copies are detached, the result is right.
-  const s2 = sig.slice(), m2 = msg.slice(), p2 = publicKey.slice();
+  const s2 = sig.slice(),
+    m2 = msg.slice(),
+    p2 = publicKey.slice();
   assert.equal(await api.verify(s2, m2, p2, { transfer: true }), true);
   assert.deepEqual([s2.byteLength, m2.byteLength, p2.byteLength], [0, 0, 0], 'moved with { transfer: true }');
-  const sk2 = secretKey.slice(), m3 = msg.slice();
+  const sk2 = secretKey.slice(),
+    m3 = msg.slice();
   assert.equal(hexOf(await api.sign(m3, sk2, { extraEntropy: false, transfer: true })), hexOf(sig));
   assert.equal(sk2.byteLength, 0);
   // The same buffer twice is moved once.
@@ -335,16 +366,25 @@ test('{ transfer: true } with one buffer in several calls: moved by the first, r
   const calls = msgs.map((m, i) => p.ml_dsa44.verify(sigs[i].slice(), m.slice(), samePk, { transfer: true }));
   assert.equal(samePk.byteLength, 0, 'moved when the call was made');
   const got = await Promise.all(calls.map((c) => rightOrDetached(c, true, 'publicKey')));
-  assert.deepEqual(got.map((g) => g.ok), [true, false, false, false, false, false]);
+  assert.deepEqual(
+    got.map((g) => g.ok),
+    [true, false, false, false, false, false],
+  );
   // The same for the secret key of sign, and for a prepared verifier's message.
   const sameSk = secretKey.slice();
   const signs = msgs.slice(0, 3).map((m) => p.ml_dsa44.sign(m.slice(), sameSk, { extraEntropy: false, transfer: true }));
   const signed = await Promise.all(signs.map((c, i) => rightOrDetached(c, hexOf(sync.sign(msgs[i], secretKey, { extraEntropy: false })), 'secretKey')));
-  assert.deepEqual(signed.map((g) => g.ok), [true, false, false]);
+  assert.deepEqual(
+    signed.map((g) => g.ok),
+    [true, false, false],
+  );
   const verifier = await p.ml_dsa44.verifier(publicKey);
   const sameMsg = msgs[0].slice();
   const prepared = [0, 1, 2].map(() => verifier.verify(sigs[0].slice(), sameMsg, { transfer: true }));
-  assert.deepEqual((await Promise.all(prepared.map((c) => rightOrDetached(c, true, 'msg')))).map((g) => g.ok), [true, false, false]);
+  assert.deepEqual(
+    (await Promise.all(prepared.map((c) => rightOrDetached(c, true, 'msg')))).map((g) => g.ok),
+    [true, false, false],
+  );
   verifier.free();
   await p.close();
 });
@@ -395,11 +435,21 @@ test('mldsa-simd/worker-task: a task module for piscina pools of your own, which
     assert.equal(await own.run({ set: 65, op: 'verify', args: [sig, enc('other'), publicKey] }), false);
     assert.equal(hexOf(await own.run({ set: 65, op: 'sign', args: [msg, secretKey, { extraEntropy: false }] })), hexOf(sig));
     await assert.rejects(own.run({ set: 65, op: 'verify', args: [sig, msg, publicKey.subarray(2)] }), {
-      name: 'RangeError', message: 'publicKey: expected 1952 bytes, got 1950',
+      name: 'RangeError',
+      message: 'publicKey: expected 1952 bytes, got 1950',
     });
     await assert.rejects(own.run({ set: 66, op: 'verify', args: [] }), { name: 'RangeError', message: 'set: expected 44, 65 or 87' });
-    await assert.rejects(own.run({ set: 65, op: 'encrypt', args: [] }), { name: 'TypeError', message: 'op: expected "keygen", "getPublicKey", "sign" or "verify"' });
-    const batch = await own.run({ op: 'batch', tasks: [{ set: 65, op: 'verify', args: [sig, msg, publicKey] }, { set: 65, op: 'getPublicKey', args: [msg] }] });
+    await assert.rejects(own.run({ set: 65, op: 'encrypt', args: [] }), {
+      name: 'TypeError',
+      message: 'op: expected "keygen", "getPublicKey", "sign" or "verify"',
+    });
+    const batch = await own.run({
+      op: 'batch',
+      tasks: [
+        { set: 65, op: 'verify', args: [sig, msg, publicKey] },
+        { set: 65, op: 'getPublicKey', args: [msg] },
+      ],
+    });
     assert.deepEqual(batch, [{ value: true }, { error: { name: 'RangeError', message: 'secretKey: expected 4032 bytes, got 8' } }]);
   } finally {
     await own.close();
@@ -416,13 +466,26 @@ test('mldsa-simd/worker-task: a task module for piscina pools of your own, which
   task({ set: 44, op: 'keygen', args: [seedCopy] });
   const key = { pool: 'test', id: 1, kind: 'signer', bytes: secretKey.slice() };
   task({ set: 44, op: 'sign', args: [enc('y'), { extraEntropy: false }], key });
-  assert.ok(sk.every((b) => b === 0), 'secretKey wiped');
-  assert.ok(rnd.every((b) => b === 0), 'extraEntropy wiped');
-  assert.ok(seedCopy.every((b) => b === 0), 'seed wiped');
-  assert.ok(key.bytes.every((b) => b === 0), 'prepared key bytes wiped');
+  assert.ok(
+    sk.every((b) => b === 0),
+    'secretKey wiped',
+  );
+  assert.ok(
+    rnd.every((b) => b === 0),
+    'extraEntropy wiped',
+  );
+  assert.ok(
+    seedCopy.every((b) => b === 0),
+    'seed wiped',
+  );
+  assert.ok(
+    key.bytes.every((b) => b === 0),
+    'prepared key bytes wiped',
+  );
   assert.equal(task({ op: 'forgetPool', key: { pool: 'test' } }), 1, 'the cached signer is dropped');
   // An id reused for another key never picks up the cached one.
-  const a = sync.keygen(rng.bytes(32)), b = sync.keygen(rng.bytes(32));
+  const a = sync.keygen(rng.bytes(32)),
+    b = sync.keygen(rng.bytes(32));
   const m = enc('ids');
   const sigA = sync.sign(m, a.secretKey);
   const as = (pk) => ({ pool: 'ids', id: 7, kind: 'verifier', bytes: pk.slice() });
@@ -580,7 +643,9 @@ test('Chromium: a pool of module Web Workers gives the synchronous API’s resul
   const entry = browserWorkerEntry(installedPackageDir());
   assert.equal(entry, 'worker-browser.mjs');
   const sync = lib.ml_dsa65;
-  const seed = rng.bytes(32), msg = rng.bytes(50), ctx = rng.bytes(3);
+  const seed = rng.bytes(32),
+    msg = rng.bytes(50),
+    ctx = rng.bytes(3);
   const input = { seed: hexOf(seed), msg: hexOf(msg), ctx: hexOf(ctx) };
   const server = await serve(consumerDir, page(entry, input));
   let browser;
@@ -605,7 +670,11 @@ test('Chromium: a pool of module Web Workers gives the synchronous API’s resul
     assert.equal(r.workerError, `Error: ${outcome(() => sync.sign(msg, new Uint8Array(4032).fill(255))).message}`);
     assert.equal(r.transferred, 0);
     assert.equal(r.ownVerifies, true);
-    assert.deepEqual(r.sharedTransfer, ['true', ...Array(3).fill('TypeError: publicKey: its ArrayBuffer is detached')], 'one buffer moved by the first of several calls');
+    assert.deepEqual(
+      r.sharedTransfer,
+      ['true', ...Array(3).fill('TypeError: publicKey: its ArrayBuffer is detached')],
+      'one buffer moved by the first of several calls',
+    );
     assert.equal(r.pending, true);
     assert.equal(r.closed, 'Error: mldsa-simd/worker: the pool is closed');
     t.diagnostic(`worker: Chromium module Web Worker pool (size ${r.size}) matches the synchronous API`);
@@ -756,22 +825,33 @@ window.__result = result;
 test('browsers: built-ins replaced after the import see no secret through the Web Worker pool', { skip, timeout: 240_000 }, async (t) => {
   const entry = browserWorkerEntry(installedPackageDir());
   const sync = lib.ml_dsa65;
-  const seed = rng.bytes(32), rnd = rng.bytes(32), msg = rng.bytes(50);
+  const seed = rng.bytes(32),
+    rnd = rng.bytes(32),
+    msg = rng.bytes(50);
   const { publicKey, secretKey } = sync.keygen(seed);
   const other = sync.keygen(rng.bytes(32)).secretKey;
   // K is bytes 32..63 of a secret key (FIPS 204 Algorithm 24).
-  const secrets = { seed: hexOf(seed), 'K (keygen result)': hexOf(secretKey.subarray(32, 64)), 'K (signing key)': hexOf(other.subarray(32, 64)), rnd: hexOf(rnd) };
+  const secrets = {
+    seed: hexOf(seed),
+    'K (keygen result)': hexOf(secretKey.subarray(32, 64)),
+    'K (signing key)': hexOf(other.subarray(32, 64)),
+    rnd: hexOf(rnd),
+  };
   const input = { seed: hexOf(seed), secretKey: hexOf(other), rnd: hexOf(rnd), msg: hexOf(msg), secrets };
   const server = await serve(consumerDir, hookedPage(entry, input));
   try {
-    for (const [name, open] of [['Chromium', () => openPage({ viewport: { width: 800, height: 400 } })], ['Firefox ESR', openFirefox]]) {
+    for (const [name, open] of [
+      ['Chromium', () => openPage({ viewport: { width: 800, height: 400 } })],
+      ['Firefox ESR', openFirefox],
+    ]) {
       await t.test(name, async (t) => {
         const browser = await open();
         try {
           const { page: pg, problems } = browser;
           await pg.goto(`http://127.0.0.1:${server.address().port}/`);
           let r;
-          for (const until = Date.now() + 120_000; !(r = await pg.evaluate(() => window.__result)) && Date.now() < until; ) await new Promise((res) => setTimeout(res, 100));
+          for (const until = Date.now() + 120_000; !(r = await pg.evaluate(() => window.__result)) && Date.now() < until; )
+            await new Promise((res) => setTimeout(res, 100));
           assert.ok(r, 'the page did not finish');
           assert.equal(r.error, undefined, `the page threw: ${r.error}`);
           assert.deepEqual(problems, []);

@@ -44,7 +44,10 @@ const PARTLY_OURS = FILES.filter((f) => !f.inScope(''));
 // Our keys are not the platform's CryptoKeys where it has no ML-DSA, and no
 // script can make an object that structuredClone copies as a CryptoKey: the
 // serialization subtests fail there (with a DataCloneError).
-const NO_NATIVE_SERIALIZATION = { file: 'WebCryptoAPI/serialization/mldsa.tentative.https.any.js', reason: 'our keys cannot be structured-cloned where the platform has no ML-DSA' };
+const NO_NATIVE_SERIALIZATION = {
+  file: 'WebCryptoAPI/serialization/mldsa.tentative.https.any.js',
+  reason: 'our keys cannot be structured-cloned where the platform has no ML-DSA',
+};
 const EXPECTED_FAILURES = {
   'Node 20': [NO_NATIVE_SERIALIZATION],
   'Node 24, native ML-DSA hidden': [NO_NATIVE_SERIALIZATION],
@@ -93,7 +96,7 @@ function judge(t, env, runs, baseline, { installExpected }) {
   const outOfScope = FILES.reduce((n, f) => n + runs[f.file].results.filter((r) => !f.inScope(r.name)).length, 0);
   t.diagnostic(
     `wpt ${env}: ${passed + failed} subtests judged, ${passed} passed, ${failed} failed (${expected} expected to fail)` +
-      `; ${outOfScope} subtests of other algorithms not counted`
+      `; ${outOfScope} subtests of other algorithms not counted`,
   );
   for (const f of failures) t.diagnostic(`wpt ${env}: failed: ${f}`);
   assert.deepEqual(problems, [], `${env}: ${problems.length} unexpected results:\n${problems.join('\n')}`);
@@ -109,7 +112,7 @@ async function limited(n, jobs) {
         const i = next++;
         out[i] = await jobs[i]();
       }
-    })
+    }),
   );
   return out;
 }
@@ -118,8 +121,16 @@ async function limited(n, jobs) {
 async function nodeRuns(node, hideNative) {
   const moduleUrl = consumerModuleUrl(`${PKG_NAME}/webcrypto`);
   const jobs = [
-    ...FILES.map(({ file }) => () => runInNode({ node, file, mode: 'install', hideNative, moduleUrl })),
-    ...PARTLY_OURS.map(({ file }) => () => runInNode({ node, file, mode: 'none', hideNative, moduleUrl })),
+    ...FILES.map(
+      ({ file }) =>
+        () =>
+          runInNode({ node, file, mode: 'install', hideNative, moduleUrl }),
+    ),
+    ...PARTLY_OURS.map(
+      ({ file }) =>
+        () =>
+          runInNode({ node, file, mode: 'none', hideNative, moduleUrl }),
+    ),
   ];
   const out = await limited(2, jobs);
   const runs = Object.fromEntries(FILES.map(({ file }, i) => [file, out[i]]));

@@ -31,8 +31,15 @@ export function renderRows(cells) {
   const out = new Map();
   for (const [key, row] of rows) {
     // Cells that ran concurrently carry `order` (their place in the test's list).
-    const sorted = row.map((c, i) => ({ c, i })).sort((a, b) => (a.c.order ?? a.i) - (b.c.order ?? b.i)).map((x) => x.c);
-    const list = (pick) => sorted.filter(pick).map((c) => (c.na ? `${c.cell} (${c.na})` : c.cell)).join(', ') || '—';
+    const sorted = row
+      .map((c, i) => ({ c, i }))
+      .sort((a, b) => (a.c.order ?? a.i) - (b.c.order ?? b.i))
+      .map((x) => x.c);
+    const list = (pick) =>
+      sorted
+        .filter(pick)
+        .map((c) => (c.na ? `${c.cell} (${c.na})` : c.cell))
+        .join(', ') || '—';
     const { env, version } = row[0];
     out.set(key, `| ${env} | ${version} | ${list((c) => !c.na && c.ok)} | ${list((c) => !c.na && !c.ok)} | ${list((c) => c.na)} |`);
   }

@@ -156,9 +156,17 @@ function selfTest() {
     ['use after a test fn', '#[cfg(test)]\nfn t() { let x = { 1 }; }\nuse crate::mldsa as up;\n', ['mldsa']],
     ['code after a test mod declaration', '#[cfg(test)]\npub(crate) mod streams;\npub fn f() { crate::api::keygen(); }\n', ['api']],
     ['a test mod is dropped', 'use crate::params::N;\n#[cfg(test)]\nmod tests {\n use crate::mldsa::x;\n fn f() { if a { b } }\n}\n', ['params']],
-    ['all(test, …) with a second attribute', '#[cfg(all(test, target_arch = "wasm32"))]\n#[allow(dead_code)]\nfn t() { crate::wasm::x(); }\nfn g() { crate::ring::Poly::zero(); }\n', ['ring']],
+    [
+      'all(test, …) with a second attribute',
+      '#[cfg(all(test, target_arch = "wasm32"))]\n#[allow(dead_code)]\nfn t() { crate::wasm::x(); }\nfn g() { crate::ring::Poly::zero(); }\n',
+      ['ring'],
+    ],
     ['any(test, feature) counts', '#[cfg(any(test, feature = "ct-testing"))]\npub fn r() { crate::mldsa::x(); }\n', ['mldsa']],
-    ['braces and crate:: in strings and comments', 'fn f() { let s = "} crate::api {"; let c = \'}\'; } // crate::wasm\n/* crate::bench */ use crate::xof::X;\n', ['xof']],
+    [
+      'braces and crate:: in strings and comments',
+      'fn f() { let s = "} crate::api {"; let c = \'}\'; } // crate::wasm\n/* crate::bench */ use crate::xof::X;\n',
+      ['xof'],
+    ],
   ];
   let failed = 0;
   for (const [what, text, want] of cases) {
@@ -210,7 +218,8 @@ export function problems({ modules, edges }) {
   for (const [from, tos] of edges) {
     for (const to of tos) {
       if (edges.get(to)?.has(from) && from < to) out.push(`cycle: ${from} ↔ ${to}`);
-      const lf = layerOf(from), lt = layerOf(to);
+      const lf = layerOf(from),
+        lt = layerOf(to);
       if (lf >= 0 && lt > lf) out.push(`${from} (layer ${lf}) uses ${to} (layer ${lt}), a higher layer`);
     }
   }
@@ -258,12 +267,19 @@ export function readmeProblems(modules, readme) {
   const a = layout.indexOf('<!-- module-map start');
   const b = layout.indexOf('<!-- module-map end -->');
   if (a < 0 || b < 0) return [...out, 'README.md Layout has no module-map markers'];
-  const rows = layout.slice(a, b).split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('|---'));
+  const rows = layout
+    .slice(a, b)
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('|---'));
   const read = (f) => fs.readFileSync(path.join(root, f), 'utf8');
   const backend = read('src/backend.rs');
-  let fipsRows = 0, kernelRows = 0;
+  let fipsRows = 0,
+    kernelRows = 0;
   for (const row of rows) {
-    const cells = row.split('|').slice(1, -1).map((c) => c.trim());
+    const cells = row
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
     const files = [...row.matchAll(/`(src\/[^`]+\.rs)`/g)].map((m) => m[1]);
     for (const f of files) if (!fs.existsSync(path.join(root, f))) out.push(`README.md module map names ${f}, which does not exist`);
     if (/^Algorithms? \d/.test(cells[0])) {
@@ -277,7 +293,8 @@ export function readmeProblems(modules, readme) {
       const names = [...cells[0].matchAll(/`([a-z_0-9]+)`/g)].map((m) => m[1]);
       for (const name of names) {
         if (!new RegExp(`fn ${name}\\b`).test(backend)) out.push(`README.md kernel table: ${name} is not a method of Backend (src/backend.rs)`);
-        for (const f of files) if (fs.existsSync(path.join(root, f)) && !new RegExp(`fn ${name}\\b`).test(read(f))) out.push(`README.md kernel table: ${f} has no fn ${name}`);
+        for (const f of files)
+          if (fs.existsSync(path.join(root, f)) && !new RegExp(`fn ${name}\\b`).test(read(f))) out.push(`README.md kernel table: ${f} has no fn ${name}`);
       }
     }
   }

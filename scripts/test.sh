@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `npm test` (and .ci/run): set up whatever is missing (Chromium included), then run
 # every suite, in this order, stopping at the first failure:
+#   0. the crate's module graph (scripts/module-graph.mjs --check); Biome: the JavaScript
+#      formatted and linted (biome.json; `npm run format` fixes what it can)
 #   1. cargo test --release                                 native: unit tests + Rust ACVP suites
 #      (and unpack/'s tests: the decoder that unpacks the embedded .wasm)
 #      then cargo fuzz: each target in fuzz/ for a short smoke time from its seed corpus
@@ -136,6 +138,11 @@ rc=0
 module_graph() { node scripts/module-graph.mjs --self-test && node scripts/module-graph.mjs --check; }
 run "module graph" "$LOGS/module-graph.log" module_graph || rc=$?
 SUMMARY+=("$(grep -E '^module-graph: (passed|FAILED)' "$LOGS/module-graph.log" | sed 's/^/    /' || true)")
+[ "$rc" = 0 ] || exit "$rc"
+
+# The JavaScript is formatted and linted by Biome (biome.json; `npx biome check --write .` fixes
+# what it can): one well-kept tool for both, run from the repository's dev dependencies.
+run "biome (JS format + lint)" "$LOGS/biome.log" npx --no-install biome check --reporter=summary . || rc=$?
 [ "$rc" = 0 ] || exit "$rc"
 
 # --show-output: the Rust ACVP suites print how many vectors they ran. ACVP_DIR: all of

@@ -68,7 +68,7 @@ function pick(folder, group, expected, coveredHashes) {
   }
   if (group.preHash === 'preHash') {
     const out = [];
-    for (const t of tests) if (out.length < 2 && !coveredHashes.has(t.hashAlg)) (out.push(t), coveredHashes.add(t.hashAlg));
+    for (const t of tests) if (out.length < 2 && !coveredHashes.has(t.hashAlg)) out.push(t), coveredHashes.add(t.hashAlg);
     for (const t of tests) if (out.length < 2 && !out.includes(t)) out.push(t);
     return out;
   }
@@ -92,14 +92,19 @@ for (const folder of FOLDERS) {
   const cut = (doc) => ({ ...doc, testGroups: doc.testGroups.map((g) => ({ ...g, tests: g.tests.filter((t) => keep.get(g.tgId).has(t.tcId)) })) });
   fs.mkdirSync(path.join(to, folder), { recursive: true });
   let n = 0;
-  for (const [file, doc] of [['prompt.json', prompt.json], ['expectedResults.json', expected.json]]) {
+  for (const [file, doc] of [
+    ['prompt.json', prompt.json],
+    ['expectedResults.json', expected.json],
+  ]) {
     const sub = cut(doc);
     n = sub.testGroups.reduce((s, g) => s + g.tests.length, 0);
     const text = JSON.stringify(sub) + '\n';
     fs.writeFileSync(path.join(to, folder, file), text);
     outSums.push(`${sha256(text)}  ${folder}/${file}`);
   }
-  console.log(`${folder}: ${n} of ${prompt.json.testGroups.reduce((s, g) => s + g.tests.length, 0)} cases${covered.size ? `, ${covered.size} hash functions` : ''}`);
+  console.log(
+    `${folder}: ${n} of ${prompt.json.testGroups.reduce((s, g) => s + g.tests.length, 0)} cases${covered.size ? `, ${covered.size} hash functions` : ''}`,
+  );
 }
 fs.writeFileSync(path.join(to, 'SHA256SUMS'), outSums.join('\n') + '\n');
 fs.writeFileSync(

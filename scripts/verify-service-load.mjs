@@ -20,7 +20,10 @@ try {
   let tarball = packedTarball(path.join(repoRoot, 'pkg-tests/.consumer'));
   if (!tarball) {
     if (!fs.existsSync(path.join(repoRoot, 'pkg/package.json'))) throw new Error('no pkg/: run npm run build first');
-    const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: path.join(repoRoot, 'pkg'), encoding: 'utf8' }).trim().split('\n').pop();
+    const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', tmp], { cwd: path.join(repoRoot, 'pkg'), encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop();
     tarball = path.join(tmp, name);
   }
   console.error(`verify-service-load: installing examples/verify-service with ${path.basename(tarball)}`);

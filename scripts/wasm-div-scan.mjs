@@ -27,7 +27,8 @@ const file = process.argv[2] || path.join(root, 'build/wasm/mldsa_simd_bg.wasm')
 // wipe the blocks secrets are copied into).
 const SECRET_EXPORT = /^(keygen|public_key|sign|stream_mu|prepare_signer|prepared_free|prepared_stream_mu|alloc|dealloc)$|^signer_/;
 // Exports on public data only (verification, message streaming, memory size and use) and wasm-bindgen's.
-const PUBLIC_EXPORT = /^(verify|prepare_verifier|prepared_live|stream_update|stream_finish|memory_bytes|memory_in_use|memory)$|^verifier_|^__wbindgen_|^__externref_|^__abort_handler$|^__instance_terminated$/;
+const PUBLIC_EXPORT =
+  /^(verify|prepare_verifier|prepared_live|stream_update|stream_finish|memory_bytes|memory_in_use|memory)$|^verifier_|^__wbindgen_|^__externref_|^__abort_handler$|^__instance_terminated$/;
 // Functions allowed to divide, recognised by their code, with the reason.
 const ALLOWED = [
   {
@@ -94,9 +95,11 @@ function reach(roots) {
 }
 
 const unclassified = exports.filter(([e]) => !SECRET_EXPORT.test(e) && !PUBLIC_EXPORT.test(e)).map(([e]) => e);
-if (unclassified.length) fail(`exports not classified as secret or public: ${unclassified.join(', ')} (edit SECRET_EXPORT / PUBLIC_EXPORT in scripts/wasm-div-scan.mjs)`);
+if (unclassified.length)
+  fail(`exports not classified as secret or public: ${unclassified.join(', ')} (edit SECRET_EXPORT / PUBLIC_EXPORT in scripts/wasm-div-scan.mjs)`);
 const roots = exports.filter(([e, f]) => f && SECRET_EXPORT.test(e));
-if (!roots.some(([e]) => /keygen/.test(e)) || !roots.some(([e]) => /sign/.test(e))) fail('no keygen or sign export found: wrong file, or the export names changed');
+if (!roots.some(([e]) => /keygen/.test(e)) || !roots.some(([e]) => /sign/.test(e)))
+  fail('no keygen or sign export found: wrong file, or the export names changed');
 const allocator = reach(exports.filter(([e, f]) => f && ALLOCATOR_EXPORT.test(e)).map(([, f]) => f));
 const reached = reach(roots.map(([, f]) => f));
 
@@ -108,7 +111,9 @@ const bad = [];
 for (const f of reached) {
   const fn = funcs.get(f);
   if (!fn.divs.length) continue;
-  const ops = Object.entries(fn.divs.reduce((o, d) => ((o[d] = (o[d] || 0) + 1), o), {})).map(([d, n]) => `${n}× ${d}`).join(', ');
+  const ops = Object.entries(fn.divs.reduce((o, d) => ((o[d] = (o[d] || 0) + 1), o), {}))
+    .map(([d, n]) => `${n}× ${d}`)
+    .join(', ');
   const ok = ALLOWED.find((a) => a.test(fn, { allocator }));
   if (ok) console.log(`  allowed: ${f} (${ops}): ${ok.what}; ${ok.why}`);
   else bad.push(`${f}: ${ops}`);

@@ -97,7 +97,11 @@ function selfTest() {
   const cases = [
     { what: 'a clean kernel', bytes: made(good), expect: 1 },
     { what: 'i64x2.mul', bytes: made(`(i64x2.mul ${extmul} ${load})`), expect: /i64x2\.mul/ },
-    { what: 'a constant in a loop', bytes: made(`(loop $l (drop (i64x2.add ${extmul} (v128.const i32x4 7 7 7 7))) (br_if $l (local.get $p))) ${load}`), expect: /inside a loop/ },
+    {
+      what: 'a constant in a loop',
+      bytes: made(`(loop $l (drop (i64x2.add ${extmul} (v128.const i32x4 7 7 7 7))) (br_if $l (local.get $p))) ${load}`),
+      expect: /inside a loop/,
+    },
     { what: 'a constant outside loops', bytes: made(`(drop (i64x2.add ${extmul} (v128.const i32x4 7 7 7 7))) ${load}`), expect: 1 },
   ];
   let failed = 0;
@@ -129,5 +133,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(`wasm-tricks-check: FAILED (${path.relative(root, file)})`);
     process.exit(1);
   }
-  console.log(`wasm-tricks-check: passed (${path.relative(root, file)}: ${r.functions} functions, ${r.kernels} product kernels, no i64x2.mul, no vector constant in their loops but zeros/ones)`);
+  console.log(
+    `wasm-tricks-check: passed (${path.relative(root, file)}: ${r.functions} functions, ${r.kernels} product kernels, no i64x2.mul, no vector constant in their loops but zeros/ones)`,
+  );
 }

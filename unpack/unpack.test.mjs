@@ -37,9 +37,7 @@ function noise(n, seed) {
   return Uint8Array.from({ length: n }, () => next() & 0xff);
 }
 
-const text = new TextEncoder().encode(
-  Array.from({ length: 1500 }, (_, i) => `coefficient ${i % 97} of poly ${i % 13}; `).join(''),
-);
+const text = new TextEncoder().encode(Array.from({ length: 1500 }, (_, i) => `coefficient ${i % 97} of poly ${i % 13}; `).join(''));
 const samples = {
   empty: new Uint8Array(0),
   'one byte': Uint8Array.of(42),

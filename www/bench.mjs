@@ -23,10 +23,34 @@ window.__bench = state;
 // A module whose one function returns v128.const 0: it validates only where
 // WebAssembly SIMD (simd128) is supported.
 const SIMD_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
-  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // type section: () -> v128
-  0x03, 0x02, 0x01, 0x00, // function section: one function of type 0
-  0x0a, 0x16, 0x01, 0x14, 0x00, 0xfd, 0x0c, ...new Array(16).fill(0), 0x0b, // code: v128.const 0; end
+  0x00,
+  0x61,
+  0x73,
+  0x6d,
+  0x01,
+  0x00,
+  0x00,
+  0x00, // magic, version
+  0x01,
+  0x05,
+  0x01,
+  0x60,
+  0x00,
+  0x01,
+  0x7b, // type section: () -> v128
+  0x03,
+  0x02,
+  0x01,
+  0x00, // function section: one function of type 0
+  0x0a,
+  0x16,
+  0x01,
+  0x14,
+  0x00,
+  0xfd,
+  0x0c,
+  ...new Array(16).fill(0),
+  0x0b, // code: v128.const 0; end
 ]);
 const simd = WebAssembly.validate(SIMD_PROBE);
 state.simd = simd;
@@ -120,7 +144,7 @@ const PEERS = [
     name: 'WebCrypto (this browser)',
     async: true,
     hedged: true,
-    note: 'native: the browser\'s own ML-DSA in crypto.subtle, each call awaited before the next (its times include the promise\'s round trip). keygen = generateKey (a random seed, two CryptoKeys), ours = keygen(seed) to raw bytes. Its signing is hedged (WebCrypto has no deterministic signing), so its rejection-loop iterations are random, not the message set\'s: same mean, more spread. Keys imported once from our PKCS#8 / SPKI; the cross-check has it verify our signatures and ours verify its.',
+    note: "native: the browser's own ML-DSA in crypto.subtle, each call awaited before the next (its times include the promise's round trip). keygen = generateKey (a random seed, two CryptoKeys), ours = keygen(seed) to raw bytes. Its signing is hedged (WebCrypto has no deterministic signing), so its rejection-loop iterations are random, not the message set's: same mean, more spread. Keys imported once from our PKCS#8 / SPKI; the cross-check has it verify our signatures and ours verify its.",
     load: loadNative,
   },
   {
@@ -172,7 +196,12 @@ function showEnv(peers) {
   });
   row('Peers', list);
   const native = state.peers.native;
-  row('WebCrypto ML-DSA', native ? el('span', { class: 'yes' }, `${native.sets.map((s) => `ML-DSA-${s}`).join(', ')}; context ${native.context ? 'supported' : 'not supported'}`) : el('span', { class: 'no' }, 'this browser has no ML-DSA in WebCrypto'));
+  row(
+    'WebCrypto ML-DSA',
+    native
+      ? el('span', { class: 'yes' }, `${native.sets.map((s) => `ML-DSA-${s}`).join(', ')}; context ${native.context ? 'supported' : 'not supported'}`)
+      : el('span', { class: 'no' }, 'this browser has no ML-DSA in WebCrypto'),
+  );
 }
 
 function ratioCell(r) {
@@ -203,7 +232,7 @@ function renderTable(results, peers) {
   }
   table.replaceChildren(el('thead', {}, head), el('tbody', {}, ...body));
   $('table-legend').textContent = state.peers.native
-    ? 'native = this browser\'s WebCrypto: its keygen is generateKey (a random seed, two CryptoKeys) where ours is keygen(seed) to raw bytes; its sign is hedged; each of its calls is awaited before the next.'
+    ? "native = this browser's WebCrypto: its keygen is generateKey (a random seed, two CryptoKeys) where ours is keygen(seed) to raw bytes; its sign is hedged; each of its calls is awaited before the next."
     : 'This browser has no ML-DSA in WebCrypto.';
 }
 
@@ -267,16 +296,50 @@ function renderNotes(peers, problems, seconds) {
   const notes = $('notes');
   notes.replaceChildren();
   notes.append(el('li', {}, `Method: ${METHOD}.`));
-  notes.append(el('li', {}, `Ratio = peer µs / ours µs (above 1: ours is faster). ${quick ? 'Quick run (?quick): few rounds and 16 signing messages; not representative. ' : ''}Finished in ${seconds.toFixed(1)} s.`));
+  notes.append(
+    el(
+      'li',
+      {},
+      `Ratio = peer µs / ours µs (above 1: ours is faster). ${quick ? 'Quick run (?quick): few rounds and 16 signing messages; not representative. ' : ''}Finished in ${seconds.toFixed(1)} s.`,
+    ),
+  );
   const signs = state.results.filter((r) => r.op === 'sign' && r.messages);
-  if (signs.length) notes.append(el('li', {}, `Signing messages: ${signs.map((r) => `${r.messages.source} (${r.messages.count} of ${r.messages.of})`).join(', ')}.`));
+  if (signs.length)
+    notes.append(el('li', {}, `Signing messages: ${signs.map((r) => `${r.messages.source} (${r.messages.count} of ${r.messages.of})`).join(', ')}.`));
   for (const p of peers) if (p.note) notes.append(el('li', {}, p.note));
   const native = state.peers.native;
-  notes.append(el('li', {}, native ? `This browser has ML-DSA in WebCrypto (${native.sets.map((s) => `ML-DSA-${s}`).join(', ')}); context strings ${native.context ? 'supported' : 'not supported'}.` : 'This browser has no ML-DSA in WebCrypto.'));
+  notes.append(
+    el(
+      'li',
+      {},
+      native
+        ? `This browser has ML-DSA in WebCrypto (${native.sets.map((s) => `ML-DSA-${s}`).join(', ')}); context strings ${native.context ? 'supported' : 'not supported'}.`
+        : 'This browser has no ML-DSA in WebCrypto.',
+    ),
+  );
   notes.append(el('li', {}, 'node:crypto (OpenSSL) is a peer in `npm run bench` only.'));
   for (const p of problems) notes.append(el('li', { class: 'warn' }, `WARNING: ${p}`));
-  const json = { date: new Date().toISOString(), quick, userAgent: navigator.userAgent, simd, crossOriginIsolated, cpus: navigator.hardwareConcurrency, peers: state.peers, method: METHOD, seconds, problems, results: state.results };
-  const link = el('a', { href: URL.createObjectURL(new Blob([JSON.stringify(json, null, 2) + '\n'], { type: 'application/json' })), download: `mldsa-simd-bench-${quick ? 'quick-' : ''}browser.json` }, 'these results as JSON');
+  const json = {
+    date: new Date().toISOString(),
+    quick,
+    userAgent: navigator.userAgent,
+    simd,
+    crossOriginIsolated,
+    cpus: navigator.hardwareConcurrency,
+    peers: state.peers,
+    method: METHOD,
+    seconds,
+    problems,
+    results: state.results,
+  };
+  const link = el(
+    'a',
+    {
+      href: URL.createObjectURL(new Blob([JSON.stringify(json, null, 2) + '\n'], { type: 'application/json' })),
+      download: `mldsa-simd-bench-${quick ? 'quick-' : ''}browser.json`,
+    },
+    'these results as JSON',
+  );
   notes.append(el('li', {}, 'Download ', link, ' (the format of bench-js/results.json).'));
 }
 

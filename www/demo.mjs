@@ -122,7 +122,9 @@ function useKey(k, how) {
   forgetKey();
   key = k;
   $('set').value = k.set;
-  $('seed-label').textContent = k.hasSeed ? 'Private key: the 32-byte seed ξ (hex)' : 'Private key: this key came without its seed; signing uses its expanded form';
+  $('seed-label').textContent = k.hasSeed
+    ? 'Private key: the 32-byte seed ξ (hex)'
+    : 'Private key: this key came without its seed; signing uses its expanded form';
   $('seed').value = k.hasSeed ? toHex(k.secret) : '';
   $('public-hex').value = toHex(k.publicKey);
   $('public-len').textContent = k.publicKey.length;
@@ -193,7 +195,10 @@ function parseSecretKey(text) {
     let seed;
     if (SEED_HEX.test(s)) seed = fromHex(s);
     else if (SEED_BASE64.test(s)) seed = fromBase64(s.replace(/-/g, '+').replace(/_/g, '/'));
-    else throw new Error('Private key: neither PEM (-----BEGIN PRIVATE KEY-----), JWK ({…}), nor a 32-byte seed (64 hex digits, or 43 characters of base64 or base64url).');
+    else
+      throw new Error(
+        'Private key: neither PEM (-----BEGIN PRIVATE KEY-----), JWK ({…}), nor a 32-byte seed (64 hex digits, or 43 characters of base64 or base64url).',
+      );
     const set = $('set').value;
     try {
       const k = keys.importSecretKey(SETS[set], seed, 'raw-seed');
@@ -482,7 +487,11 @@ async function verify() {
   } catch (e) {
     if (e instanceof PrivateKeyHere) {
       $('derive-public').hidden = false;
-      setVerifyResult('error', 'This is a private key', `Keep it secret. To sign with it, paste it under 1 Key pair ("Or sign with your own private key"). Here, paste its public key, or click "Put its public key here instead".`);
+      setVerifyResult(
+        'error',
+        'This is a private key',
+        `Keep it secret. To sign with it, paste it under 1 Key pair ("Or sign with your own private key"). Here, paste its public key, or click "Put its public key here instead".`,
+      );
     } else setVerifyResult('error', 'Cannot verify', e.message);
     return;
   }

@@ -38,7 +38,12 @@ const MiB = 1024 * 1024;
 
 /** The mix: each entry is sent in turn on every connection, with the answer it must get. */
 function requestMix(demo) {
-  const json = (body) => ({ method: 'POST', path: '/verify', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const json = (body) => ({
+    method: 'POST',
+    path: '/verify',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const binary = (p, body) => ({ method: 'POST', path: p, headers: { 'content-type': 'application/octet-stream' }, body });
   const valid = demo.item('alice', 'load test message');
   const batch = [];
@@ -55,7 +60,13 @@ function requestMix(demo) {
     { name: 'short sig', items: 1, status: 200, expect: '{"valid":false}', ...json({ ...valid, sig: valid.sig.slice(0, 400) }) },
     { name: 'binary', items: 1, status: 200, expect: '{"valid":true}', ...binary('/verify/bob', bobRecord) },
     { name: 'JSON batch 16', items: 16, status: 200, expect: JSON.stringify(batch.map((_, i) => ({ valid: i !== 5 && i !== 11 }))), ...json(batch) },
-    { name: 'binary batch 16', items: 16, status: 200, expect: JSON.stringify(records.map(() => ({ valid: true }))), ...binary('/verify/carol/batch', Buffer.concat(records)) },
+    {
+      name: 'binary batch 16',
+      items: 16,
+      status: 200,
+      expect: JSON.stringify(records.map(() => ({ valid: true }))),
+      ...binary('/verify/carol/batch', Buffer.concat(records)),
+    },
     { name: 'unknown kid', items: 0, status: 404, ...json({ ...valid, kid: 'mallory' }) },
     { name: 'bad JSON', items: 0, status: 400, ...json('{"kid":"alice","msg":') },
     { name: 'bad base64', items: 0, status: 400, ...json({ ...valid, sig: '!!!!' + valid.sig.slice(4) }) },
@@ -99,9 +110,13 @@ function readRss(pid) {
 }
 
 async function startServer(backend, demo) {
-  const child = spawn(opt.node, [path.join(here, 'server.mjs'), '--backend', backend, '--keys', demo.keysDir, '--jwks', demo.jwksFile, '--port', '0', '--max-body', String(MAX_BODY)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    opt.node,
+    [path.join(here, 'server.mjs'), '--backend', backend, '--keys', demo.keysDir, '--jwks', demo.jwksFile, '--port', '0', '--max-body', String(MAX_BODY)],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr.on('data', (d) => (err += d));
@@ -140,14 +155,18 @@ async function run(backend, demo, mix) {
   result.duration ??= closing.duration;
   result.latency ??= closing.latency;
   clearInterval(sampler);
-  const health = await fetch(server.url + '/healthz').then((r) => r.status, (e) => e.message);
+  const health = await fetch(server.url + '/healthz').then(
+    (r) => r.status,
+    (e) => e.message,
+  );
   stopping = true;
   server.child.kill('SIGTERM');
   const [exitCode, signal] = await server.exited;
   const status = {};
-  for (const r of [result, closing])
-    for (const [code, { count }] of Object.entries(r.statusCodeStats)) status[code] = (status[code] ?? 0) + Number(count);
-  const fivexx = Object.entries(status).filter(([c]) => c >= 500).reduce((s, [, n]) => s + n, 0);
+  for (const r of [result, closing]) for (const [code, { count }] of Object.entries(r.statusCodeStats)) status[code] = (status[code] ?? 0) + Number(count);
+  const fivexx = Object.entries(status)
+    .filter(([c]) => c >= 500)
+    .reduce((s, [, n]) => s + n, 0);
   const verifications = counts.reduce((s, n, i) => s + n * mix[i].items, 0);
   // RSS: the first 40% of the samples are warm-up (JIT, worker start, allocator
   // pools); growth is the median of the last fifth over the median of the third.
@@ -176,12 +195,16 @@ async function run(backend, demo, mix) {
     exitCode,
     exitSignal: signal,
     // /proc is Linux's: elsewhere there are no samples and no RSS check.
-    rss: rss.length ? { samples: rss.length, warm: median(rss.slice(2 * fifth, 3 * fifth)), last: median(rss.slice(-fifth)), max: Math.max(...rss), all: rss } : undefined,
+    rss: rss.length
+      ? { samples: rss.length, warm: median(rss.slice(2 * fifth, 3 * fifth)), last: median(rss.slice(-fifth)), max: Math.max(...rss), all: rss }
+      : undefined,
   };
 }
 
 function table(results) {
-  const rows = [['backend', 'req/s', 'verif/s', 'p50 ms', 'p99 ms', 'status counts', '5xx', 'errors (on 413)', 'timeouts', 'wrong', 'RSS warm/last/max MiB', 'exit']];
+  const rows = [
+    ['backend', 'req/s', 'verif/s', 'p50 ms', 'p99 ms', 'status counts', '5xx', 'errors (on 413)', 'timeouts', 'wrong', 'RSS warm/last/max MiB', 'exit'],
+  ];
   for (const r of results)
     rows.push([
       r.backend,
@@ -189,7 +212,9 @@ function table(results) {
       r.verificationsPerSec.toFixed(0),
       String(r.latencyP50),
       String(r.latencyP99),
-      Object.entries(r.status).map(([c, n]) => `${c}:${n}`).join(' '),
+      Object.entries(r.status)
+        .map(([c, n]) => `${c}:${n}`)
+        .join(' '),
       String(r.fivexx),
       `${r.errors} (${r.closedErrors})`,
       String(r.timeouts),
@@ -228,7 +253,9 @@ try {
   demo.wipe();
   const results = [];
   for (const backend of opt.backends.split(',')) {
-    console.error(`load-test: ${backend} on ${opt.node === process.execPath ? `node ${process.version}` : opt.node}, ${opt.connections} connections, ${opt.duration} s`);
+    console.error(
+      `load-test: ${backend} on ${opt.node === process.execPath ? `node ${process.version}` : opt.node}, ${opt.connections} connections, ${opt.duration} s`,
+    );
     results.push(await run(backend, demo, mix));
   }
   console.log(table(results));

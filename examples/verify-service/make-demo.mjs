@@ -16,8 +16,7 @@ if (!dir) {
 const demo = makeDemo(dir);
 const requests = path.join(dir, 'requests');
 fs.mkdirSync(requests, { recursive: true });
-const write = (name, data) =>
-  fs.writeFileSync(path.join(requests, name), Buffer.isBuffer(data) ? data : JSON.stringify(data) + '\n');
+const write = (name, data) => fs.writeFileSync(path.join(requests, name), Buffer.isBuffer(data) ? data : JSON.stringify(data) + '\n');
 
 const valid = demo.item('alice', 'hello from alice');
 write('valid.json', valid);

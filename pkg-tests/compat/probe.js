@@ -4,8 +4,7 @@
 // Node judges it against @noble/post-quantum (pkg-tests/lib/compat.mjs, judge()).
 export async function probe({ lib, subtle, OurKey, platformHasMlDsa }) {
   const enc = new TextEncoder();
-  const sha256 = async (bytes) =>
-    Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+  const sha256 = async (bytes) => Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
   const r = {};
   const ml = lib.ml_dsa65;
   const seed = Uint8Array.from({ length: 32 }, (_, i) => i);
@@ -38,7 +37,8 @@ export async function platformMlDsa(ml) {
   try {
     const seed = new Uint8Array(32);
     const key = await crypto.subtle.importKey('raw-seed', seed, 'ML-DSA-65', false, ['sign']);
-    const context = new Uint8Array([1]), msg = new Uint8Array([2]);
+    const context = new Uint8Array([1]),
+      msg = new Uint8Array([2]);
     const sig = new Uint8Array(await crypto.subtle.sign({ name: 'ML-DSA-65', context }, key, msg));
     return ml.verify(sig, msg, ml.keygen(seed).publicKey, { context });
   } catch {

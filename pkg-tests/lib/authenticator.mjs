@@ -102,13 +102,18 @@ export async function createCredential(alg) {
   const id = crypto.getRandomValues(new Uint8Array(16));
   const aaguid = new Uint8Array(16); // none: an authenticator that does not say what it is
   // COSE_Key (RFC 9053 / the COSE AKP draft): kty 7 (AKP), alg, pub (-1); canonical order 1, 3, -1.
-  const coseKey = cbor(new Map([[1, 7], [3, alg], [-1, pub]]));
+  const coseKey = cbor(
+    new Map([
+      [1, 7],
+      [3, alg],
+      [-1, pub],
+    ]),
+  );
   let signCount = 0;
   // Pure ML-DSA with the empty context, as COSE says for AKP keys.
   const sign = async (bytes) => new Uint8Array(await crypto.subtle.sign({ name }, privateKey, bytes));
 
-  const clientData = (type, challenge, origin) =>
-    new TextEncoder().encode(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
+  const clientData = (type, challenge, origin) => new TextEncoder().encode(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
 
   return {
     alg,

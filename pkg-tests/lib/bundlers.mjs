@@ -59,7 +59,17 @@ export default {
       pkg: 'esbuild',
       files: {},
       native: true, // compat/node_modules/esbuild/bin/esbuild is the Go binary itself
-      args: () => [tool('esbuild/bin/esbuild'), ...files, '--bundle', '--format=esm', '--minify', '--platform=browser', '--target=es2022', '--outdir=dist', '--log-level=warning'],
+      args: () => [
+        tool('esbuild/bin/esbuild'),
+        ...files,
+        '--bundle',
+        '--format=esm',
+        '--minify',
+        '--platform=browser',
+        '--target=es2022',
+        '--outdir=dist',
+        '--log-level=warning',
+      ],
     },
   ];
 }

@@ -6,7 +6,15 @@ import os from 'node:os';
 import path from 'node:path';
 
 export const CHROMIUM = process.env.MLDSA_CHROMIUM || '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * Opens one page. Returns { page, problems, offsite, close }: `problems` gathers page

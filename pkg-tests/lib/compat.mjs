@@ -47,7 +47,11 @@ export function project(name, extra = {}) {
   const version = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version;
   fs.writeFileSync(
     path.join(dir, 'package.json'),
-    JSON.stringify({ name: `compat-${name.replace(/[^a-z0-9-]/gi, '-')}`, version: '0.0.0', private: true, dependencies: { [PKG_NAME]: version }, ...extra }, null, 2) + '\n'
+    JSON.stringify(
+      { name: `compat-${name.replace(/[^a-z0-9-]/gi, '-')}`, version: '0.0.0', private: true, dependencies: { [PKG_NAME]: version }, ...extra },
+      null,
+      2,
+    ) + '\n',
   );
   return dir;
 }
@@ -64,10 +68,18 @@ export function run(cmd, args, { cwd, env, timeoutMs = 60_000, input } = {}) {
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {
-      try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
     }, timeoutMs);
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
-    child.on('close', (code, signal) => { clearTimeout(timer); resolve({ code, signal, stdout, stderr }); });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
     if (input !== undefined) {
       child.stdin.on('error', () => {}); // a child that exits without reading its input
       child.stdin.end(input);
@@ -77,7 +89,10 @@ export function run(cmd, args, { cwd, env, timeoutMs = 60_000, input } = {}) {
 
 /** The last line of `text` that starts with `marker`, parsed as JSON (undefined if none). */
 export function lastJson(text, marker = 'COMPAT ') {
-  const line = text.split('\n').filter((l) => l.startsWith(marker)).pop();
+  const line = text
+    .split('\n')
+    .filter((l) => l.startsWith(marker))
+    .pop();
   return line === undefined ? undefined : JSON.parse(line.slice(marker.length));
 }
 

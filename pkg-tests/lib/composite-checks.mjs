@@ -106,12 +106,25 @@ export async function checkAll({ composite, mlDsa, shake256 }, vectors) {
     // The formats work where the platform lacks the algorithm: checked everywhere.
     await check('pkcs8 imports to the raw key', () => equal(alg.importSecretKey(b64(t.sk_pkcs8), 'pkcs8'), sk));
     await check('raw key exports to the pkcs8', () => equal(alg.exportSecretKey(sk, 'pkcs8'), b64(t.sk_pkcs8)));
-    await check('raw keys import and export unchanged', () => equal(alg.importSecretKey(sk), sk) && equal(alg.exportSecretKey(sk, 'raw'), sk) && equal(alg.importPublicKey(pk), pk) && equal(alg.exportPublicKey(pk), pk));
+    await check(
+      'raw keys import and export unchanged',
+      () =>
+        equal(alg.importSecretKey(sk), sk) &&
+        equal(alg.exportSecretKey(sk, 'raw'), sk) &&
+        equal(alg.importPublicKey(pk), pk) &&
+        equal(alg.exportPublicKey(pk), pk),
+    );
     const cert = certificate(b64(t.x5c));
     await check('certificate SPKI imports to the public key', () => equal(alg.importPublicKey(cert.spki, 'spki'), pk));
     await check('public key exports to the certificate SPKI', () => equal(alg.exportPublicKey(pk, 'spki'), cert.spki));
     await check('PEM round trip', () => equal(alg.importPublicKey(alg.exportPublicKey(pk, 'pem'), 'pem'), pk));
-    await check('certificate signed with this algorithm (OID, no parameters)', () => cert.unusedBits === 0 && cert.algRest.length === 0 && equal(cert.algOid, cat(new Uint8Array([6, 8, 0x2b, 6, 1, 5, 5, 7, 6]), new Uint8Array([+alg.oid.split('.').pop()]))));
+    await check(
+      'certificate signed with this algorithm (OID, no parameters)',
+      () =>
+        cert.unusedBits === 0 &&
+        cert.algRest.length === 0 &&
+        equal(cert.algOid, cat(new Uint8Array([6, 8, 0x2b, 6, 1, 5, 5, 7, 6]), new Uint8Array([+alg.oid.split('.').pop()]))),
+    );
 
     let unsupported;
     try {
@@ -122,14 +135,27 @@ export async function checkAll({ composite, mlDsa, shake256 }, vectors) {
     }
     if (unsupported) {
       // Every operation that needs the traditional algorithm says the same.
-      await check('sign: NotSupportedError', () => alg.sign(m, sk).then(() => false, (e) => e.name === 'NotSupportedError' && e instanceof DOMException));
-      await check('keygen: NotSupportedError', () => alg.keygen().then(() => false, (e) => e.name === 'NotSupportedError'));
+      await check('sign: NotSupportedError', () =>
+        alg.sign(m, sk).then(
+          () => false,
+          (e) => e.name === 'NotSupportedError' && e instanceof DOMException,
+        ),
+      );
+      await check('keygen: NotSupportedError', () =>
+        alg.keygen().then(
+          () => false,
+          (e) => e.name === 'NotSupportedError',
+        ),
+      );
       out[name] = { unsupported, checks };
       continue;
     }
     await check('vector verifies', () => alg.verify(s, m, pk));
     await check('vector with context verifies', () => alg.verify(sc, m, pk, { context: ctx }));
-    await check('vector refused under another context', async () => !(await alg.verify(s, m, pk, { context: ctx })) && !(await alg.verify(sc, m, pk)) && !(await alg.verify(sc, m, pk, { context: other })));
+    await check(
+      'vector refused under another context',
+      async () => !(await alg.verify(s, m, pk, { context: ctx })) && !(await alg.verify(sc, m, pk)) && !(await alg.verify(sc, m, pk, { context: other })),
+    );
     await check('vector refused for another message', () => alg.verify(s, ascii('The quick brown fox jumps over the lazy cat.'), pk).then((ok) => !ok));
     await check('certificate signature verifies under its own key', async () => {
       const key = alg.importPublicKey(cert.spki, 'spki');
@@ -137,22 +163,42 @@ export async function checkAll({ composite, mlDsa, shake256 }, vectors) {
     });
     await check('our signature with the vector key verifies, also under the certificate key', async () => {
       const sig = await alg.sign(m, alg.importSecretKey(b64(t.sk_pkcs8), 'pkcs8'), { context: ctx });
-      return (await alg.verify(sig, m, pk, { context: ctx })) && (await alg.verify(sig, m, alg.importPublicKey(cert.spki, 'spki'), { context: ctx })) && !(await alg.verify(sig, m, pk));
+      return (
+        (await alg.verify(sig, m, pk, { context: ctx })) &&
+        (await alg.verify(sig, m, alg.importPublicKey(cert.spki, 'spki'), { context: ctx })) &&
+        !(await alg.verify(sig, m, pk))
+      );
     });
     await check('keygen, sign, verify (with context)', async () => {
       const k = await alg.keygen();
       const sig = await alg.sign(m, k.secretKey, { context: ctx });
       const spki = alg.exportPublicKey(k.publicKey, 'spki');
-      return (await alg.verify(sig, m, k.publicKey, { context: ctx })) && equal(alg.importPublicKey(spki, 'spki'), k.publicKey) && !(await alg.verify(sig, m, pk, { context: ctx })) && !(await alg.verify(s, m, k.publicKey));
+      return (
+        (await alg.verify(sig, m, k.publicKey, { context: ctx })) &&
+        equal(alg.importPublicKey(spki, 'spki'), k.publicKey) &&
+        !(await alg.verify(sig, m, pk, { context: ctx })) &&
+        !(await alg.verify(s, m, k.publicKey))
+      );
     });
     // Non-separability.
-    await check('flipped bit in the ML-DSA half refused', async () => !(await alg.verify(flip(s, 0), m, pk)) && !(await alg.verify(flip(sc, SIG - 1), m, pk, { context: ctx })));
-    await check('flipped bit in the traditional half refused', async () => !(await alg.verify(flip(s, s.length - 1), m, pk)) && !(await alg.verify(flip(sc, SIG + 10), m, pk, { context: ctx })));
+    await check(
+      'flipped bit in the ML-DSA half refused',
+      async () => !(await alg.verify(flip(s, 0), m, pk)) && !(await alg.verify(flip(sc, SIG - 1), m, pk, { context: ctx })),
+    );
+    await check(
+      'flipped bit in the traditional half refused',
+      async () => !(await alg.verify(flip(s, s.length - 1), m, pk)) && !(await alg.verify(flip(sc, SIG + 10), m, pk, { context: ctx })),
+    );
     await check('swapped half refused', async () => {
       // The ML-DSA half of the signature with context beside the traditional half of the one without, and the reverse.
       const a = cat(sc.subarray(0, SIG), s.subarray(SIG));
       const b = cat(s.subarray(0, SIG), sc.subarray(SIG));
-      return !(await alg.verify(a, m, pk)) && !(await alg.verify(a, m, pk, { context: ctx })) && !(await alg.verify(b, m, pk)) && !(await alg.verify(b, m, pk, { context: ctx }));
+      return (
+        !(await alg.verify(a, m, pk)) &&
+        !(await alg.verify(a, m, pk, { context: ctx })) &&
+        !(await alg.verify(b, m, pk)) &&
+        !(await alg.verify(b, m, pk, { context: ctx }))
+      );
     });
     await check('signature of another combination refused', async () => {
       // Every other combination's vector signature (both its halves, and its
@@ -177,21 +223,47 @@ export async function checkAll({ composite, mlDsa, shake256 }, vectors) {
     });
     // Bad bytes: false, never an error.
     await check('bad signature bytes: false', async () => {
-      const bad = [new Uint8Array(0), s.subarray(0, SIG), s.subarray(0, SIG - 1), s.subarray(0, s.length - 1), cat(s, new Uint8Array(1)),
-        cat(s.subarray(0, SIG), new Uint8Array([0x30, 0x03, 0x02, 0x01])), cat(s.subarray(0, SIG), new Uint8Array(600).fill(0xff)), new Uint8Array(s.length)];
+      const bad = [
+        new Uint8Array(0),
+        s.subarray(0, SIG),
+        s.subarray(0, SIG - 1),
+        s.subarray(0, s.length - 1),
+        cat(s, new Uint8Array(1)),
+        cat(s.subarray(0, SIG), new Uint8Array([0x30, 0x03, 0x02, 0x01])),
+        cat(s.subarray(0, SIG), new Uint8Array(600).fill(0xff)),
+        new Uint8Array(s.length),
+      ];
       for (const x of bad) if ((await alg.verify(x, m, pk)) !== false) return false;
       return true;
     });
     await check('bad public key bytes: false', async () => {
-      const bad = [new Uint8Array(0), pk.subarray(0, PK), pk.subarray(0, pk.length - 1), cat(pk, new Uint8Array(1)), cat(pk.subarray(0, PK), new Uint8Array(pk.length - PK).fill(0x30))];
+      const bad = [
+        new Uint8Array(0),
+        pk.subarray(0, PK),
+        pk.subarray(0, pk.length - 1),
+        cat(pk, new Uint8Array(1)),
+        cat(pk.subarray(0, PK), new Uint8Array(pk.length - PK).fill(0x30)),
+      ];
       for (const x of bad) if ((await alg.verify(s, m, x)) !== false) return false;
       return true;
     });
     await check('wrong argument types: TypeError naming the argument', async () => {
       const names = [];
-      for (const args of [['x', m, pk], [s, [1, 2], pk], [s, m, null], [s, m, pk, { context: 'ctx' }], [s, m, pk, { ctx }]])
-        await alg.verify(...args).then(() => names.push('resolved'), (e) => names.push(e instanceof TypeError ? e.message.split(':')[0] : e.name));
-      await alg.sign(m, 'key').then(() => names.push('resolved'), (e) => names.push(e instanceof TypeError ? e.message.split(':')[0] : e.name));
+      for (const args of [
+        ['x', m, pk],
+        [s, [1, 2], pk],
+        [s, m, null],
+        [s, m, pk, { context: 'ctx' }],
+        [s, m, pk, { ctx }],
+      ])
+        await alg.verify(...args).then(
+          () => names.push('resolved'),
+          (e) => names.push(e instanceof TypeError ? e.message.split(':')[0] : e.name),
+        );
+      await alg.sign(m, 'key').then(
+        () => names.push('resolved'),
+        (e) => names.push(e instanceof TypeError ? e.message.split(':')[0] : e.name),
+      );
       return names.join() === 'signature,message,publicKey,context,options,secretKey';
     });
     out[name] = { checks };

@@ -34,7 +34,12 @@ export async function openFirefox() {
       headless: true,
       userDataDir,
       // No update checks, telemetry or captive-portal probes on this closed network.
-      extraPrefsFirefox: { 'app.update.enabled': false, 'network.captive-portal-service.enabled': false, 'datareporting.policy.dataSubmissionEnabled': false, 'toolkit.telemetry.enabled': false },
+      extraPrefsFirefox: {
+        'app.update.enabled': false,
+        'network.captive-portal-service.enabled': false,
+        'datareporting.policy.dataSubmissionEnabled': false,
+        'toolkit.telemetry.enabled': false,
+      },
     });
     const version = await browser.version();
     const page = await browser.newPage();

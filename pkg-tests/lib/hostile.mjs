@@ -151,12 +151,21 @@ export function staticShapes() {
   });
 
   for (const [lie, f] of Object.entries(LIES)) {
-    for (const key of ['length', 'byteLength']) add(`subclass whose ${key} lies (${lie})`, 'real', (b) => subclassOf(b, (p) => getterOn(p, key, () => f(b.length))));
+    for (const key of ['length', 'byteLength'])
+      add(`subclass whose ${key} lies (${lie})`, 'real', (b) => subclassOf(b, (p) => getterOn(p, key, () => f(b.length))));
     add(`own "length" property that lies (${lie})`, 'real', (b) => Object.defineProperty(b.slice(), 'length', { value: f(b.length) }));
   }
   add('subclass whose length is not a number', 'real', (b) => subclassOf(b, (p) => getterOn(p, 'length', () => '32')));
-  for (const [lie, d] of [['+1', 1], ['-1', -1], ['+16', 16]]) add(`subclass whose byteOffset lies (${lie})`, 'real', (b) => subclassOf(b, (p) => getterOn(p, 'byteOffset', () => 16 + d)));
-  for (const [lie, n] of [['shorter', (b) => b.length >> 1], ['longer', (b) => 2 * b.length + 32]])
+  for (const [lie, d] of [
+    ['+1', 1],
+    ['-1', -1],
+    ['+16', 16],
+  ])
+    add(`subclass whose byteOffset lies (${lie})`, 'real', (b) => subclassOf(b, (p) => getterOn(p, 'byteOffset', () => 16 + d)));
+  for (const [lie, n] of [
+    ['shorter', (b) => b.length >> 1],
+    ['longer', (b) => 2 * b.length + 32],
+  ])
     add(`subclass whose buffer is another, ${lie} ArrayBuffer`, 'real', (b) => {
       const other = junk(n(b), 2).buffer;
       return subclassOf(b, (p) => getterOn(p, 'buffer', () => other));
@@ -183,7 +192,15 @@ export function staticShapes() {
   );
   add('subclass whose Symbol.species makes other bytes', 'real', (b) =>
     subclassOf(b, (p, cls) => {
-      Object.defineProperty(cls, Symbol.species, { get: () => class extends Uint8Array { constructor(n) { super(typeof n === 'number' ? n : 0); Uint8Array.prototype.set.call(this, junk(this.length, 8)); } } });
+      Object.defineProperty(cls, Symbol.species, {
+        get: () =>
+          class extends Uint8Array {
+            constructor(n) {
+              super(typeof n === 'number' ? n : 0);
+              Uint8Array.prototype.set.call(this, junk(this.length, 8));
+            }
+          },
+      });
     }),
   );
   add('subclass where every property lies at once', 'real', (b) =>
@@ -263,10 +280,13 @@ export function mutableHolders() {
           ['resize(0)', () => buf.resize(0)],
           ['shrink to half', () => buf.resize(b.length >> 1)],
           ['grow with zeros', () => buf.resize(buf.maxByteLength)],
-          ['grow by 16 bytes of B', () => {
-            buf.resize(b.length + 16);
-            new Uint8Array(buf, b.length).set(other.subarray(0, 16));
-          }],
+          [
+            'grow by 16 bytes of B',
+            () => {
+              buf.resize(b.length + 16);
+              new Uint8Array(buf, b.length).set(other.subarray(0, 16));
+            },
+          ],
           ['detach', () => detach(buf)],
         ],
       };
@@ -298,10 +318,20 @@ export function selfMutating(value, trigger, mutate) {
   const proto = Object.create(Object.getPrototypeOf(value));
   if (trigger === 'length') {
     const realLength = intrinsic('length');
-    Object.defineProperty(proto, 'length', { get() { once(); return realLength.call(this); } });
+    Object.defineProperty(proto, 'length', {
+      get() {
+        once();
+        return realLength.call(this);
+      },
+    });
   } else {
     const honest = Uint8Array.prototype[trigger];
-    Object.defineProperty(proto, trigger, { value(...args) { once(); return honest.apply(this, args); } });
+    Object.defineProperty(proto, trigger, {
+      value(...args) {
+        once();
+        return honest.apply(this, args);
+      },
+    });
   }
   return Object.setPrototypeOf(value, proto);
 }

@@ -20,12 +20,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const pkgTestsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const repoRoot = path.resolve(pkgTestsDir, '..');
-export const acvpDir = process.env.MLDSA_ACVP_DIR
-  ? path.resolve(process.env.MLDSA_ACVP_DIR)
-  : path.resolve(repoRoot, '..', 'shared', 'vectors', 'acvp');
-export const consumerDir = process.env.MLDSA_CONSUMER_DIR
-  ? path.resolve(process.env.MLDSA_CONSUMER_DIR)
-  : path.join(pkgTestsDir, '.consumer');
+export const acvpDir = process.env.MLDSA_ACVP_DIR ? path.resolve(process.env.MLDSA_ACVP_DIR) : path.resolve(repoRoot, '..', 'shared', 'vectors', 'acvp');
+export const consumerDir = process.env.MLDSA_CONSUMER_DIR ? path.resolve(process.env.MLDSA_CONSUMER_DIR) : path.join(pkgTestsDir, '.consumer');
 export const artifactsDir = path.join(pkgTestsDir, 'artifacts');
 export const IMPL = process.env.MLDSA_IMPL === 'noble' ? 'noble' : 'package';
 export const PKG_NAME = 'mldsa-simd';
@@ -69,8 +65,7 @@ export function installedPackageDir() {
   const pj = path.join(consumerDir, 'node_modules', PKG_NAME, 'package.json');
   if (!fs.existsSync(pj)) {
     throw new Error(
-      `${PKG_NAME} is not installed in ${consumerDir}. ` +
-        'Run `npm test` (scripts/test.sh), which builds pkg/, packs it and installs the tarball there.'
+      `${PKG_NAME} is not installed in ${consumerDir}. ` + 'Run `npm test` (scripts/test.sh), which builds pkg/, packs it and installs the tarball there.',
     );
   }
   return path.dirname(pj);

@@ -15,7 +15,9 @@ function wrap(alg) {
     ...alg,
     prehash(hash) {
       if (typeof hash === 'string')
-        throw new TypeError(`hash: expected a hash function, got a string of ${hash.length} characters; the named pre-hash functions are in mldsa-simd/prehash`);
+        throw new TypeError(
+          `hash: expected a hash function, got a string of ${hash.length} characters; the named pre-hash functions are in mldsa-simd/prehash`,
+        );
       const fn = hash;
       try {
         return alg.prehash(fn);

@@ -62,7 +62,12 @@ function bytesOf(n, seed) {
 }
 /** node:crypto's digest of `msg` for the function named `name` (its own module object, never the one the package was given). */
 const nodeDigest = (name, outputLen, msg) =>
-  hex(crypto.createHash(name.replace('_', '-'), name.startsWith('shake') ? { outputLength: outputLen } : undefined).update(msg).digest());
+  hex(
+    crypto
+      .createHash(name.replace('_', '-'), name.startsWith('shake') ? { outputLength: outputLen } : undefined)
+      .update(msg)
+      .digest(),
+  );
 const isTypeErrorNaming = (e, re) => e instanceof TypeError && re.test(e.message);
 const NAMES = { msg: /^msg: /, data: /^data: / };
 
@@ -130,7 +135,11 @@ function shape(PH) {
     h.update(m.subarray(40));
     if (hex(h.digest()) !== hex(b)) fail(`${name}: interleaved hashers disturbed each other`);
     if (hex(other.digest()) !== hex(b)) fail(`${name}: interleaved hashers disturbed each other (second)`);
-    for (const [what, call] of [['digest()', () => h.digest()], ['update()', () => h.update(m)], ['digest() again', () => h.digest()]]) {
+    for (const [what, call] of [
+      ['digest()', () => h.digest()],
+      ['update()', () => h.update(m)],
+      ['digest() again', () => h.digest()],
+    ]) {
       const r = attempt(call);
       if (!(r.threw?.constructor === Error && /^mldsa-simd\/prehash: this hasher is finished/.test(r.threw.message)))
         fail(`${name}: ${what} after digest(): ${r.threw ? describeError(r.threw) : 'returned'}`);
@@ -200,7 +209,8 @@ function fastCheck(PH, seed) {
 function judge(kind, value, call, name, want) {
   const before = realBytes(value);
   const r = attempt(() => call(value));
-  if (kind === 'typeError') return isTypeErrorNaming(r.threw, name) ? null : `expected a TypeError naming the argument, got ${r.threw ? describeError(r.threw) : 'a digest'}`;
+  if (kind === 'typeError')
+    return isTypeErrorNaming(r.threw, name) ? null : `expected a TypeError naming the argument, got ${r.threw ? describeError(r.threw) : 'a digest'}`;
   if (r.threw) return kind === 'real' && isTypeErrorNaming(r.threw, name) ? null : `threw ${describeError(r.threw)}`;
   const after = realBytes(value);
   return r.value === want(before) || r.value === want(after) ? null : 'a digest of bytes the argument does not hold';
@@ -218,17 +228,23 @@ function hostile(PH) {
         if (oneShot) problems.push(`${name}(${shape.name}, ${n} bytes): ${oneShot}`);
         // As the second update of a hasher, after 5 plain bytes.
         const head = junk(5, 4);
-        const streamed = judge(shape.kind, shape.make(bytes), (v) => {
-          const h = f.create().update(head);
-          try {
-            h.update(v);
-          } catch (e) {
-            // A refused argument leaves the hasher as it was.
-            if (hex(h.digest()) !== nodeDigest(name, f.outputLen, head)) throw new Error('the refused update changed the hasher');
-            throw e;
-          }
-          return hex(h.digest());
-        }, NAMES.data, (real) => (real === null ? null : nodeDigest(name, f.outputLen, concat(head, real))));
+        const streamed = judge(
+          shape.kind,
+          shape.make(bytes),
+          (v) => {
+            const h = f.create().update(head);
+            try {
+              h.update(v);
+            } catch (e) {
+              // A refused argument leaves the hasher as it was.
+              if (hex(h.digest()) !== nodeDigest(name, f.outputLen, head)) throw new Error('the refused update changed the hasher');
+              throw e;
+            }
+            return hex(h.digest());
+          },
+          NAMES.data,
+          (real) => (real === null ? null : nodeDigest(name, f.outputLen, concat(head, real))),
+        );
         if (streamed) problems.push(`${name} update(${shape.name}, ${n} bytes): ${streamed}`);
       }
     }
@@ -274,16 +290,30 @@ function errors(PH) {
   const problems = [];
   const secret = 'SECRET-' + 'k3y'.repeat(20);
   const wrong = [
-    ['a string', secret], ['a hex string', Buffer.from(secret).toString('hex')], ['Array', [...junk(32, 7)]], ['number', 32], ['null', null], ['undefined', undefined],
-    ['ArrayBuffer', new ArrayBuffer(8)], ['DataView', new DataView(new ArrayBuffer(8))], ['Uint16Array', new Uint16Array(4)], ['Int8Array', new Int8Array(4)],
-    ['Uint8ClampedArray', new Uint8ClampedArray(4)], ['object with length', { length: 4, 0: 1 }], ['a function', () => new Uint8Array(4)],
+    ['a string', secret],
+    ['a hex string', Buffer.from(secret).toString('hex')],
+    ['Array', [...junk(32, 7)]],
+    ['number', 32],
+    ['null', null],
+    ['undefined', undefined],
+    ['ArrayBuffer', new ArrayBuffer(8)],
+    ['DataView', new DataView(new ArrayBuffer(8))],
+    ['Uint16Array', new Uint16Array(4)],
+    ['Int8Array', new Int8Array(4)],
+    ['Uint8ClampedArray', new Uint8ClampedArray(4)],
+    ['object with length', { length: 4, 0: 1 }],
+    ['a function', () => new Uint8Array(4)],
   ];
   for (const [name, f] of Object.entries(PH)) {
     for (const [label, v] of wrong) {
-      for (const [where, call, re] of [['f', () => f(v), NAMES.msg], ['update', () => f.create().update(v), NAMES.data]]) {
+      for (const [where, call, re] of [
+        ['f', () => f(v), NAMES.msg],
+        ['update', () => f.create().update(v), NAMES.data],
+      ]) {
         const r = attempt(call);
         if (!isTypeErrorNaming(r.threw, re)) problems.push(`${name} ${where}(${label}): ${r.threw ? describeError(r.threw) : 'returned'}`);
-        else if (r.threw.message.includes('k3yk3y') || r.threw.message.includes(Buffer.from('k3yk3y').toString('hex'))) problems.push(`${name} ${where}(${label}): the message echoes the argument`);
+        else if (r.threw.message.includes('k3yk3y') || r.threw.message.includes(Buffer.from('k3yk3y').toString('hex')))
+          problems.push(`${name} ${where}(${label}): the message echoes the argument`);
       }
     }
     const r = attempt(() => f());
@@ -323,8 +353,16 @@ function stack(PH) {
     if (oneShotWrong) problems.push(`${name}: a one-shot digest near the stack limit was wrong`);
     const r = attempt(() => hex(h.digest()));
     if (r.threw) {
-      if (!/^mldsa-simd\/prehash: this hasher is finished/.test(r.threw.message)) problems.push(`${name}: digest after updates near the stack limit threw ${describeError(r.threw)}`);
-    } else if (r.value !== nodeDigest(name, f.outputLen, new Uint8Array(returned * chunk.length).map((_, i) => chunk[i % chunk.length])))
+      if (!/^mldsa-simd\/prehash: this hasher is finished/.test(r.threw.message))
+        problems.push(`${name}: digest after updates near the stack limit threw ${describeError(r.threw)}`);
+    } else if (
+      r.value !==
+      nodeDigest(
+        name,
+        f.outputLen,
+        new Uint8Array(returned * chunk.length).map((_, i) => chunk[i % chunk.length]),
+      )
+    )
       problems.push(`${name}: a wrong digest after updates near the stack limit (${returned} returned)`);
   }
   return problems;
@@ -346,7 +384,8 @@ function hashMlDsa(PH, lib) {
       const sig = ours.prehash(f).sign(msg, secretKey, det);
       if (toHex(sig) !== toHex(want)) problems.push(`${key} prehash(${name}).sign ≠ noble's HashML-DSA`);
       if (ours.prehash(f).verify(want, msg, publicKey, { context }) !== true) problems.push(`${key} prehash(${name}).verify rejected noble's signature`);
-      if (ours.prehash(f).verify(want, msg.subarray(1), publicKey, { context }) !== false) problems.push(`${key} prehash(${name}).verify accepted another message`);
+      if (ours.prehash(f).verify(want, msg.subarray(1), publicKey, { context }) !== false)
+        problems.push(`${key} prehash(${name}).verify accepted another message`);
       const s = ours.prehash(f).createSign(secretKey, { context });
       s.update(msg.subarray(0, 100)).update(msg.subarray(100));
       if (toHex(s.sign({ extraEntropy: false })) !== toHex(want)) problems.push(`${key} prehash(${name}).createSign ≠ noble's HashML-DSA`);
@@ -359,8 +398,10 @@ function hashMlDsa(PH, lib) {
         continue;
       }
       if (toHex(nobleSigner.sign(msg, secretKey, det)) !== toHex(sig)) problems.push(`${key} noble prehash(${name}).sign ≠ ours`);
-      if (nobleSigner.verify(ours.prehash(f).sign(msg, secretKey, { context }), msg, publicKey, { context }) !== true) problems.push(`${key}: noble rejected our hedged prehash(${name}) signature`);
-      if (ours.prehash(f).verify(nobleSigner.sign(msg, secretKey, { context }), msg, publicKey, { context }) !== true) problems.push(`${key}: we rejected noble's hedged prehash(${name}) signature`);
+      if (nobleSigner.verify(ours.prehash(f).sign(msg, secretKey, { context }), msg, publicKey, { context }) !== true)
+        problems.push(`${key}: noble rejected our hedged prehash(${name}) signature`);
+      if (ours.prehash(f).verify(nobleSigner.sign(msg, secretKey, { context }), msg, publicKey, { context }) !== true)
+        problems.push(`${key}: we rejected noble's hedged prehash(${name}) signature`);
       if (toHex(ref.prehash(f).sign(msg, secretKey, det)) !== toHex(sig)) problems.push(`${key}: noble's prehash() with our ${name} signs something else`);
     }
   }

@@ -56,7 +56,11 @@ export async function run({ jose, x509, webauthn, certs, OurCryptoKey }) {
     const other = await jose.generateKeyPair(alg);
     results[`${j} keys are CryptoKeys, and the package's`] =
       `${publicKey instanceof CryptoKey && privateKey instanceof CryptoKey}, ${publicKey instanceof OurCryptoKey && privateKey instanceof OurCryptoKey}`;
-    const jwt = await new jose.SignJWT({ sub: 'alice', scope: alg }).setProtectedHeader({ alg, typ: 'JWT' }).setIssuedAt().setExpirationTime('5m').sign(privateKey);
+    const jwt = await new jose.SignJWT({ sub: 'alice', scope: alg })
+      .setProtectedHeader({ alg, typ: 'JWT' })
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
     await step(`${j} JWT verified`, async () => {
       const { payload, protectedHeader } = await jose.jwtVerify(jwt, publicKey, { algorithms: [alg] });
       return `${protectedHeader.alg} ${payload.sub} ${payload.scope}`;
@@ -72,8 +76,11 @@ export async function run({ jose, x509, webauthn, certs, OurCryptoKey }) {
     await step(`${j} compact JWS verified`, async () => new TextDecoder().decode((await jose.compactVerify(jws, publicKey)).payload));
     const [jh, jp, js] = jws.split('.');
     await step(`${j} compact JWS with the last signature byte flipped`, () =>
-      jose.compactVerify(`${jh}.${jp}.${base64url(flipped(fromBase64url(js), -1))}`, publicKey).then(() => 'accepted'));
-    await step(`${j} compact JWS with another payload`, () => jose.compactVerify(`${jh}.${jose.base64url.encode('another')}.${js}`, publicKey).then(() => 'accepted'));
+      jose.compactVerify(`${jh}.${jp}.${base64url(flipped(fromBase64url(js), -1))}`, publicKey).then(() => 'accepted'),
+    );
+    await step(`${j} compact JWS with another payload`, () =>
+      jose.compactVerify(`${jh}.${jose.base64url.encode('another')}.${js}`, publicKey).then(() => 'accepted'),
+    );
 
     await step(`${j} JWK export and import`, async () => {
       const priv = await jose.exportJWK(privateKey);
@@ -121,8 +128,7 @@ export async function run({ jose, x509, webauthn, certs, OurCryptoKey }) {
     const der = new Uint8Array(cert.rawData);
     await step(`${x} with a flipped signature byte`, () => new x509.X509Certificate(flipped(der, -5)).verify({ signatureOnly: true }));
     // A byte of the signed part (inside the subject public key) changed, checked against the original key.
-    await step(`${x} with a changed signed part`, () =>
-      new x509.X509Certificate(flipped(der, 300)).verify({ publicKey: cert.publicKey, signatureOnly: true }));
+    await step(`${x} with a changed signed part`, () => new x509.X509Certificate(flipped(der, 300)).verify({ publicKey: cert.publicKey, signatureOnly: true }));
   }
   await step('x509 RFC 9881 ML-DSA-44 under the ML-DSA-65 key', async () => {
     const cert = new x509.X509Certificate(certs['ML-DSA-44']);
@@ -135,16 +141,30 @@ export async function run({ jose, x509, webauthn, certs, OurCryptoKey }) {
   const makeCa = async (serialNumber) => {
     const keys = await subtle.generateKey('ML-DSA-87', false, ['sign', 'verify']);
     const cert = await x509.X509CertificateGenerator.createSelfSigned({
-      serialNumber, name: 'CN=mldsa-simd test CA', notBefore, notAfter, keys, signingAlgorithm: { name: 'ML-DSA-87' },
-      extensions: [new x509.BasicConstraintsExtension(true, 0, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true)],
+      serialNumber,
+      name: 'CN=mldsa-simd test CA',
+      notBefore,
+      notAfter,
+      keys,
+      signingAlgorithm: { name: 'ML-DSA-87' },
+      extensions: [
+        new x509.BasicConstraintsExtension(true, 0, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      ],
     });
     return { keys, cert };
   };
   const makeLeaf = async (ca, serialNumber) => {
     const keys = await subtle.generateKey('ML-DSA-44', true, ['sign', 'verify']);
     return x509.X509CertificateGenerator.create({
-      serialNumber, subject: 'CN=leaf.example', issuer: ca.cert.subject, notBefore, notAfter,
-      publicKey: keys.publicKey, signingKey: ca.keys.privateKey, signingAlgorithm: { name: 'ML-DSA-87' },
+      serialNumber,
+      subject: 'CN=leaf.example',
+      issuer: ca.cert.subject,
+      notBefore,
+      notAfter,
+      publicKey: keys.publicKey,
+      signingKey: ca.keys.privateKey,
+      signingAlgorithm: { name: 'ML-DSA-87' },
       extensions: [new x509.BasicConstraintsExtension(false, undefined, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true)],
     });
   };
@@ -187,7 +207,8 @@ export async function run({ jose, x509, webauthn, certs, OurCryptoKey }) {
         return `${r.verified} ${r.registrationInfo?.fmt} ${same ? 'the COSE key' : 'another key'}`;
       });
       await step(`${w} registration for another challenge`, () =>
-        webauthn.verifyRegistrationResponse({ response: reg, ...expect, expectedChallenge: 'b3RoZXI' }).then((r) => `${r.verified}`));
+        webauthn.verifyRegistrationResponse({ response: reg, ...expect, expectedChallenge: 'b3RoZXI' }).then((r) => `${r.verified}`),
+      );
       if (attestation === 'packed') {
         await step(`${w} registration with a flipped attestation signature byte`, async () => {
           // attStmt's sig: after its key, the text "sig" (63 73 69 67), and the byte string's head (59 + 2 bytes).
@@ -208,7 +229,11 @@ export async function run({ jose, x509, webauthn, certs, OurCryptoKey }) {
         return `${r.verified} counter ${r.authenticationInfo?.newCounter}`;
       });
       const sig = fromBase64url(auth.response.signature);
-      for (const [where, at] of [['first', 0], ['middle', sig.length >> 1], ['last', -1]]) {
+      for (const [where, at] of [
+        ['first', 0],
+        ['middle', sig.length >> 1],
+        ['last', -1],
+      ]) {
         await step(`${w} authentication with the ${where} signature byte flipped`, async () => {
           const bad = { ...auth, response: { ...auth.response, signature: base64url(flipped(sig, at)) } };
           return `${(await webauthn.verifyAuthenticationResponse({ response: bad, ...expect2 })).verified}`;

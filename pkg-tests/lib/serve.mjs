@@ -5,7 +5,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 
-export const MIME = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.cjs': 'text/javascript', '.json': 'application/json', '.wasm': 'application/wasm', '.html': 'text/html', '.map': 'application/json', '.ts': 'text/plain' };
+export const MIME = {
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.cjs': 'text/javascript',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.html': 'text/html',
+  '.map': 'application/json',
+  '.ts': 'text/plain',
+};
 
 /** Serves `html` at / and files from `root` (and `mounts`) on 127.0.0.1; resolves to the server. */
 export function serve(root, html, mounts = {}, headers = {}) {

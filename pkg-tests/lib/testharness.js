@@ -36,7 +36,7 @@
     if (Array.isArray(value)) return '[' + value.map(describe).join(', ') + ']';
     try {
       return Object.prototype.toString.call(value);
-    } catch (e) {
+    } catch (_e) {
       return 'object';
     }
   }
@@ -82,7 +82,7 @@
     for (var i = 0; i < t.cleanups.length; i++) {
       try {
         t.cleanups[i]();
-      } catch (e) {}
+      } catch (_e) {}
     }
   }
 
@@ -115,7 +115,7 @@
         },
         function (e) {
           return e;
-        }
+        },
       );
       return Promise.race([run, timeout]).then(function (outcome) {
         clearTimeout(timer);
@@ -157,7 +157,8 @@
     if (actual !== false) fail(description, 'expected false got ' + describe(actual));
   };
   global.assert_equals = function assert_equals(actual, expected, description) {
-    if (typeof actual !== typeof expected) fail(description, 'expected (' + typeof expected + ') ' + describe(expected) + ' but got (' + typeof actual + ') ' + describe(actual));
+    if (typeof actual !== typeof expected)
+      fail(description, 'expected (' + typeof expected + ') ' + describe(expected) + ' but got (' + typeof actual + ') ' + describe(actual));
     if (!same(actual, expected)) fail(description, 'expected ' + describe(expected) + ' but got ' + describe(actual));
   };
   global.assert_not_equals = function assert_not_equals(actual, expected, description) {
@@ -165,9 +166,14 @@
   };
   global.assert_array_equals = function assert_array_equals(actual, expected, description) {
     if (actual === null || typeof actual !== 'object' || !('length' in actual)) fail(description, 'value is ' + describe(actual) + ', expected array');
-    if (actual.length !== expected.length) fail(description, 'lengths differ, expected array ' + describe(expected) + ' length ' + expected.length + ', got ' + describe(actual) + ' length ' + actual.length);
+    if (actual.length !== expected.length)
+      fail(
+        description,
+        'lengths differ, expected array ' + describe(expected) + ' length ' + expected.length + ', got ' + describe(actual) + ' length ' + actual.length,
+      );
     for (var i = 0; i < actual.length; i++) {
-      if (actual.hasOwnProperty(i) !== expected.hasOwnProperty(i)) fail(description, 'expected property ' + i + ' to be ' + (expected.hasOwnProperty(i) ? 'present' : 'missing'));
+      if (Object.hasOwn(actual, i) !== Object.hasOwn(expected, i))
+        fail(description, 'expected property ' + i + ' to be ' + (Object.hasOwn(expected, i) ? 'present' : 'missing'));
       if (!same(actual[i], expected[i])) fail(description, 'expected property ' + i + ' to be ' + describe(expected[i]) + ' but got ' + describe(actual[i]));
     }
   };
@@ -183,7 +189,7 @@
       function (e) {
         if (!(e instanceof global.DOMException)) fail(description, 'expected a DOMException ' + type + ', got ' + errorText(e));
         if (e.name !== type) fail(description, 'expected a DOMException ' + type + ', got ' + errorText(e));
-      }
+      },
     );
   };
 

@@ -38,8 +38,16 @@ export function nameFor(acvpHashAlg) {
 
 /** The names of mldsa-simd/prehash's functions -> noble-hashes functions with the FIPS 204 output length. */
 export const HASH_FNS = Object.freeze({
-  sha224, sha256, sha384, sha512, sha512_224, sha512_256,
-  sha3_224, sha3_256, sha3_384, sha3_512,
+  sha224,
+  sha256,
+  sha384,
+  sha512,
+  sha512_224,
+  sha512_256,
+  sha3_224,
+  sha3_256,
+  sha3_384,
+  sha3_512,
   shake128: shake128_32, // SHAKE128 with 256-bit output (FIPS 204 §5.4)
   shake256: shake256_64, // SHAKE256 with 512-bit output
 });

@@ -24,7 +24,8 @@ export function packedTarball(dir) {
 
 /** Copies the example into `parent/verify-service` and installs it (cache first) with the package `tarball`; returns that directory. */
 export function installService(parent, tarball) {
-  if (!tarball || !fs.existsSync(tarball)) throw new Error(`no mldsa-simd tarball${tarball ? ` at ${tarball}` : ''} to install the verify-service example with`);
+  if (!tarball || !fs.existsSync(tarball))
+    throw new Error(`no mldsa-simd tarball${tarball ? ` at ${tarball}` : ''} to install the verify-service example with`);
   const dir = path.join(parent, 'verify-service');
   fs.cpSync(exampleDir, dir, { recursive: true, filter: (src) => !/[/\\](node_modules|demo)$/.test(src) });
   const pj = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
@@ -39,7 +40,11 @@ export function installService(parent, tarball) {
  * its output if it exits first). `exited` resolves to [code, signal].
  */
 export async function startServer(dir, args, { node = process.execPath, env } = {}) {
-  const child = spawn(node, [path.join(dir, 'server.mjs'), '--port', '0', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(node, [path.join(dir, 'server.mjs'), '--port', '0', ...args], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

@@ -55,8 +55,7 @@ const addSeed = (seed, what) => {
   const copy = Uint8Array.from(seed);
   secrets.push({ name: `${what} seed`, bytes: copy }, { name: `${what} seed (base64url)`, text: Buffer.from(copy).toString('base64url') });
   // K of the expanded key (FIPS 204 Algorithm 6: bytes 32..63 of sk), for each parameter set.
-  for (const set of ['ml_dsa44', 'ml_dsa65', 'ml_dsa87'])
-    secrets.push({ name: `${what} K (${set})`, bytes: main[set].keygen(copy).secretKey.slice(32, 64) });
+  for (const set of ['ml_dsa44', 'ml_dsa65', 'ml_dsa87']) secrets.push({ name: `${what} K (${set})`, bytes: main[set].keygen(copy).secretKey.slice(32, 64) });
 };
 
 // The seed the package draws for generateKey comes from crypto.getRandomValues:
@@ -285,8 +284,32 @@ const targets = [
 // Object.prototype), and the lookups a species constructor makes.
 const LOOKUPS = [
   // (Not the names a property descriptor or an options bag is read for: get, set, value, cause, …)
-  [Object.prototype, 'Object.prototype', ['then', 'seed', 'secretKey', 'publicKey', 'prepared', 'priv', 'pub', 'kty', 'alg', 'use',
-    'key_ops', 'ext', 'context', 'object', 'extraEntropy', 'bytes', 'args', 'tasks', 'error', 'lost']],
+  [
+    Object.prototype,
+    'Object.prototype',
+    [
+      'then',
+      'seed',
+      'secretKey',
+      'publicKey',
+      'prepared',
+      'priv',
+      'pub',
+      'kty',
+      'alg',
+      'use',
+      'key_ops',
+      'ext',
+      'context',
+      'object',
+      'extraEntropy',
+      'bytes',
+      'args',
+      'tasks',
+      'error',
+      'lost',
+    ],
+  ],
   [Uint8Array.prototype, 'Uint8Array.prototype', ['constructor']],
   [ArrayBuffer.prototype, 'ArrayBuffer.prototype', ['constructor']],
   // (Indices too: storing to a missing element, or reading one, consults the prototypes.)
@@ -334,7 +357,12 @@ try {
         if (!(await subtle.verify(algorithm, publicKey, signature, message))) throw new Error(`${name}: a signature did not verify`);
       }
       await subtle.exportKey('spki', publicKey);
-      await subtle.exportKey('pkcs8', privateKey).then(() => { throw new Error('a non-extractable key was exported'); }, () => {});
+      await subtle.exportKey('pkcs8', privateKey).then(
+        () => {
+          throw new Error('a non-extractable key was exported');
+        },
+        () => {},
+      );
       void [privateKey.type, privateKey.extractable, privateKey.algorithm, privateKey.usages];
       busy = true;
       drops.register(privateKey, undefined);

@@ -55,7 +55,9 @@ export function scenarios() {
     for (const format of ['pkcs8', 'raw-seed', 'jwk']) {
       add(`${set}: export private ${format}`, async (sub) => {
         const v = await sub.exportKey(format, await seedKey(sub));
-        return format === 'jwk' ? `${shape(v)}:${digest(new TextEncoder().encode(v.priv + v.pub))}:${v.key_ops}:${v.ext}` : `${shape(v)}:${digest(new Uint8Array(v))}`;
+        return format === 'jwk'
+          ? `${shape(v)}:${digest(new TextEncoder().encode(v.priv + v.pub))}:${v.key_ops}:${v.ext}`
+          : `${shape(v)}:${digest(new Uint8Array(v))}`;
       });
     }
     add(`${set}: sign and verify, no context`, async (sub) => {
@@ -94,8 +96,22 @@ export function scenarios() {
     ['empty', () => new Uint8Array(0)],
     ['one byte short', (sig) => sig.slice(0, -1)],
     ['one byte long', (sig) => Uint8Array.of(...sig, 0)],
-    ['first bit flipped', (sig) => { const s = sig.slice(); s[0] ^= 1; return s; }],
-    ['last bit flipped', (sig) => { const s = sig.slice(); s[s.length - 1] ^= 0x80; return s; }],
+    [
+      'first bit flipped',
+      (sig) => {
+        const s = sig.slice();
+        s[0] ^= 1;
+        return s;
+      },
+    ],
+    [
+      'last bit flipped',
+      (sig) => {
+        const s = sig.slice();
+        s[s.length - 1] ^= 0x80;
+        return s;
+      },
+    ],
   ]) {
     add(`verify: signature ${what}`, async (sub) => {
       const k = await gen(sub);
@@ -133,48 +149,111 @@ export function scenarios() {
     return sub.exportKey(format, type === 'public' ? k.publicKey : k.privateKey);
   };
   for (const [format, type, usages] of [
-    ['spki', 'public', ['verify']], ['raw-public', 'public', ['verify']], ['pkcs8', 'private', ['sign']], ['raw-seed', 'private', ['sign']],
-    ['jwk', 'public', ['verify']], ['jwk', 'private', ['sign']],
+    ['spki', 'public', ['verify']],
+    ['raw-public', 'public', ['verify']],
+    ['pkcs8', 'private', ['sign']],
+    ['raw-seed', 'private', ['sign']],
+    ['jwk', 'public', ['verify']],
+    ['jwk', 'private', ['sign']],
   ]) {
     add(`importKey: ${format} ${type}`, async (sub) => sub.importKey(format, await exported(sub, format, type), set, true, usages));
     add(`importKey: ${format} ${type}, wrong usage`, async (sub) =>
-      sub.importKey(format, await exported(sub, format, type), set, true, type === 'public' ? ['sign'] : ['verify']));
+      sub.importKey(format, await exported(sub, format, type), set, true, type === 'public' ? ['sign'] : ['verify']),
+    );
     add(`importKey: ${format} ${type}, no usages`, async (sub) => sub.importKey(format, await exported(sub, format, type), set, true, []));
     add(`importKey: ${format} ${type} as ML-DSA-44`, async (sub) => sub.importKey(format, await exported(sub, format, type), 'ML-DSA-44', true, usages));
   }
   const expandedPkcs8 = (sk) => {
     // OneAsymmetricKey { 0, id-ml-dsa-65, OCTET STRING { OCTET STRING sk } } (RFC 9881's expandedKey form).
     const inner = Uint8Array.of(0x04, 0x82, sk.length >> 8, sk.length & 0xff, ...sk);
-    const body = Uint8Array.of(0x02, 1, 0, 0x30, 11, 6, 9, 0x60, 0x86, 0x48, 1, 0x65, 3, 4, 3, 18, 0x04, 0x82, inner.length >> 8, inner.length & 0xff, ...inner);
+    const body = Uint8Array.of(
+      0x02,
+      1,
+      0,
+      0x30,
+      11,
+      6,
+      9,
+      0x60,
+      0x86,
+      0x48,
+      1,
+      0x65,
+      3,
+      4,
+      3,
+      18,
+      0x04,
+      0x82,
+      inner.length >> 8,
+      inner.length & 0xff,
+      ...inner,
+    );
     return Uint8Array.of(0x30, 0x82, body.length >> 8, body.length & 0xff, ...body);
   };
   add('importKey: pkcs8 expandedKey form', (sub) => sub.importKey('pkcs8', expandedPkcs8(new Uint8Array(4032)), set, true, ['sign']));
-  add('importKey: pkcs8 with a trailing byte', async (sub) => sub.importKey('pkcs8', Uint8Array.of(...new Uint8Array(await exported(sub, 'pkcs8', 'private')), 0), set, true, ['sign']));
+  add('importKey: pkcs8 with a trailing byte', async (sub) =>
+    sub.importKey('pkcs8', Uint8Array.of(...new Uint8Array(await exported(sub, 'pkcs8', 'private')), 0), set, true, ['sign']),
+  );
   add('importKey: spki truncated', async (sub) => sub.importKey('spki', new Uint8Array(await exported(sub, 'spki')).subarray(0, 100), set, true, ['verify']));
-  add('importKey: raw-public one byte short', async (sub) => sub.importKey('raw-public', new Uint8Array(await exported(sub, 'raw-public')).subarray(1), set, true, ['verify']));
+  add('importKey: raw-public one byte short', async (sub) =>
+    sub.importKey('raw-public', new Uint8Array(await exported(sub, 'raw-public')).subarray(1), set, true, ['verify']),
+  );
   add('importKey: raw-seed of 31 bytes', (sub) => sub.importKey('raw-seed', SEED.subarray(1), set, true, ['sign']));
   add('importKey: raw format', (sub) => sub.importKey('raw', new Uint8Array(1952), set, true, ['verify']));
   add('importKey: spki as a string', (sub) => sub.importKey('spki', 'MIIH', set, true, ['verify']));
   add('importKey: jwk given as bytes', (sub) => sub.importKey('jwk', new Uint8Array(10), set, true, ['verify']));
-  const jwkEdit = (edit, type = 'public', usages = type === 'public' ? ['verify'] : ['sign'], extractable = true) => async (sub) => {
-    const jwk = await exported(sub, 'jwk', type);
-    return sub.importKey('jwk', edit(jwk), set, extractable, usages);
-  };
-  add('importKey: jwk kty OKP', jwkEdit((j) => ({ ...j, kty: 'OKP' })));
-  add('importKey: jwk alg ML-DSA-44', jwkEdit((j) => ({ ...j, alg: 'ML-DSA-44' })));
-  add('importKey: jwk without alg', jwkEdit(({ alg, ...j }) => j));
-  add('importKey: jwk use enc', jwkEdit((j) => ({ ...j, use: 'enc' })));
-  add('importKey: jwk use sig', jwkEdit((j) => ({ ...j, use: 'sig' })));
-  add('importKey: jwk key_ops without verify', jwkEdit((j) => ({ ...j, key_ops: ['sign'] })));
-  add('importKey: jwk ext false, extractable', jwkEdit((j) => ({ ...j, ext: false })));
-  add('importKey: jwk ext false, not extractable', jwkEdit((j) => ({ ...j, ext: false }), 'public', ['verify'], false));
-  add('importKey: jwk pub truncated', jwkEdit((j) => ({ ...j, pub: j.pub.slice(0, -4) })));
+  const jwkEdit =
+    (edit, type = 'public', usages = type === 'public' ? ['verify'] : ['sign'], extractable = true) =>
+    async (sub) => {
+      const jwk = await exported(sub, 'jwk', type);
+      return sub.importKey('jwk', edit(jwk), set, extractable, usages);
+    };
+  add(
+    'importKey: jwk kty OKP',
+    jwkEdit((j) => ({ ...j, kty: 'OKP' })),
+  );
+  add(
+    'importKey: jwk alg ML-DSA-44',
+    jwkEdit((j) => ({ ...j, alg: 'ML-DSA-44' })),
+  );
+  add(
+    'importKey: jwk without alg',
+    jwkEdit(({ alg, ...j }) => j),
+  );
+  add(
+    'importKey: jwk use enc',
+    jwkEdit((j) => ({ ...j, use: 'enc' })),
+  );
+  add(
+    'importKey: jwk use sig',
+    jwkEdit((j) => ({ ...j, use: 'sig' })),
+  );
+  add(
+    'importKey: jwk key_ops without verify',
+    jwkEdit((j) => ({ ...j, key_ops: ['sign'] })),
+  );
+  add(
+    'importKey: jwk ext false, extractable',
+    jwkEdit((j) => ({ ...j, ext: false })),
+  );
+  add(
+    'importKey: jwk ext false, not extractable',
+    jwkEdit((j) => ({ ...j, ext: false }), 'public', ['verify'], false),
+  );
+  add(
+    'importKey: jwk pub truncated',
+    jwkEdit((j) => ({ ...j, pub: j.pub.slice(0, -4) })),
+  );
   add('importKey: jwk priv of another key', async (sub) => {
     const a = await exported(sub, 'jwk', 'private');
     const b = await exported(sub, 'jwk', 'private');
     return sub.importKey('jwk', { ...a, pub: b.pub }, set, true, ['sign']);
   });
-  add('importKey: jwk without pub', jwkEdit(({ pub, ...j }) => j, 'private'));
+  add(
+    'importKey: jwk without pub',
+    jwkEdit(({ pub, ...j }) => j, 'private'),
+  );
   add('getPublicKey: of a private key', async (sub) => sub.getPublicKey((await gen(sub)).privateKey, ['verify']));
   add('getPublicKey: no usages', async (sub) => sub.getPublicKey((await gen(sub)).privateKey, []));
   add('getPublicKey: of a public key', async (sub) => sub.getPublicKey((await gen(sub)).publicKey, ['verify']));
@@ -190,19 +269,49 @@ export function scenarios() {
   add('sign: the algorithm name getter overwrites the data', async (sub) => {
     const k = await gen(sub);
     const data = MSG.slice();
-    const sig = await sub.sign({ get name() { data.fill(1); return set; } }, k.privateKey, data);
+    const sig = await sub.sign(
+      {
+        get name() {
+          data.fill(1);
+          return set;
+        },
+      },
+      k.privateKey,
+      data,
+    );
     return `${await sub.verify(set, k.publicKey, sig, data)} ${await sub.verify(set, k.publicKey, sig, MSG)}`;
   });
   add('sign: the algorithm context getter detaches the data', async (sub) => {
     const k = await gen(sub);
     const data = MSG.slice();
-    const sig = await sub.sign({ name: set, get context() { structuredClone(data.buffer, { transfer: [data.buffer] }); return undefined; } }, k.privateKey, data);
+    const sig = await sub.sign(
+      {
+        name: set,
+        get context() {
+          structuredClone(data.buffer, { transfer: [data.buffer] });
+          return undefined;
+        },
+      },
+      k.privateKey,
+      data,
+    );
     return `${await sub.verify(set, k.publicKey, sig, new Uint8Array(0))} ${await sub.verify(set, k.publicKey, sig, MSG)}`;
   });
   add('verify: the algorithm context getter flips a bit of the signature', async (sub) => {
     const k = await gen(sub);
     const sig = new Uint8Array(await sub.sign(set, k.privateKey, MSG));
-    return sub.verify({ name: set, get context() { sig[0] ^= 1; return undefined; } }, k.publicKey, sig, MSG);
+    return sub.verify(
+      {
+        name: set,
+        get context() {
+          sig[0] ^= 1;
+          return undefined;
+        },
+      },
+      k.publicKey,
+      sig,
+      MSG,
+    );
   });
   // Our keys given to the methods ML-DSA has no use for, and to sign and
   // verify with another algorithm: the errors of normalizing the algorithm,
@@ -215,18 +324,29 @@ export function scenarios() {
   add('encrypt: unknown algorithm, ML-DSA key', async (sub) => sub.encrypt('ROT13', (await gen(sub)).publicKey, MSG));
   add('decrypt: AES-GCM, ML-DSA key', async (sub) => sub.decrypt(aesGcm, (await gen(sub)).privateKey, new Uint8Array(32)));
   add('deriveBits: HKDF, ML-DSA key', async (sub) =>
-    sub.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: new Uint8Array(0) }, (await gen(sub)).privateKey, 256));
+    sub.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: new Uint8Array(0) }, (await gen(sub)).privateKey, 256),
+  );
   add('deriveKey: HKDF to AES-GCM, ML-DSA key', async (sub) =>
-    sub.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: new Uint8Array(0) }, (await gen(sub)).privateKey,
-      { name: 'AES-GCM', length: 128 }, true, ['encrypt']));
+    sub.deriveKey(
+      { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(0), info: new Uint8Array(0) },
+      (await gen(sub)).privateKey,
+      { name: 'AES-GCM', length: 128 },
+      true,
+      ['encrypt'],
+    ),
+  );
   add('wrapKey: ML-DSA wrapping key', async (sub) => sub.wrapKey('raw', await aesKey(sub, ['encrypt']), (await gen(sub)).publicKey, aesGcm));
-  add('wrapKey: non-extractable ML-DSA key', async (sub) => sub.wrapKey('pkcs8', (await gen(sub, ['sign'], false)).privateKey, await aesKey(sub, ['wrapKey']), aesGcm));
+  add('wrapKey: non-extractable ML-DSA key', async (sub) =>
+    sub.wrapKey('pkcs8', (await gen(sub, ['sign'], false)).privateKey, await aesKey(sub, ['wrapKey']), aesGcm),
+  );
   add('wrapKey: spki of an ML-DSA private key', async (sub) => sub.wrapKey('spki', (await gen(sub)).privateKey, await aesKey(sub, ['wrapKey']), aesGcm));
   add('wrapKey: pkcs8 of an ML-DSA key', async (sub) => sub.wrapKey('pkcs8', (await gen(sub)).privateKey, await aesKey(sub, ['wrapKey']), aesGcm));
   add('wrapKey: wrapping key without wrapKey usage, ML-DSA key', async (sub) =>
-    sub.wrapKey('pkcs8', (await gen(sub)).privateKey, await aesKey(sub, ['encrypt']), aesGcm));
+    sub.wrapKey('pkcs8', (await gen(sub)).privateKey, await aesKey(sub, ['encrypt']), aesGcm),
+  );
   add('unwrapKey: ML-DSA unwrapping key', async (sub) =>
-    sub.unwrapKey('raw', new Uint8Array(32), (await gen(sub)).privateKey, aesGcm, 'AES-GCM', true, ['encrypt']));
+    sub.unwrapKey('raw', new Uint8Array(32), (await gen(sub)).privateKey, aesGcm, 'AES-GCM', true, ['encrypt']),
+  );
   add('sign: ECDSA without hash, ML-DSA key', async (sub) => sub.sign('ECDSA', (await gen(sub)).privateKey, MSG));
   add('sign: Ed25519, ML-DSA key', async (sub) => sub.sign('Ed25519', (await gen(sub)).privateKey, MSG));
   add('sign: unknown algorithm, ML-DSA key', async (sub) => sub.sign('ML-DSA-66', (await gen(sub)).privateKey, MSG));

@@ -43,8 +43,7 @@ export function parseJsonBody(body, { keys, maxBatch }) {
 function jsonItem(item, where, keys) {
   if (typeof item !== 'object' || item === null || Array.isArray(item))
     throw new HttpError(400, `${where}: expected an object {kid, msg, sig, context?}, got ${describe(item)}`);
-  for (const field of Object.keys(item))
-    if (!FIELDS.has(field)) throw new HttpError(400, `${where}: unknown field ${JSON.stringify(field.slice(0, 64))}`);
+  for (const field of Object.keys(item)) if (!FIELDS.has(field)) throw new HttpError(400, `${where}: unknown field ${JSON.stringify(field.slice(0, 64))}`);
   if (typeof item.kid !== 'string') throw new HttpError(400, `${where}.kid: expected a string, got ${describe(item.kid)}`);
   const kid = checkKid(item.kid, keys, `${where}.kid`);
   const msg = field(item, 'msg', where, decodeBase64);

@@ -66,7 +66,9 @@ export function createService(backend, options = {}) {
     if (socket.writable && err.code !== 'ECONNRESET' && !socket._httpMessage?.headersSent) {
       const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
       const body = JSON.stringify({ error: `bad HTTP request (${err.code ?? 'parse error'})` });
-      socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.write(
+        `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     }
     socket.destroy();
   });
@@ -94,9 +96,23 @@ export function createService(backend, options = {}) {
       if (url.pathname === '/healthz') {
         const connections = await new Promise((resolve) => server.getConnections((err, n) => resolve(err ? null : n)));
         const pool = backend.stats?.();
-        return send(res, 200, { status: draining ? 'draining' : 'ok', backend: backend.name, keys: backend.keys.size, requests: inFlight, pending, reading, readingBytes, connections, ...(pool ? { pool } : {}) });
+        return send(res, 200, {
+          status: draining ? 'draining' : 'ok',
+          backend: backend.name,
+          keys: backend.keys.size,
+          requests: inFlight,
+          pending,
+          reading,
+          readingBytes,
+          connections,
+          ...(pool ? { pool } : {}),
+        });
       }
-      return send(res, 200, [...backend.keys].map(([kid, k]) => ({ kid, alg: k.alg })));
+      return send(
+        res,
+        200,
+        [...backend.keys].map(([kid, k]) => ({ kid, alg: k.alg })),
+      );
     }
     if (parts[1] !== 'verify' || parts.length > 4 || (parts.length === 4 && parts[3] !== 'batch') || parts[2] === '')
       throw new HttpError(404, `url: no route ${JSON.stringify(url.pathname.slice(0, 200))} (POST /verify, POST /verify/{kid}, POST /verify/{kid}/batch)`);
@@ -167,7 +183,11 @@ export function createService(backend, options = {}) {
     if (declared !== undefined && Number(declared) > limits.maxBody)
       return Promise.reject(new HttpError(413, `body: ${declared} bytes, at most ${limits.maxBody}`));
     const refusal =
-      reading >= limits.maxReading ? overloaded(`${reading} request bodies being received`) : pending >= limits.maxPending ? overloaded(`${pending} verifications pending`) : null;
+      reading >= limits.maxReading
+        ? overloaded(`${reading} request bodies being received`)
+        : pending >= limits.maxPending
+          ? overloaded(`${pending} verifications pending`)
+          : null;
     if (refusal) {
       refusal.bodyUnread = true;
       return Promise.reject(refusal);
