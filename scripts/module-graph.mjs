@@ -11,7 +11,7 @@
 //   node scripts/module-graph.mjs --dot      Graphviz text
 //   node scripts/module-graph.mjs --self-test the parser on made-up files
 //
-// --check also checks README.md's module map ("Layout"): every module is
+// --check also checks the module map of docs/development.md ("Layout"): every module is
 // named there, and in the table between the module-map markers every file
 // exists, the first file of each FIPS 204 row cites each algorithm of the row
 // ("Algorithm 7", "Algorithms 16–19", "Algorithms 35, 36, 39, 40"), and each
@@ -256,17 +256,21 @@ export function citedAlgorithms(text) {
   return out;
 }
 
-export function readmeProblems(modules, readme) {
+export const LAYOUT_FILE = 'docs/development.md';
+
+export function layoutProblems(modules, text) {
   const out = [];
-  const layout = readme.slice(readme.indexOf('## Layout'), readme.indexOf('\n## ', readme.indexOf('## Layout') + 1));
-  if (!layout) return ['README.md has no "## Layout" section'];
+  const at = text.indexOf('## Layout');
+  if (at < 0) return [`${LAYOUT_FILE} has no "## Layout" section`];
+  const end = text.indexOf('\n## ', at + 1);
+  const layout = text.slice(at, end < 0 ? text.length : end);
   for (const m of modules) {
     if (m === 'lib' || m === 'tests' || m === 'test_rng') continue;
-    if (!new RegExp(`(?<![a-z_0-9])${m}(?:\\.rs|/)`).test(layout)) out.push(`README.md Layout does not name module ${m}`);
+    if (!new RegExp(`(?<![a-z_0-9])${m}(?:\\.rs|/)`).test(layout)) out.push(`${LAYOUT_FILE} Layout does not name module ${m}`);
   }
   const a = layout.indexOf('<!-- module-map start');
   const b = layout.indexOf('<!-- module-map end -->');
-  if (a < 0 || b < 0) return [...out, 'README.md Layout has no module-map markers'];
+  if (a < 0 || b < 0) return [...out, `${LAYOUT_FILE} Layout has no module-map markers`];
   const rows = layout
     .slice(a, b)
     .split('\n')
@@ -281,24 +285,24 @@ export function readmeProblems(modules, readme) {
       .slice(1, -1)
       .map((c) => c.trim());
     const files = [...row.matchAll(/`(src\/[^`]+\.rs)`/g)].map((m) => m[1]);
-    for (const f of files) if (!fs.existsSync(path.join(root, f))) out.push(`README.md module map names ${f}, which does not exist`);
+    for (const f of files) if (!fs.existsSync(path.join(root, f))) out.push(`${LAYOUT_FILE} module map names ${f}, which does not exist`);
     if (/^Algorithms? \d/.test(cells[0])) {
       fipsRows++;
       const first = files.find((f) => cells[2].includes(f));
       if (!first || !fs.existsSync(path.join(root, first))) continue;
       const cited = citedAlgorithms(read(first));
-      for (const n of citedAlgorithms(cells[0])) if (!cited.has(n)) out.push(`README.md module map: ${first} does not cite FIPS 204 Algorithm ${n}`);
+      for (const n of citedAlgorithms(cells[0])) if (!cited.has(n)) out.push(`${LAYOUT_FILE} module map: ${first} does not cite FIPS 204 Algorithm ${n}`);
     } else if (cells[0].startsWith('`')) {
       kernelRows++;
       const names = [...cells[0].matchAll(/`([a-z_0-9]+)`/g)].map((m) => m[1]);
       for (const name of names) {
-        if (!new RegExp(`fn ${name}\\b`).test(backend)) out.push(`README.md kernel table: ${name} is not a method of Backend (src/backend.rs)`);
+        if (!new RegExp(`fn ${name}\\b`).test(backend)) out.push(`${LAYOUT_FILE} kernel table: ${name} is not a method of Backend (src/backend.rs)`);
         for (const f of files)
-          if (fs.existsSync(path.join(root, f)) && !new RegExp(`fn ${name}\\b`).test(read(f))) out.push(`README.md kernel table: ${f} has no fn ${name}`);
+          if (fs.existsSync(path.join(root, f)) && !new RegExp(`fn ${name}\\b`).test(read(f))) out.push(`${LAYOUT_FILE} kernel table: ${f} has no fn ${name}`);
       }
     }
   }
-  if (!fipsRows || !kernelRows) out.push(`README.md module map: ${fipsRows} FIPS 204 rows and ${kernelRows} kernel rows; expected both tables`);
+  if (!fipsRows || !kernelRows) out.push(`${LAYOUT_FILE} module map: ${fipsRows} FIPS 204 rows and ${kernelRows} kernel rows; expected both tables`);
   return out;
 }
 
@@ -323,7 +327,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const p = problems(g);
   if (process.argv.includes('--check')) {
-    p.push(...readmeProblems(g.modules, fs.readFileSync(path.join(root, 'README.md'), 'utf8')));
+    p.push(...layoutProblems(g.modules, fs.readFileSync(path.join(root, LAYOUT_FILE), 'utf8')));
     if (p.length) {
       for (const line of p) console.error(`module-graph: ${line}`);
       console.error(`module-graph: FAILED (${p.length} problem${p.length === 1 ? '' : 's'})`);

@@ -162,7 +162,7 @@ SUMMARY+=("$(cargo_counts "$LOGS/cargo-unpack.log")")
 # ---------------------------------------------------------------------------- constant time
 # KeyGen, Sign and the private-key formats (PKCS#8, PEM, JWK priv) of all
 # three sets under valgrind memcheck with the secrets marked: a
-# secret-dependent branch or index fails (README "Constant-time checks"). This is the short version; `bash scripts/ct.sh` is the full one.
+# secret-dependent branch or index fails (docs/assurance.md, "Constant-time checks"). This is the short version; `bash scripts/ct.sh` is the full one.
 run "constant time (valgrind)" "$LOGS/ct.log" bash scripts/ct.sh --quick || rc=$?
 SUMMARY+=("$(grep -E '^ctgrind: [0-9]+ signatures|^ct.sh: constant-time' "$LOGS/ct.log" | sed 's/^/    /' || true)")
 [ "$rc" = 0 ] || exit "$rc"
