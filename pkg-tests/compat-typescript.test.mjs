@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { IMPL, repoRoot } from './lib/load.mjs';
 import { Results, project, run, tool, toolVersion, toolsDir, brief } from './lib/compat.mjs';
+import { examples } from './lib/examples.mjs';
 import { PKG_NAME } from './lib/load.mjs';
 
 const skip = IMPL === 'noble' ? 'needs the installed package (MLDSA_IMPL=noble)' : false;
@@ -93,16 +94,16 @@ test('compat: TypeScript 5.0 and latest × nodenext, node16, bundler, node10, br
   });
 });
 
-// The README's WebCrypto examples, as TypeScript with --strict: its blocks
-// (those for browsers too) that import mldsa-simd/webcrypto (or mldsa-simd/keystore, mldsa-simd/composite), each a .ts file
-// of a project with the DOM and Node's types, and the packages each needs
-// (its `<!-- readme-test: needs … -->` list) linked in from the repository's
-// dev dependencies with their own declarations.
-test('compat: the WebCrypto examples of the README and of the declarations compile with --strict (TypeScript latest)', { skip, timeout: 300_000 }, async () => {
-  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/<!-- readme-test(?:: needs ([^>]*?)|: browser)? -->\n```js\n([\s\S]*?)\n```/g)]
-    .map((m) => ({ needs: m[1] ? m[1].split(/[\s,]+/).filter(Boolean) : [], code: m[2], line: readme.slice(0, m.index).split('\n').length + 2 }))
-    .filter((b) => /from 'mldsa-simd\/(webcrypto|keystore|composite)'/.test(b.code));
+// The WebCrypto examples of README.md and docs/ (lib/examples.mjs), as TypeScript
+// with --strict: the blocks (those for browsers too) that import mldsa-simd/webcrypto
+// (or mldsa-simd/keystore, mldsa-simd/composite), each a .ts file of a project with
+// the DOM and Node's types, and the packages each needs (its `<!-- readme-test: needs … -->`
+// list) linked in from the repository's dev dependencies with their own declarations.
+test('compat: the WebCrypto examples of the README, of docs/ and of the declarations compile with --strict (TypeScript latest)', {
+  skip,
+  timeout: 300_000,
+}, async () => {
+  const blocks = examples().filter((b) => /from 'mldsa-simd\/(webcrypto|keystore|composite)'/.test(b.code));
   assert.ok(blocks.length >= 3, `found ${blocks.length} WebCrypto examples`);
   const dir = project('ts-readme-webcrypto', { type: 'module' });
   for (const dep of ['@types/node', 'undici-types']) fs.cpSync(path.join(toolsDir, dep), path.join(dir, 'node_modules', dep), { recursive: true });
@@ -110,9 +111,11 @@ test('compat: the WebCrypto examples of the README and of the declarations compi
     fs.mkdirSync(path.dirname(path.join(dir, 'node_modules', dep)), { recursive: true });
     fs.symlinkSync(path.join(repoRoot, 'node_modules', dep), path.join(dir, 'node_modules', dep), 'dir');
   }
-  const files = blocks.map(({ code, line }) => {
-    fs.writeFileSync(path.join(dir, `readme-${line}.ts`), `${code}\nexport {};\n`);
-    return `readme-${line}.ts`;
+  // example-<page>-<line>.ts: the block at that line of README.md or docs/<page>.md.
+  const files = blocks.map(({ file, code, line }) => {
+    const name = `example-${path.basename(file, '.md').toLowerCase()}-${line}.ts`;
+    fs.writeFileSync(path.join(dir, name), `${code}\nexport {};\n`);
+    return name;
   });
   // And the @example blocks of the declarations of those subpaths.
   for (const name of ['webcrypto', 'keystore', 'composite']) {
@@ -131,6 +134,6 @@ test('compat: the WebCrypto examples of the README and of the declarations compi
   assert.equal(
     r.code,
     0,
-    `tsc failed on the examples (readme-<line>.ts: the line in README.md; <name>-d-ts-<n>.ts: the nth example of <name>.d.ts):\n${brief(`${r.stdout}${r.stderr}`.replaceAll(dir + path.sep, ''), 3000)}`,
+    `tsc failed on the examples (example-<page>-<line>.ts: the line in README.md or docs/<page>.md; <name>-d-ts-<n>.ts: the nth example of <name>.d.ts):\n${brief(`${r.stdout}${r.stderr}`.replaceAll(dir + path.sep, ''), 3000)}`,
   );
 });

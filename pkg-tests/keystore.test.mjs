@@ -17,16 +17,17 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { IMPL, PKG_NAME, consumerDir, repoRoot, importFromConsumer, installedPackageDir } from './lib/load.mjs';
+import { IMPL, PKG_NAME, consumerDir, importFromConsumer, installedPackageDir } from './lib/load.mjs';
 import { openPage } from './lib/chromium.mjs';
 import { openFirefox } from './lib/firefox.mjs';
 import { serve } from './lib/serve.mjs';
+import { examples } from './lib/examples.mjs';
 
 const skip = IMPL === 'noble' ? 'mldsa-simd/keystore is not part of the noble API (MLDSA_IMPL=noble)' : false;
 
-// The README's example for browsers (the block after `<!-- readme-test: browser -->`).
-const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-const README_EXAMPLE = /<!-- readme-test: browser -->\n```js\n([\s\S]*?)\n```/.exec(readme)?.[1];
+// The documentation's example for browsers (the block after `<!-- readme-test: browser -->`
+// in README.md or docs/: lib/examples.mjs).
+const README_EXAMPLE = examples().find((b) => b.browser)?.code;
 
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>mldsa-simd/keystore</title>
@@ -331,7 +332,7 @@ const BROWSERS = [
 ];
 
 test('keystore: keys saved, found again after a reload, used, and refused when altered, in Chromium and Firefox ESR', { skip, timeout: 300_000 }, async (t) => {
-  assert.ok(README_EXAMPLE, 'README.md has no <!-- readme-test: browser --> example');
+  assert.ok(README_EXAMPLE, 'neither README.md nor docs/ has a <!-- readme-test: browser --> example');
   installedPackageDir();
   const pageModule = path.join(consumerDir, 'keystore-page.mjs');
   fs.writeFileSync(pageModule, PAGE_MODULE);
