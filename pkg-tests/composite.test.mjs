@@ -4,7 +4,7 @@
 // headless Chromium and Firefox ESR. Each platform serves the combinations
 // whose traditional algorithm its WebCrypto has; for the others every
 // operation needing it must reject with a NotSupportedError, and which those
-// are is asserted per platform (the README's table). In Node 20, besides: each
+// are is asserted per platform (docs/composite.md's table). In Node 20, besides: each
 // check as a test of its own (non-separability among them), the hostile-object
 // and secret-residue rules.
 import test from 'node:test';
@@ -22,7 +22,7 @@ const vectorsFile = path.join(vectorsDir, 'testvectors.json');
 const vectors = JSON.parse(fs.readFileSync(vectorsFile, 'utf8'));
 const checksUrl = pathToFileURL(path.join(repoRoot, 'pkg-tests', 'lib', 'composite-checks.mjs')).href;
 
-// What each platform's WebCrypto lacks (the README's table says the same).
+// What each platform's WebCrypto lacks (docs/composite.md's table says the same).
 const BRAINPOOL = ['MLDSA65-ECDSA-brainpoolP256r1-SHA512', 'MLDSA87-ECDSA-brainpoolP384r1-SHA512'];
 const LACKS = {
   'Node 20': BRAINPOOL,

@@ -240,7 +240,7 @@ test('PEM that node:crypto takes and ours refuses, on purpose: a non-canonical l
     cases.map(([, t]) => t),
   );
   cases.forEach(([what, text, re], i) => {
-    assert.equal(out[i], B(publicKey), `node:crypto takes ${what} (if it stops, README "Key formats" should say so)`);
+    assert.equal(out[i], B(publicKey), `node:crypto takes ${what} (if it stops, docs/key-formats.md should say so)`);
     assert.throws(
       () => importPublicKey(ours, text, 'pem'),
       (e) => re.test(e.message),

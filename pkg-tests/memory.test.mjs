@@ -1,6 +1,6 @@
 // Linear memory of one instance that serves all three parameter sets: reported
-// after keygen + sign + verify of ML-DSA-87 in a fresh process (the figure the
-// README gives), and bounded so that a regression that keeps k·ℓ matrices or
+// after keygen + sign + verify of ML-DSA-87 in a fresh process (the figure
+// docs/memory.md gives), and bounded so that a regression that keeps k·ℓ matrices or
 // whole messages around, or a stack back at 1 MiB, fails loudly.
 import test from 'node:test';
 import assert from 'node:assert/strict';

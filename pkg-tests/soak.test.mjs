@@ -92,7 +92,7 @@ function makePool(P) {
 }
 
 // Messages up to 64 KiB are copied whole into wasm memory; longer ones are
-// hashed in 64 KiB pieces (README, "Messages of any size").
+// hashed in 64 KiB pieces (docs/memory.md, "Messages of any size").
 const WHOLE = 1 << 16;
 const MAX_CONTEXT = 255;
 

@@ -38,7 +38,8 @@
 //      importing the main entry; mldsa-simd/prehash is plain
 //      JavaScript (ESM and CJS).
 //   4. pkg/ gets the types (index.d.ts, index.d.cts, and ts5.6/ for TypeScript
-//      before 5.7), package.json, the user part of README.md and the licence.
+//      before 5.7), package.json, README.md (its links into the repository made absolute)
+//      and the licence.
 //      package.json is pkg-template/package.json (the public surface, checked
 //      in) with version, description and license from Cargo.toml and the
 //      files built; the build fails if the two do not agree on the entries.
@@ -563,23 +564,20 @@ for (const kind of ['dependencies', 'peerDependencies', 'optionalDependencies'])
 const pkgJson = { name, version, description, license, ...surface, files };
 fs.writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify(pkgJson, null, 2) + '\n');
 
-// The npm package gets the user part of README.md: the development notes
-// (between the two npm-readme markers) stay in the repository.
+// The npm package gets README.md, the user's manual. Its links to pages of the
+// repository (docs/, PERF.md) cannot work on npm's page or in node_modules:
+// they point into the source repository, on GitHub when Cargo.toml's
+// repository is there, or else are named as files of the source repository.
 {
   const text = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-  const open = '<!-- npm-readme: development notes start -->\n';
-  const close = '<!-- npm-readme: development notes end -->\n';
-  const a = text.indexOf(open);
-  const b = text.indexOf(close);
-  if (a < 0 || b < a) fail('README.md lacks the npm-readme markers around the development notes');
-  fs.writeFileSync(
-    path.join(pkgDir, 'README.md'),
-    text.slice(0, a) +
-      '## Development\n\nBuilding from source, the test suites (ACVP, interop, hostile callers, secrets in memory,\n' +
-      'constant-time checks, fuzzing), the layout of the sources and the performance figures against\n' +
-      'liboqs-js, node:crypto and noble are in the README of the source repository.\n\n' +
-      text.slice(b + close.length),
-  );
+  const repository = field('repository') ?? '';
+  const github = /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/.test(repository) ? repository : '';
+  const readme = text.replace(/\[([^\]]+)\]\((?!https?:|#)([^)\s#]+)(#[^)\s]*)?\)/g, (_, label, file, anchor = '') => {
+    if (!fs.existsSync(path.join(root, file))) fail(`README.md links to ${file}, which does not exist`);
+    if (github) return `[${label}](${github}/blob/HEAD/${file}${anchor})`;
+    return label.replaceAll('`', '') === file ? `\`${file}\` in the source repository` : `${label} (\`${file}\` in the source repository)`;
+  });
+  fs.writeFileSync(path.join(pkgDir, 'README.md'), readme);
 }
 
 // ------------------------------------------------------------------ 5. sizes
