@@ -1,4 +1,4 @@
-// Hostile byte arguments (issue #8, item 1), against the public API of the installed
+// Hostile byte arguments, against the public API of the installed
 // package, in one process and one wasm instance.
 //
 // Every byte argument of every function (keygen's seed, getPublicKey's secretKey,

@@ -32,7 +32,7 @@ test('wasm linear memory after keygen + sign + verify of ML-DSA-87, and of every
   t.diagnostic(`wasm memory: ${m.atLoad} bytes at load, ${m.after87} after keygen+sign+verify of ML-DSA-87, ${m.afterAll} after all sets and a 3 MiB message`);
   assert.equal(m.ok, true);
   assert.ok(m.atLoad <= 128 * 1024, `memory at load ${m.atLoad} > 128 KiB: is the stack back at 1 MiB?`);
-  // The target of issue 3: one instance serving all three sets stays within 256 KiB.
+  // The target: one instance serving all three sets stays within 256 KiB.
   assert.ok(m.after87 <= 256 * 1024, `memory after keygen+sign+verify of ML-DSA-87 is ${m.after87} > 256 KiB`);
   assert.ok(m.afterAll <= 512 * 1024, `memory ${m.afterAll} > 512 KiB`);
 });

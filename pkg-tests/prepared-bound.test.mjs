@@ -1,4 +1,4 @@
-// Prepared keys cannot grow memory without bound (issue #8 item 8). Their expanded
+// Prepared keys cannot grow memory without bound. Their expanded
 // keys live in a pool of at most 192 slots of 72 KiB (src/wasm/prepared.rs); a key whose
 // slot was taken is expanded again from its bytes on its next use. Here 10^5
 // signers and 10^5 verifiers of all three sets are made and dropped without

@@ -1,4 +1,4 @@
-// No secret stays in wasm memory after a call (issue #8 item 2). A fresh copy of
+// No secret stays in wasm memory after a call. A fresh copy of
 // the package is imported with its instance visible (lib/instance.mjs); after each
 // of keygen, getPublicKey, sign (pure, hedged, streamed), internal.sign (M′ and
 // external μ), prehash().sign (a mldsa-simd/prehash and a noble-hashes function), a

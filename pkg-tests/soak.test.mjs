@@ -1,4 +1,4 @@
-// Soak (issue #8, item 7): one instance, MLDSA_SOAK_OPS mixed operations (10⁴ in
+// Soak: one instance, MLDSA_SOAK_OPS mixed operations (10⁴ in
 // `npm test`; `npm run soak` runs 10⁶), all three sets: keygen (from a seed and
 // random), getPublicKey, sign (deterministic, given rnd, hedged), verify (valid,
 // flipped, wrong context, wrong key), prepared signers and verifiers (long-lived,

@@ -1,4 +1,4 @@
-// A trap never leaves a broken instance (issue #8 item 3). A real trap is forced:
+// A trap never leaves a broken instance. A real trap is forced:
 // the test grows the instance's memory to the 4 GiB limit, so that the next
 // allocation inside Rust fails and the allocator's error handler traps
 // (`unreachable`). The call that trapped throws an Error saying so; the package

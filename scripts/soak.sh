@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run soak [-- OPS]`: the long soak of issue #8 item 7, pkg-tests/soak.test.mjs with
+# `npm run soak [-- OPS]`: the long soak, pkg-tests/soak.test.mjs with
 # 10^6 mixed operations (or OPS) against the package that `npm test` installed into
 # pkg-tests/.consumer, at nice 10. Prints the wasm memory / RSS table as it ends.
 # Environment: MLDSA_SOAK_OPS, MLDSA_SOAK_SAMPLES (rows, default 40 here),

@@ -1,4 +1,4 @@
-// Hostile byte arguments (issue #8, item 1), shared by hostile.test.mjs and soak.test.mjs.
+// Hostile byte arguments, shared by hostile.test.mjs and soak.test.mjs.
 //
 // A hostile argument is a Uint8Array that lies (a subclass whose length, byteLength,
 // byteOffset, buffer, subarray, slice, set or iterator says something else than its
