@@ -12,9 +12,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { IMPL } from './lib/load.mjs';
+import { IMPL, repoRoot } from './lib/load.mjs';
 import { folderWith, plainEnv } from './lib/plain.mjs';
-import { examples, unmarkedBlocks } from './lib/examples.mjs';
+import { documentationFiles, examples, unmarkedBlocks } from './lib/examples.mjs';
 
 const skip = IMPL === 'noble' ? 'runs the installed package (MLDSA_IMPL=noble)' : false;
 // Blocks for a browser page, `<!-- readme-test: browser -->`, are run by the
@@ -28,6 +28,29 @@ test('every js block of the README and of docs/ is run', () => {
   assert.ok(readme.length >= 6, `found ${readme.length} in README.md`);
   // The first example, the one a reader copies first, needs nothing but the package.
   assert.deepEqual(readme[0].needs, [], 'the first example needs another package');
+});
+
+// A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens.
+const anchor = (heading) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+const anchorsOf = (text) => new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1])));
+
+test('every link of the README and of docs/ to a page of the repository finds it, and its heading', () => {
+  const broken = [];
+  for (const file of documentationFiles()) {
+    const text = fs.readFileSync(path.join(repoRoot, file), 'utf8');
+    for (const [, target] of text.matchAll(/\]\((?!https?:|mailto:)([^)\s]+)\)/g)) {
+      const [page, hash] = target.split('#');
+      const to = page ? path.join(path.dirname(path.join(repoRoot, file)), page) : path.join(repoRoot, file);
+      if (!fs.existsSync(to)) broken.push(`${file}: ${target} (no such file)`);
+      else if (hash !== undefined && to.endsWith('.md') && !anchorsOf(fs.readFileSync(to, 'utf8')).has(hash))
+        broken.push(`${file}: ${target} (no such heading)`);
+    }
+  }
+  assert.deepEqual(broken, []);
 });
 
 for (const { file, needs, code, line } of blocks) {
