@@ -11,10 +11,11 @@
 //! the product, cheaper than the NTTs of t1 (or s) and of c (PERF.md).
 //!
 //! c must be public (it is: c̃ is declassified before SampleInBall, and is part
-//! of the signature): its offsets are read as memory indices. What is summed
-//! may be secret; nothing branches on it or indexes by it.
+//! of the signature): its offsets are read as memory indices. The kernels'
+//! bounds and constant-time status are stated on `ChallengeKernels`
+//! (`backend.rs`).
 
-use crate::backend::{Active, Backend};
+use crate::backend::{Active, ChallengeKernels};
 use crate::params::{MAX_TAU, N};
 use crate::ring::Poly;
 
@@ -48,17 +49,14 @@ impl Challenge {
 }
 
 /// w ← w − 2^d·(c·t1) mod± q (FIPS 204 Algorithm 8 step 9, with w = NTT^−1(Â ∘
-/// NTT(z)) already formed). Needs t1_i ∈ [0, 2^10) and |w_i| < q; then
-/// |c·t1| ≤ τ·1023 < 2^16, the exact w − 2^13·(c·t1) is below 2^30 in size
-/// and `field::reduce32` brings it to |w_i| < q.
+/// NTT(z)) already formed; bounds: `ChallengeKernels::sub_challenge_t1`).
 pub fn sub_challenge_t1(w: &mut Poly, c: &Challenge, t1: &Poly) {
     Active::sub_challenge_t1(w, c.offsets(), t1)
 }
 
-/// c·s1 and c·s2, exactly, for s = s1 + 2^PAIR_SHIFT·s2 with |s1_i|, |s2_i| ≤ η
-/// (a row of signing's expanded key): both at most τ·η = β in size (FIPS 204
-/// Algorithm 7 steps 18–19's c·s1[i] and c·s2[i], outside the NTT domain).
-/// Constant time in s: which entries are read depends on c alone.
+/// c·s1 and c·s2 of a row s = s1 + 2^PAIR_SHIFT·s2 of signing's expanded key
+/// (FIPS 204 Algorithm 7 steps 18–19's c·s1[i] and c·s2[i], outside the NTT
+/// domain; bounds: `ChallengeKernels::challenge_times_pair`).
 pub fn challenge_times_pair(cs1: &mut Poly, cs2: &mut Poly, c: &Challenge, s: &Poly, eta: i32) {
     Active::challenge_times_pair(cs1, cs2, c.offsets(), s, eta)
 }

@@ -5,7 +5,7 @@
 //! SimpleBitPack of b − w). The routines are specialised per width and depend
 //! only on it, never on the values, so packing secrets is constant-time.
 
-use crate::backend::{Active, Backend};
+use crate::backend::{Active, EncodeKernels};
 use crate::params::{Params, D, SEED_BYTES, TR_BYTES};
 use crate::ring::Poly;
 
@@ -15,8 +15,8 @@ use crate::ring::Poly;
 
 /// The one place a run-time width picks a routine. The widths of FIPS 204:
 /// η (3, 4), t0 (13), t1 (10), z (18, 20), w1 (4, 6); w1 is never unpacked.
-/// Contract of both: x ∈ {0, −1}, |y| ≤ 2^20 (≤ 2^14 for widths up to 10,
-/// whose simd128 unpacking adds y in 16-bit lanes).
+/// The contract of both (x, y and the bytes read and written) is
+/// `EncodeKernels`'s (`backend.rs`).
 fn pack_with(p: &Poly, bits: usize, x: i32, y: i32, out: &mut [u8]) {
     match bits {
         3 => Active::pack::<3>(p, x, y, out),

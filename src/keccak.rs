@@ -10,7 +10,7 @@
 //! 64 bits of a column of z in little-endian order (FIPS 202 §3.1.2 and B.1),
 //! so byte i of the sponge's string is byte i % 8 of lane i / 8.
 
-use crate::backend::{Active, Backend};
+use crate::backend::{Active, KeccakKernels};
 
 /// Keccak-f[1600] on one state.
 #[inline(always)]
@@ -20,7 +20,7 @@ pub fn f1600(a: &mut [u64; 25]) {
 
 /// Two independent states, permuted together by `f1600_x2`: two lanes of
 /// each v128 on simd128, two arrays elsewhere.
-pub type StateX2 = <Active as Backend>::StateX2;
+pub type StateX2 = <Active as KeccakKernels>::StateX2;
 
 /// Keccak-f[1600] on both states.
 #[inline(always)]

@@ -11,7 +11,7 @@ use crate::ct;
 use crate::encode::{pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime, sk_decode, sk_encode, w1_encode, SkParts};
 use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt_all_in_place, ntt_in_place, pointwise_inv_ntt};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
-use crate::poly::{make_hints, use_hints, NttPoly, Poly, PAIR_SHIFT};
+use crate::poly::{make_hints, use_hints_vartime, NttPoly, Poly, PAIR_SHIFT};
 use crate::sample::{expand_a, expand_s, sample_in_ball_from_vartime, sample_in_ball_vartime, MaskStream, MatrixRows};
 use crate::xof::{h, Shake256, SHAKE256_RATE};
 use alloc::boxed::Box;
@@ -486,7 +486,7 @@ fn verify_core(p: &Params, mut a: Matrix, t1: T1, mu: &[u8; MU_BYTES], sig: &[u8
             }
         }
         // Step 10: w1′ ← UseHint(h, w′).
-        use_hints(&mut w1[i], &hint[i], &w, p.gamma2);
+        use_hints_vartime(&mut w1[i], &hint[i], &w, p.gamma2);
     }
     // Steps 12–13.
     let mut w1_bytes = vec![0u8; 32 * k * p.w1_bits()];

@@ -16,26 +16,18 @@
 //! by 2^32, so NTT^−1(NTT(a) ∘ NTT(b)) here is a·b: the Montgomery factor
 //! never shows outside these functions, and neither type carries one.
 //!
-//! Bounds callers may rely on (both backends): `ntt` maps |a_i| < q to
-//! |a_i| < 9q; a product of two inputs below 9q is below q (bit-exact across
-//! backends) and so are the reduced dot products below; the inverse NTT maps
-//! |a_i| < q to |a_i| < q. The simd128 transforms are tighter (< 5.1q and
-//! < 0.75q) and equal to the portable ones mod q, not bit for bit.
-//!
-//! Matrix–vector products reduce once per sum, not once per product: the dot
-//! products keep the exact products in i64 and apply one Montgomery reduction
-//! at the end. That reduction needs |Σ| < q·2^31, which holds for |Σ| < 256q²
-//! (256q < 2^31); the callers' sums are one factor from ExpandA
-//! ([0, q)) times one NTT output (< 9q) per term, at most ℓ = 7 of them, plus
-//! at most one product of two NTT outputs (< 81q²): |Σ| < 7·9q² + 81q² = 144q².
-//! Both backends compute the same sum and the same reduction, so the reduced
-//! sums are equal bit for bit, and below q.
+//! The bounds each kernel needs and gives, and what is bit-exact across
+//! backends, are stated on `NttKernels` (`backend.rs`). Matrix–vector products
+//! reduce once per sum, which needs |Σ| < 256q²: the callers' sums are one
+//! factor from ExpandA ([0, q)) times one NTT output (< 9q) per term, at most
+//! ℓ = 7 of them, plus at most one product of two NTT outputs (< 81q²):
+//! |Σ| < 7·9q² + 81q² = 144q².
 
-use crate::backend::{Active, Backend};
+use crate::backend::{Active, NttKernels};
 use crate::ring::{NttPoly, Poly};
 
 /// NTT (FIPS 204 Algorithm 41) of the polynomial that `fill` writes, in the
-/// memory of `out`: no copy. |a_i| < q gives |â_i| < 9q. `fill` sees that
+/// memory of `out`: no copy (bounds: `NttKernels::ntt`). `fill` sees that
 /// memory as a normal-form polynomial holding whatever `out` held, and writes
 /// every coefficient (a sampler or a copy).
 #[inline(always)]
@@ -49,7 +41,7 @@ pub fn ntt_in_place(out: &mut NttPoly, fill: impl FnOnce(&mut Poly)) {
 /// the memory of `out`: no copy. `fill` sees that memory as normal-form
 /// polynomials (holding whatever `out` held), writes every coefficient (a
 /// decoder or a copy) and says whether to go on: on
-/// Some the transforms follow (|a_i| < q gives |â_i| < 9q), on None `out` is
+/// Some the transforms follow (`NttKernels::ntt`), on None `out` is
 /// zeroed (zero is the same in both forms, and the memory may hold secrets),
 /// so in either case `out` holds nothing that is not an element of T_q.
 pub fn ntt_all_in_place<R>(out: &mut [NttPoly], fill: impl FnOnce(&mut [Poly]) -> Option<R>) -> Option<R> {
@@ -72,29 +64,29 @@ pub fn ntt(a: Poly) -> NttPoly {
     a_hat
 }
 
-/// NTT^−1(â ∘ b̂) (FIPS 204 Algorithms 45 and 42) = a·b in R_q. |â_i|, |b̂_i| <
-/// 9q gives |c_i| < q.
+/// NTT^−1(â ∘ b̂) (FIPS 204 Algorithms 45 and 42) = a·b in R_q
+/// (`NttKernels::pointwise_inv_ntt`).
 #[inline(always)]
 pub fn pointwise_inv_ntt(c: &mut Poly, a: &NttPoly, b: &NttPoly) {
     Active::pointwise_inv_ntt(c, a.coefficients(), b.coefficients())
 }
 
 /// NTT^−1(Σ_j â_j ∘ b̂_j) = Σ_j a_j·b_j in R_q (a row of Â ∘ NTT(y), FIPS 204
-/// Algorithm 48 then 42). Needs |Σ| < 256q² (module comment); |c_i| < q.
+/// Algorithm 48 then 42; `NttKernels::dot_inv_ntt`).
 #[inline(always)]
 pub fn dot_inv_ntt(c: &mut Poly, a: &[NttPoly], b: &[NttPoly]) {
     Active::dot_inv_ntt(c, NttPoly::coefficients_of(a), NttPoly::coefficients_of(b))
 }
 
 /// NTT^−1(Σ_j â_j ∘ b̂_j − x̂ ∘ ŷ) = Σ_j a_j·b_j − x·y in R_q (verification's
-/// Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d)). Needs |Σ| < 256q²; |c_i| < q.
+/// Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d); `NttKernels::dot_sub_inv_ntt`).
 #[inline(always)]
 pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[NttPoly], b: &[NttPoly], x: &NttPoly, y: &NttPoly) {
     Active::dot_sub_inv_ntt(c, NttPoly::coefficients_of(a), NttPoly::coefficients_of(b), x.coefficients(), y.coefficients())
 }
 
 /// NTT^−1 (FIPS 204 Algorithm 42) alone, times 2^32: tests only, since the
-/// algorithms take the inverse only of products. |â_i| < q gives |a_i| < q.
+/// algorithms take the inverse only of products (`NttKernels::inv_ntt_tomont`).
 #[cfg(test)]
 pub fn inv_ntt_tomont(a_hat: NttPoly) -> Poly {
     let mut a = *a_hat.coefficients();

@@ -7,15 +7,14 @@
 //! the per-coefficient functions they apply, as FIPS 204 writes them
 //! (Algorithms 35, 36, 39, 40), are the reference in `portable/poly.rs`.
 
-use crate::backend::{Active, Backend};
+use crate::backend::{Active, PolyKernels};
 use crate::params::D;
 pub use crate::params::PAIR_SHIFT;
 pub use crate::ring::{NttPoly, Poly};
 
 impl Poly {
-    /// self ← self + b mod± q (centred), then ‖self‖∞ ≥ bound?, in one pass.
-    /// Needs |self_i + b_i| ≤ 2^31 − 2^22 − 1 (`freeze`) and bound ≤ (q−1)/8;
-    /// branch-free, only the verdict leaks (see `exceeds`).
+    /// self ← self + b mod± q (centred), then ‖self‖∞ ≥ bound?, in one pass
+    /// (`PolyKernels::center_exceeds`).
     pub fn add_center_exceeds(&mut self, b: &Poly, bound: i32) -> bool {
         Active::center_exceeds::<1>(self, b, bound)
     }
@@ -38,39 +37,34 @@ impl Poly {
         }
     }
 
-    /// ‖a‖∞ ≥ bound? For centred coefficients (|a_i| ≤ (q−1)/2) and bound ≤ (q−1)/8.
-    /// Scans every coefficient without branching on it: only the verdict leaks,
-    /// which FIPS 204 allows (it is the rejection decision).
+    /// ‖a‖∞ ≥ bound? (`PolyKernels::exceeds`).
     pub fn exceeds(&self, bound: i32) -> bool {
         Active::exceeds(self, bound)
     }
 
-    /// Power2Round (FIPS 204 Algorithm 35) of every coefficient of self + b,
-    /// after `freeze`: any sum |self_i + b_i| ≤ 2^31 − 2^22 − 1 gives
-    /// t1 ∈ [0, 2^10) and t0 ∈ (−2^(d−1), 2^(d−1)].
+    /// Power2Round (FIPS 204 Algorithm 35) of every coefficient of self + b
+    /// (`PolyKernels::power2round_all`).
     pub fn add_power2round_into(&self, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
         Active::power2round_all(self, b, t1, t0)
     }
 
-    /// Decompose (FIPS 204 Algorithm 36) of every coefficient, each in (−q, q)
-    /// and first mapped to [0, q) by `caddq`, as `decompose` does it.
+    /// Decompose (FIPS 204 Algorithm 36) of every coefficient
+    /// (`PolyKernels::decompose_all`).
     pub fn decompose_into(&self, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
         Active::decompose_all(self, w1, w0, gamma2)
     }
 }
 
 /// MakeHint (FIPS 204 Algorithm 39) of every coefficient, in the signer's form
-/// of `make_hint`: h_i = make_hint(r0_i + ct0_i, r1_i). Returns the number of
-/// ones (public: it is part of the signature).
+/// (`PolyKernels::make_hints`); returns the number of ones.
 pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -> usize {
     Active::make_hints(h, r0, ct0, r1, gamma2)
 }
 
-/// UseHint (FIPS 204 Algorithm 40) of every coefficient:
-/// w1_i = use_hint_vartime(h_i, caddq(r_i)) for h_i ∈ {0, 1} and r_i ∈ (−q, q).
-/// Verification only: the portable form is variable time.
-pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
-    Active::use_hints(w1, h, r, gamma2)
+/// UseHint (FIPS 204 Algorithm 40) of every coefficient, for verification
+/// only (`PolyKernels::use_hints_vartime`).
+pub fn use_hints_vartime(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
+    Active::use_hints_vartime(w1, h, r, gamma2)
 }
 
 #[cfg(test)]
@@ -187,7 +181,7 @@ mod tests {
                 ct0.0.iter_mut().for_each(|c| *c = next(2 * g as u64 + 1) - g);
                 let n = make_hints(&mut h, &w0, &ct0, &w1, g);
                 let mut used = Poly::zero();
-                use_hints(&mut used, &h, &a, g);
+                use_hints_vartime(&mut used, &h, &a, g);
                 let mut want_n = 0;
                 for i in 0..N {
                     assert_eq!((w1.0[i], w0.0[i]), decompose(a.0[i], g));
@@ -236,7 +230,7 @@ mod tests {
         let (mut w1, mut w0, mut u) = (Poly::zero(), Poly::zero(), Poly::zero());
         let c = Poly([-(Q - 1); N]);
         c.decompose_into(&mut w1, &mut w0, G32);
-        use_hints(&mut u, &Poly([1; N]), &c, G32);
+        use_hints_vartime(&mut u, &Poly([1; N]), &c, G32);
         for i in 0..N {
             assert_eq!((w1.0[i], w0.0[i]), decompose(1, G32));
             assert_eq!(u.0[i], use_hint_vartime(1, 1, G32));

@@ -2,7 +2,7 @@
 //! RejBoundedPoly, ExpandA, ExpandS and ExpandMask. The parsers of RejNTTPoly
 //! and RejBoundedPoly are the active backend's (`backend.rs`).
 
-use crate::backend::{Active, Backend};
+use crate::backend::{Active, SampleKernels};
 use crate::encode::unpack_offset;
 use crate::params::{Params, N};
 use crate::ring::{NttPoly, Poly};
@@ -77,11 +77,11 @@ pub fn rej_ntt_poly_vartime(rho: &[u8], s: u8, r: u8) -> NttPoly {
     let mut a_hat = NttPoly::zero();
     let a = a_hat.coefficients_mut();
     let mut n = 0;
-    Active::rej_ntt_parse(&buf, a, &mut n);
+    Active::rej_ntt_parse_vartime(&buf, a, &mut n);
     while n < N {
         let block = &mut buf[..SHAKE128_RATE];
         xof.squeeze(block);
-        Active::rej_ntt_parse(block, a, &mut n);
+        Active::rej_ntt_parse_vartime(block, a, &mut n);
     }
     a_hat
 }
@@ -96,13 +96,13 @@ pub fn rej_ntt_poly_x2_vartime(rho: &[u8], (s0, r0): (u8, u8), (s1, r1): (u8, u8
     let mut buf1 = [0u8; REJ_NTT_FIRST];
     xof.squeeze(&mut buf0, &mut buf1);
     let (mut n0, mut n1) = (0, 0);
-    Active::rej_ntt_parse(&buf0, a0, &mut n0);
-    Active::rej_ntt_parse(&buf1, a1, &mut n1);
+    Active::rej_ntt_parse_vartime(&buf0, a0, &mut n0);
+    Active::rej_ntt_parse_vartime(&buf1, a1, &mut n1);
     while n0 < N || n1 < N {
         let (b0, b1) = (&mut buf0[..SHAKE128_RATE], &mut buf1[..SHAKE128_RATE]);
         xof.squeeze(b0, b1);
-        Active::rej_ntt_parse(b0, a0, &mut n0);
-        Active::rej_ntt_parse(b1, a1, &mut n1);
+        Active::rej_ntt_parse_vartime(b0, a0, &mut n0);
+        Active::rej_ntt_parse_vartime(b1, a1, &mut n1);
     }
 }
 
@@ -239,7 +239,7 @@ impl<'a> MatrixRows<'a> {
             }
             if drawing {
                 let a = rows.head.last_mut().unwrap().coefficients_mut();
-                Active::rej_ntt_parse(&o1[..], a, &mut n);
+                Active::rej_ntt_parse_vartime(&o1[..], a, &mut n);
                 drawing = n < N;
             }
         }
@@ -554,11 +554,11 @@ mod tests {
     fn parsers_keep_exactly_the_accepted_values() {
         let mut a = Poly::zero();
         let mut n = 0;
-        Active::rej_ntt_parse(&[0xff; 168], &mut a, &mut n); // z = 2^23 − 1 ≥ q
+        Active::rej_ntt_parse_vartime(&[0xff; 168], &mut a, &mut n); // z = 2^23 − 1 ≥ q
         assert_eq!(n, 0);
         // q − 1 is accepted, q rejected, 0 accepted.
         let (qm1, q) = ((Q - 1).to_le_bytes(), Q.to_le_bytes());
-        Active::rej_ntt_parse(&[qm1[0], qm1[1], qm1[2], q[0], q[1], q[2], 0, 0, 0x80], &mut a, &mut n);
+        Active::rej_ntt_parse_vartime(&[qm1[0], qm1[1], qm1[2], q[0], q[1], q[2], 0, 0, 0x80], &mut a, &mut n);
         assert_eq!((n, a.0[0], a.0[1]), (2, Q - 1, 0));
         for eta in [2, 4] {
             let mut n = 0;
@@ -573,9 +573,9 @@ mod tests {
         let buf: Vec<u8> = (0..5 * 168).map(|i| if i % 3 == 2 { 0xff } else { (i * 97 + 13) as u8 }).collect();
         let (mut whole, mut parts) = (Poly::zero(), Poly::zero());
         let (mut n1, mut n2) = (0, 0);
-        Active::rej_ntt_parse(&buf, &mut whole, &mut n1);
+        Active::rej_ntt_parse_vartime(&buf, &mut whole, &mut n1);
         for block in buf.chunks(168) {
-            Active::rej_ntt_parse(block, &mut parts, &mut n2);
+            Active::rej_ntt_parse_vartime(block, &mut parts, &mut n2);
         }
         assert_eq!((n1, whole), (n2, parts));
         assert!(n1 > 0 && n1 < N, "the buffer is meant to reject many candidates");

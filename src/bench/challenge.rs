@@ -4,7 +4,7 @@
 //! NTT of c once per signature.
 
 use super::{med, now};
-use crate::backend::{Active, Backend};
+use crate::backend::{Active, ChallengeKernels, NttKernels};
 use crate::challenge::{tests::challenge, Challenge};
 use crate::ring::Poly;
 use core::hint::black_box;

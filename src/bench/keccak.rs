@@ -6,7 +6,7 @@
 //! permutations are not inlined, so V8 tiers them up while the loop runs.
 
 use super::{med, now};
-use crate::backend::StatePair;
+use crate::backend::{KeccakKernels, Simd128, StatePair};
 use crate::keccak::{f1600, f1600_x2, StateX2};
 use crate::portable::keccak::{complement, round as scalar_round};
 use crate::simd128::keccak as simd;
@@ -341,7 +341,7 @@ fn f1600_plain(a: &mut [u64; 25]) {
 fn bench_keccak_x2_variants() {
     // (name, permutation, pairs a call)
     let variants: [(&str, fn(&mut simd::StateX2), f64); 4] = [
-        ("f1600_x2", simd::f1600_x2, 1.0),
+        ("f1600_x2", Simd128::f1600_x2, 1.0),
         ("shifts for 8 and 56", x2_shapes::f1600_x2_shifts, 1.0),
         ("loop of 2 rounds", x2_shapes::f1600_x2_two, 1.0),
         ("two pairs in one loop", x2_shapes::f1600_x2_twice, 2.0),
@@ -351,7 +351,7 @@ fn bench_keccak_x2_variants() {
     for (name, f, _) in variants.iter().skip(1) {
         let (mut a, mut b) = (simd::StateX2::from_lanes(&start), simd::StateX2::from_lanes(&start));
         for _ in 0..4 {
-            simd::f1600_x2(&mut a);
+            Simd128::f1600_x2(&mut a);
             f(&mut b);
         }
         assert!((0..25).all(|i| a.lane(i) == b.lane(i)), "{name}");

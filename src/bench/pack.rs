@@ -3,7 +3,7 @@
 //! interleaved.
 
 use super::{med, now};
-use crate::backend::{Backend, Portable, Simd128};
+use crate::backend::{EncodeKernels, Portable, Simd128};
 use crate::encode::tests::{ref_pack, ref_unpack};
 use crate::ring::Poly;
 use core::hint::black_box;

@@ -3,7 +3,7 @@
 //! candidate per iteration), interleaved.
 
 use super::{med, now};
-use crate::backend::{Backend, Portable, Simd128};
+use crate::backend::{Portable, SampleKernels, Simd128};
 use crate::params::{N, Q};
 use crate::ring::Poly;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test as test};
@@ -38,7 +38,7 @@ fn bench_parsers() {
     let bnd_buf: Vec<u8> = (0..136 * 2).map(|_| rng.next() as u8).collect();
     type F = fn(&[u8], &mut Poly, &mut usize);
     type G = fn(&[u8], i32, &mut Poly, &mut usize);
-    let nf: [F; 3] = [ntt_before, Portable::rej_ntt_parse, Simd128::rej_ntt_parse];
+    let nf: [F; 3] = [ntt_before, Portable::rej_ntt_parse_vartime, Simd128::rej_ntt_parse_vartime];
     let bf: [G; 3] = [bounded_before, Portable::rej_bounded_parse, Simd128::rej_bounded_parse];
     let reps = 500;
     let mut a = Poly::zero();
@@ -68,7 +68,7 @@ fn bench_parsers() {
         }
     }
     let m: Vec<f64> = t.into_iter().map(med).collect();
-    console_log!("rej_ntt_parse (one poly) ns: before {:.0}, portable {:.0}, simd {:.0}", m[0], m[1], m[2]);
+    console_log!("rej_ntt_parse_vartime (one poly) ns: before {:.0}, portable {:.0}, simd {:.0}", m[0], m[1], m[2]);
     console_log!("rej_bounded_parse η=2 (one poly) ns: before {:.0}, portable {:.0}, simd {:.0}", m[3], m[4], m[5]);
     console_log!("rej_bounded_parse η=4 (one poly) ns: before {:.0}, portable {:.0}, simd {:.0} ({sink})", m[6], m[7], m[8]);
 }

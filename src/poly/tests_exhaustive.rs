@@ -3,7 +3,7 @@
 //! mod± and ‖·‖∞ (§2.3), Power2Round, Decompose, HighBits, LowBits, MakeHint
 //! and UseHint (Algorithms 35–40), for both γ2. The production code is driven
 //! through its whole-polynomial entry points (the `Poly` methods, `make_hints`
-//! and `use_hints`), 256 inputs at a time: natively that is `portable/poly.rs`, in
+//! and `use_hints_vartime`), 256 inputs at a time: natively that is `portable/poly.rs`, in
 //! `cargo test --target wasm32-unknown-unknown` it is `simd128/poly.rs`.
 //!
 //! Exhaustive, for both γ2 where γ2 matters:
@@ -31,7 +31,7 @@
 //! Sampled: the random z above, and sums between the exhaustive windows of
 //! the freeze contract (covered by `field.rs`'s reduction tests).
 
-use super::{make_hints, use_hints, Poly};
+use super::{make_hints, use_hints_vartime, Poly};
 use crate::params::{ParamSet, D, N, Q};
 use crate::test_rng::Rng;
 #[cfg(target_arch = "wasm32")]
@@ -276,14 +276,14 @@ fn decompose_every_r_gamma2_q_minus_1_over_88() {
     decompose_every_r(G88);
 }
 
-/// `use_hints` for every r in (−q, q), with h = 0 and h = 1 in every lane and
+/// `use_hints_vartime` for every r in (−q, q), with h = 0 and h = 1 in every lane and
 /// alternating between lanes.
 fn use_hints_every_r(g: i32) {
     let hs = [Poly::zero(), Poly([1; N]), Poly(core::array::from_fn(|i| (i % 2) as i32))];
     let mut w1 = Poly::zero();
     for r in blocks(-Q + 1, Q - 1) {
         for h in &hs {
-            use_hints(&mut w1, h, &r, g);
+            use_hints_vartime(&mut w1, h, &r, g);
             for i in 0..N {
                 let want = spec::use_hint(h.0[i] == 1, r.0[i], g);
                 assert_eq!(w1.0[i], want, "r = {}, h = {}, γ2 = {g}", r.0[i], h.0[i]);
@@ -313,7 +313,7 @@ fn spec_decompose(r: &Poly, g: i32) -> (Poly, Poly) {
 
 /// For r (in [0, q), one per lane, with (r1, r0) = Decompose(r)) and z
 /// (|z| < γ2): `make_hints` in the signer's form, given r0 + z and r1, is
-/// MakeHint(z, r) and counts its ones; `use_hints` of that hint at r + z
+/// MakeHint(z, r) and counts its ones; `use_hints_vartime` of that hint at r + z
 /// gives HighBits(r) back, as FIPS 204's UseHint does (Algorithm 40 on
 /// MakeHint(−z, r + z), the pair the verifier sees).
 fn check_hints(r: &Poly, (r1, r0): (&Poly, &Poly), z: &Poly, g: i32) {
@@ -322,10 +322,10 @@ fn check_hints(r: &Poly, (r1, r0): (&Poly, &Poly), z: &Poly, g: i32) {
     let mut moved = Poly::zero();
     for i in 0..N {
         let s = r.0[i] + z.0[i];
-        moved.0[i] = if s >= Q { s - Q } else { s }; // in (−γ2, q): `use_hints` takes (−q, q)
+        moved.0[i] = if s >= Q { s - Q } else { s }; // in (−γ2, q): `use_hints_vartime` takes (−q, q)
     }
     let mut w1 = Poly::zero();
-    use_hints(&mut w1, &h, &moved, g);
+    use_hints_vartime(&mut w1, &h, &moved, g);
     let mut ones = 0;
     for i in 0..N {
         let (ri, zi) = (r.0[i], z.0[i]);

@@ -1,6 +1,7 @@
 //! The reference of `challenge.rs`: every run added one coefficient at a time
 //! in i32. The memory indices depend on c only, never on the values summed.
 
+use crate::backend::{ChallengeKernels, Portable};
 use crate::field::reduce32;
 use crate::params::{D, N, PAIR_SHIFT};
 use crate::ring::Poly;
@@ -24,24 +25,26 @@ fn runs(offsets: &[u16], x: &Poly, sum: &mut [i32; N]) {
     zeroize::Zeroize::zeroize(&mut ext[..]);
 }
 
-pub fn sub_challenge_t1(w: &mut Poly, offsets: &[u16], t1: &Poly) {
-    let mut ct = [0i32; N];
-    runs(offsets, t1, &mut ct);
-    for i in 0..N {
-        // |ct_i| ≤ 60·1023, so |w_i − 2^13·ct_i| < q + 2^29 < 2^31 − 2^22.
-        w.0[i] = reduce32(w.0[i] - (ct[i] << D));
+impl ChallengeKernels for Portable {
+    fn sub_challenge_t1(w: &mut Poly, offsets: &[u16], t1: &Poly) {
+        let mut ct = [0i32; N];
+        runs(offsets, t1, &mut ct);
+        for i in 0..N {
+            // |ct_i| ≤ 60·1023, so |w_i − 2^13·ct_i| < q + 2^29 < 2^31 − 2^22.
+            w.0[i] = reduce32(w.0[i] - (ct[i] << D));
+        }
     }
-}
 
-pub fn challenge_times_pair(cs1: &mut Poly, cs2: &mut Poly, offsets: &[u16], s: &Poly, _eta: i32) {
-    // s = s1 + 2^9·s2 with |s1|, |s2| < 2^8.
-    let half = 1 << (PAIR_SHIFT - 1);
-    let mut parts = [Poly::zero(); 2];
-    for i in 0..N {
-        let s1 = ((s.0[i] + half) & ((1 << PAIR_SHIFT) - 1)) - half;
-        (parts[0].0[i], parts[1].0[i]) = (s1, (s.0[i] - s1) >> PAIR_SHIFT);
+    fn challenge_times_pair(cs1: &mut Poly, cs2: &mut Poly, offsets: &[u16], s: &Poly, _eta: i32) {
+        // s = s1 + 2^9·s2 with |s1|, |s2| < 2^8.
+        let half = 1 << (PAIR_SHIFT - 1);
+        let mut parts = [Poly::zero(); 2];
+        for i in 0..N {
+            let s1 = ((s.0[i] + half) & ((1 << PAIR_SHIFT) - 1)) - half;
+            (parts[0].0[i], parts[1].0[i]) = (s1, (s.0[i] - s1) >> PAIR_SHIFT);
+        }
+        runs(offsets, &parts[0], &mut cs1.0);
+        runs(offsets, &parts[1], &mut cs2.0);
+        zeroize::Zeroize::zeroize(&mut parts[..]);
     }
-    runs(offsets, &parts[0], &mut cs1.0);
-    runs(offsets, &parts[1], &mut cs2.0);
-    zeroize::Zeroize::zeroize(&mut parts[..]);
 }

@@ -9,13 +9,23 @@
 //! gives b − c (since −c = ¬c + 1), which is BitPack / BitUnpack
 //! (Algorithms 17, 19) with upper bound b.
 
+use crate::backend::{EncodeKernels, Portable};
 use crate::ring::Poly;
 
-/// Writes the low B bits of (c ⊕ x) + y for each coefficient c into `out`
-/// (32·B bytes), coefficient i at bits [i·B, (i+1)·B), least significant first.
-pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
-    for (c, o) in p.0.chunks_exact(8).zip(out[..32 * B].chunks_exact_mut(B)) {
-        pack_group::<B>(c, x, y, o);
+impl EncodeKernels for Portable {
+    fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
+        for (c, o) in p.0.chunks_exact(8).zip(out[..32 * B].chunks_exact_mut(B)) {
+            pack_group::<B>(c, x, y, o);
+        }
+    }
+
+    fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
+        let inp = &inp[..32 * B];
+        let (body, last) = p.0.split_at_mut(31 * 8);
+        for (g, c) in body.chunks_exact_mut(8).enumerate() {
+            unpack_group::<B>(inp, g, x, y, c);
+        }
+        unpack_group::<B>(inp, 31, x, y, last);
     }
 }
 
@@ -36,17 +46,6 @@ fn pack_group<const B: usize>(c: &[i32], x: i32, y: i32, o: &mut [u8]) {
     }
     // 8·B bits in all: what is left is a whole number of bytes.
     o[at..B].copy_from_slice(&acc.to_le_bytes()[..have / 8]);
-}
-
-/// Reads 256 fields of B bits from `inp` (32·B bytes) and returns
-/// (field ⊕ x) + y for each: with x = y = 0 every coefficient is in [0, 2^B).
-pub fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
-    let inp = &inp[..32 * B];
-    let (body, last) = p.0.split_at_mut(31 * 8);
-    for (g, c) in body.chunks_exact_mut(8).enumerate() {
-        unpack_group::<B>(inp, g, x, y, c);
-    }
-    unpack_group::<B>(inp, 31, x, y, last);
 }
 
 /// Group g (coefficients 8g..8g+8). Field j starts at bit g·8B + j·B; a

@@ -11,6 +11,7 @@
 //! (`bench_keccak_variants` in src/bench/keccak.rs), named lanes instead of
 //! the array, and the next round's column parities folded into χ (PERF.md).
 
+use crate::backend::{KeccakKernels, Portable, StatePair};
 use crate::tables::{RC, ROUNDS};
 
 /// θ, ρ and π of one round (FIPS 202 Algorithms 1–3) on the state `$s`,
@@ -160,37 +161,28 @@ pub(crate) fn round(s: &mut [W; 25], rc: W) {
     s[0] = xor(s[0], rc);
 }
 
-/// Keccak-p[1600, 24] = Keccak-f[1600] (FIPS 202 Algorithm 7). Not inlined:
-/// one copy serves every caller, and V8 can tier it up on its own.
-#[inline(never)]
-pub fn f1600(a: &mut [u64; 25]) {
-    let mut s = *a;
-    complement(&mut s);
-    for rc in RC.iter().take(ROUNDS) {
-        round(&mut s, *rc);
+impl KeccakKernels for Portable {
+    /// Keccak-p[1600, 24] = Keccak-f[1600] (FIPS 202 Algorithm 7), the
+    /// one-state permutation of both backends. Not inlined: one copy serves
+    /// every caller, and V8 can tier it up on its own.
+    #[inline(never)]
+    fn f1600(a: &mut [u64; 25]) {
+        let mut s = *a;
+        complement(&mut s);
+        for rc in RC.iter().take(ROUNDS) {
+            round(&mut s, *rc);
+        }
+        complement(&mut s);
+        *a = s;
     }
-    complement(&mut s);
-    *a = s;
-}
 
-/// What the two-state sponges of `xof.rs` need of a backend's `StateX2`
-/// (`Backend::StateX2`): both backends implement it.
-pub(crate) trait StatePair: Clone + Default {
-    /// The pair of states a[0] and a[1].
-    fn from_lanes(a: &[[u64; 25]; 2]) -> Self;
-    /// Lane i of state 0 and of state 1.
-    fn lane(&self, i: usize) -> (u64, u64);
-    /// Writes lanes first.. of state 0 to out0 and of state 1 to out1, eight
-    /// little-endian bytes a lane; both outputs the same length, a multiple of
-    /// 8, and first + out0.len() / 8 ≤ 25.
-    fn read_lanes(&self, first: usize, out0: &mut [u8], out1: &mut [u8]);
-    /// XORs `bytes` (a multiple of 8 long, eight little-endian bytes a lane)
-    /// into lanes first.. of state `which` (0 or 1) alone; first + bytes.len() / 8 ≤ 25.
-    fn xor_lanes(&mut self, which: usize, first: usize, bytes: &[u8]);
-    /// Replaces state `which` (0 or 1) by `a`, leaving the other as it is.
-    fn set_state(&mut self, which: usize, a: &[u64; 25]);
-    /// Wipes both states.
-    fn clear(&mut self);
+    type StateX2 = StateX2;
+
+    /// The one-state permutation twice.
+    fn f1600_x2(s: &mut StateX2) {
+        Self::f1600(&mut s.0[0]);
+        Self::f1600(&mut s.0[1]);
+    }
 }
 
 /// Two independent states; without simd128 they are simply two arrays.
@@ -241,9 +233,3 @@ impl StatePair for StateX2 {
     }
 }
 
-/// Keccak-f[1600] on both states.
-#[cfg_attr(target_feature = "simd128", allow(dead_code))]
-pub fn f1600_x2(s: &mut StateX2) {
-    f1600(&mut s.0[0]);
-    f1600(&mut s.0[1]);
-}

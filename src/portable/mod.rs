@@ -1,6 +1,7 @@
 //! The reference backend (`backend::Portable`): plain Rust, compiled
 //! everywhere, and what the simd128 backend is tested against. One file per
-//! facade, each with the functions `backend::Backend` lists for it.
+//! facade, each implementing the kernel trait of that facade (`backend.rs`),
+//! whose methods state the contracts.
 
 pub(crate) mod challenge;
 pub(crate) mod encode;

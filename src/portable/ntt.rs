@@ -1,83 +1,76 @@
 //! Portable NTT: the reference every other backend is tested against.
 
+use crate::backend::{NttKernels, Portable};
 use crate::field::{montgomery_reduce, mont_mul};
 use crate::params::N;
 use crate::ring::Poly;
 use crate::tables::ZETAS;
 
-/// Forward NTT in place (FIPS 204 Algorithm 41), output in bit-reversed order.
-///
-/// Bound: input |a_i| < q gives output |a_i| < 9q. Each of the eight layers
-/// adds a Montgomery product (|t| < q) to or from a value, and nothing is
-/// reduced in between (lazy reduction).
-pub fn ntt(a: &mut Poly) {
-    let a = &mut a.0;
-    let mut k = 0;
-    let mut len = 128;
-    while len > 0 {
-        let mut start = 0;
-        while start < N {
-            k += 1;
-            let zeta = ZETAS[k];
-            for j in start..start + len {
-                let t = mont_mul(zeta, a[j + len]);
-                a[j + len] = a[j] - t;
-                a[j] += t;
+impl NttKernels for Portable {
+    /// Lazy reduction: each of the eight layers adds a Montgomery product
+    /// (|t| < q) to or from a value, and nothing is reduced in between.
+    fn ntt(a: &mut Poly) {
+        let a = &mut a.0;
+        let mut k = 0;
+        let mut len = 128;
+        while len > 0 {
+            let mut start = 0;
+            while start < N {
+                k += 1;
+                let zeta = ZETAS[k];
+                for j in start..start + len {
+                    let t = mont_mul(zeta, a[j + len]);
+                    a[j + len] = a[j] - t;
+                    a[j] += t;
+                }
+                start += 2 * len;
             }
-            start += 2 * len;
+            len >>= 1;
         }
-        len >>= 1;
     }
-}
 
-/// Inverse NTT in place (FIPS 204 Algorithm 42), multiplied by the Montgomery
-/// factor 2^32 so that it cancels the 2^−32 of one pointwise product.
-///
-/// Bound: input |a_i| < q gives output |a_i| < q. Inside, the sums double per
-/// layer: after eight layers they are below 256q < 2^31, so they fit in i32.
-pub fn inv_ntt_tomont(a: &mut Poly) {
-    // 2^64 / 256 mod q: one 2^32 for the Montgomery factor of the last step and
-    // one that this function deliberately leaves on the output.
-    const F: i32 = 41_978;
-    let a = &mut a.0;
-    let mut k = 256;
-    let mut len = 1;
-    while len < N {
-        let mut start = 0;
-        while start < N {
-            k -= 1;
-            let zeta = -ZETAS[k];
-            for j in start..start + len {
-                let t = a[j];
-                a[j] = t + a[j + len];
-                a[j + len] = mont_mul(zeta, t - a[j + len]);
+    /// The sums double per layer: after eight layers they are below
+    /// 256q < 2^31, so they fit in i32.
+    fn inv_ntt_tomont(a: &mut Poly) {
+        // 2^64 / 256 mod q: one 2^32 for the Montgomery factor of the last step and
+        // one that this function deliberately leaves on the output.
+        const F: i32 = 41_978;
+        let a = &mut a.0;
+        let mut k = 256;
+        let mut len = 1;
+        while len < N {
+            let mut start = 0;
+            while start < N {
+                k -= 1;
+                let zeta = -ZETAS[k];
+                for j in start..start + len {
+                    let t = a[j];
+                    a[j] = t + a[j + len];
+                    a[j + len] = mont_mul(zeta, t - a[j + len]);
+                }
+                start += 2 * len;
             }
-            start += 2 * len;
+            len <<= 1;
         }
-        len <<= 1;
+        for x in a.iter_mut() {
+            *x = mont_mul(F, *x);
+        }
     }
-    for x in a.iter_mut() {
-        *x = mont_mul(F, *x);
+
+    fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
+        pointwise(c, a, b);
+        Self::inv_ntt_tomont(c);
     }
-}
 
-/// c = NTT^−1(a ∘ b)·2^32, i.e. a·b in R_q when a, b are NTT outputs.
-/// Bound: |a_i|, |b_i| < 9q gives products < q and output < q.
-pub fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
-    pointwise(c, a, b);
-    inv_ntt_tomont(c);
-}
+    fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+        dot(c, a, b, None);
+        Self::inv_ntt_tomont(c);
+    }
 
-/// c = NTT^−1(Σ_j a_j ∘ b_j)·2^32. Needs |Σ| < 256q² (module comment); output < q.
-pub fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
-    dot(c, a, b, None);
-    inv_ntt_tomont(c);
-}
-
-/// c = NTT^−1(Σ_j a_j ∘ b_j − x ∘ y)·2^32. Needs |Σ| < 256q²; output < q.
-pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly) {
-    dot(c, a, b, Some((x, y)));
-    inv_ntt_tomont(c);
+    fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly) {
+        dot(c, a, b, Some((x, y)));
+        Self::inv_ntt_tomont(c);
+    }
 }
 
 /// c = a ∘ b in T_q, Montgomery-scaled: c_i = a_i·b_i·2^−32.
@@ -89,8 +82,8 @@ pub fn pointwise(c: &mut Poly, a: &Poly, b: &Poly) {
 }
 
 /// c = Σ_j a_j ∘ b_j − x ∘ y (the last term only with `minus`, Montgomery-
-/// scaled), summed exactly and reduced once. Needs |Σ| < 256q² (module
-/// comment); gives |c_i| < q.
+/// scaled), summed exactly and reduced once. Needs |Σ| < 256q²
+/// (`NttKernels`); gives |c_i| < q.
 pub fn dot(c: &mut Poly, a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>) {
     assert_eq!(a.len(), b.len());
     for i in 0..N {

@@ -1,13 +1,14 @@
 //! Coefficient-wise operations on whole polynomials, one coefficient at a
 //! time: the reference for `simd128/poly.rs`, which has the same whole-
 //! polynomial functions in the same order. Bounds and contracts are stated on
-//! the `Poly` methods and free functions of `poly.rs` that call these.
+//! `PolyKernels` (`backend.rs`).
 //!
 //! First the per-coefficient functions of FIPS 204 §7.4 that the loops below
 //! apply (the simd128 code computes the same, lane by lane).
 
 use crate::field::{caddq, center, freeze};
 use crate::params::{D, N, Q};
+use crate::backend::{PolyKernels, Portable};
 use crate::ring::Poly;
 
 /// Power2Round (FIPS 204 Algorithm 35) for r ∈ [0, q): returns (r1, r0) with
@@ -68,51 +69,52 @@ pub fn use_hint_vartime(h: i32, r: i32, gamma2: i32) -> i32 {
     }
 }
 
-
-pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool {
-    let mut over = 0i32;
-    for i in 0..N {
-        let c = center(freeze(a.0[i] + S * b.0[i]));
-        a.0[i] = c;
-        let abs = c - ((c >> 31) & (2 * c));
-        over |= (bound - 1) - abs;
+impl PolyKernels for Portable {
+    fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool {
+        let mut over = 0i32;
+        for i in 0..N {
+            let c = center(freeze(a.0[i] + S * b.0[i]));
+            a.0[i] = c;
+            let abs = c - ((c >> 31) & (2 * c));
+            over |= (bound - 1) - abs;
+        }
+        over < 0
     }
-    over < 0
-}
 
-pub fn exceeds(a: &Poly, bound: i32) -> bool {
-    let mut over = 0i32;
-    for &c in a.0.iter() {
-        let abs = c - ((c >> 31) & (2 * c));
-        over |= (bound - 1) - abs;
+    fn exceeds(a: &Poly, bound: i32) -> bool {
+        let mut over = 0i32;
+        for &c in a.0.iter() {
+            let abs = c - ((c >> 31) & (2 * c));
+            over |= (bound - 1) - abs;
+        }
+        over < 0
     }
-    over < 0
-}
 
-pub fn power2round_all(a: &Poly, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
-    for i in 0..N {
-        (t1.0[i], t0.0[i]) = power2round(freeze(a.0[i] + b.0[i]));
+    fn power2round_all(a: &Poly, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
+        for i in 0..N {
+            (t1.0[i], t0.0[i]) = power2round(freeze(a.0[i] + b.0[i]));
+        }
     }
-}
 
-pub fn decompose_all(a: &Poly, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
-    for i in 0..N {
-        (w1.0[i], w0.0[i]) = decompose(caddq(a.0[i]), gamma2);
+    fn decompose_all(a: &Poly, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
+        for i in 0..N {
+            (w1.0[i], w0.0[i]) = decompose(caddq(a.0[i]), gamma2);
+        }
     }
-}
 
-pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -> usize {
-    let mut count = 0;
-    for i in 0..N {
-        let bit = make_hint(r0.0[i] + ct0.0[i], r1.0[i], gamma2);
-        h.0[i] = bit;
-        count += bit as usize;
+    fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -> usize {
+        let mut count = 0;
+        for i in 0..N {
+            let bit = make_hint(r0.0[i] + ct0.0[i], r1.0[i], gamma2);
+            h.0[i] = bit;
+            count += bit as usize;
+        }
+        count
     }
-    count
-}
 
-pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
-    for i in 0..N {
-        w1.0[i] = use_hint_vartime(h.0[i], caddq(r.0[i]), gamma2);
+    fn use_hints_vartime(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
+        for i in 0..N {
+            w1.0[i] = use_hint_vartime(h.0[i], caddq(r.0[i]), gamma2);
+        }
     }
 }

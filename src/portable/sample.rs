@@ -1,5 +1,5 @@
 //! The samplers' parsers in plain Rust: the reference for `simd128/sample.rs` (same
-//! functions, same order) and the code used off wasm.
+//! kernels, same order) and the code used off wasm.
 //!
 //! Both parsers write each candidate at index *n and keep it by advancing *n
 //! only if it is accepted (the next write overwrites a rejected one), so no
@@ -7,50 +7,40 @@
 //! which is also the bounds check: one test per candidate.
 
 use crate::params::Q;
+use crate::backend::{Portable, SampleKernels};
 use crate::ring::Poly;
 
-/// Parses CoeffFromThreeBytes candidates (FIPS 204 Algorithm 14) from `buf`
-/// into a from index *n on (RejNTTPoly, Algorithm 30, steps 4–10), stopping
-/// at N; whole 3-byte groups only. Coefficients are in [0, q).
-pub fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
-    let mut m = *n;
-    // Not `chunks_exact(3)`: its length / 3 would be a division in the .wasm.
-    let mut at = 0;
-    while at + 3 <= buf.len() {
-        let b = &buf[at..at + 3];
-        at += 3;
-        let Some(c) = a.0.get_mut(m) else { break };
-        let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
-        *c = z;
-        m += (z < Q) as usize;
+impl SampleKernels for Portable {
+    /// CoeffFromThreeBytes (FIPS 204 Algorithm 14) on each 3-byte group, in
+    /// the loop of RejNTTPoly (Algorithm 30).
+    fn rej_ntt_parse_vartime(buf: &[u8], a: &mut Poly, n: &mut usize) {
+        let mut m = *n;
+        // Not `chunks_exact(3)`: its length / 3 would be a division in the .wasm.
+        let mut at = 0;
+        while at + 3 <= buf.len() {
+            let b = &buf[at..at + 3];
+            at += 3;
+            let Some(c) = a.0.get_mut(m) else { break };
+            let z = (b[0] as i32) | (b[1] as i32) << 8 | ((b[2] & 0x7f) as i32) << 16;
+            *c = z;
+            m += (z < Q) as usize;
+        }
+        *n = m;
     }
-    *n = m;
-}
 
-/// Parses CoeffFromHalfByte values (FIPS 204 Algorithm 15) from `buf` into a
-/// from index *n on (RejBoundedPoly, Algorithm 31, steps 4–12), low half-byte
-/// first, stopping at N; coefficients in [−η, η].
-///
-/// The stream is secret. Which half-bytes are rejected may leak, and only
-/// that does: the stores go to *n and the stop checks test *n, both functions
-/// of the rejection pattern alone. That pattern is independent of s1, s2: each
-/// half-byte is uniform and independent of the others, and a kept one is
-/// uniform on [0, 15) (η = 2) or [0, 9) (η = 4) whatever the pattern, so the
-/// pattern says nothing about the kept values; the rejected ones are
-/// discarded (Dilithium round-3 specification v3.1, §5.5, which mldsa-native
-/// cites for the same point). `scripts/ct.sh` checks that nothing else leaks.
-///
-/// The map needs no division: for z < 15, z mod 5 = z − 5·⌊205·z / 1024⌋
-/// (z = 15 is rejected).
-pub fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
-    if eta == 2 {
-        bounded::<2>(buf, a, n)
-    } else {
-        bounded::<4>(buf, a, n)
+    /// CoeffFromHalfByte (FIPS 204 Algorithm 15) on each half-byte, in the
+    /// loop of RejBoundedPoly (Algorithm 31).
+    fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
+        if eta == 2 {
+            bounded::<2>(buf, a, n)
+        } else {
+            bounded::<4>(buf, a, n)
+        }
     }
 }
 
 /// One half-byte z: the coefficient η − (z mod (2η + 1)) and whether z is kept.
+/// No division: for z < 15, z mod 5 = z − 5·⌊205·z / 1024⌋ (z = 15 is rejected).
 #[inline(always)]
 fn half_byte<const ETA: i32>(z: i32) -> (i32, usize) {
     if ETA == 2 {
@@ -67,7 +57,7 @@ fn bounded<const ETA: i32>(buf: &[u8], a: &mut Poly, n: &mut usize) {
             let Some(c) = a.0.get_mut(m) else { break 'bytes };
             let (v, keep) = half_byte::<ETA>(z);
             *c = v;
-            // Declassified: whether this half-byte is kept (see above).
+            // Declassified: whether this half-byte is kept (`SampleKernels::rej_bounded_parse`).
             m += crate::ct::declassified(keep);
         }
     }
@@ -116,6 +106,6 @@ mod tests {
 
     #[test]
     fn parsers_equal_the_naive_ones() {
-        crate::sample::streams::compare(Rng(0x9e37_79b9_7f4a_7c15), (rej_ntt_parse, ntt_naive), (rej_bounded_parse, bounded_naive));
+        crate::sample::streams::compare(Rng(0x9e37_79b9_7f4a_7c15), (Portable::rej_ntt_parse_vartime, ntt_naive), (Portable::rej_bounded_parse, bounded_naive));
     }
 }

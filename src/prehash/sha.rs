@@ -10,7 +10,7 @@
 //! leading bytes of the final hash are kept. Inputs are public messages: no secret-independence is
 //! needed here.
 
-use crate::backend::{Active, Backend};
+use crate::backend::{Active, ShaKernels};
 use alloc::vec::Vec;
 
 /// The 80 round constants K of SHA-384/512 (§4.2.3). The 64 constants of

@@ -5,6 +5,7 @@
 //! loads are unaligned (v128.load needs no alignment). The load addresses
 //! depend on c only, never on the values summed (signing's s1, s2 are secret).
 
+use crate::backend::{ChallengeKernels, Simd128};
 use super::{load, opaque, store};
 use crate::params::{D, MAX_TAU, N, Q};
 use crate::ring::Poly;
@@ -81,57 +82,59 @@ fn narrow(x: impl Fn(usize) -> v128, v: usize) -> v128 {
     i16x8_narrow_i32x4(x(2 * v), x(2 * v + 1))
 }
 
-pub fn sub_challenge_t1(w: &mut Poly, offsets: &[u16], t1: &Poly) {
-    let ext = Ext::new(|v| narrow(|i| load(t1, i), v)); // t1 < 2^10
-    let mut ct = Poly::zero();
-    // 32 terms of at most 1023: 32736 < 2^15.
-    ext.sum_runs(offsets, 32, &mut ct);
-    let (q, r22) = (i32x4_splat(opaque(&Q)), i32x4_splat(opaque(&(1 << 22))));
-    for i in 0..N / 4 {
-        // `field::reduce32` of w − 2^13·ct, below 2^30 in size.
-        let x = i32x4_sub(load(w, i), i32x4_shl(load(&ct, i), D));
-        let t = i32x4_shr(i32x4_add(x, r22), 23);
-        store(w, i, i32x4_sub(x, i32x4_mul(t, q)));
-    }
-}
-
-pub fn challenge_times_pair(cs1: &mut Poly, cs2: &mut Poly, offsets: &[u16], s: &Poly, eta: i32) {
-    let (mask9, half9) = (i32x4_splat(opaque(&511)), i32x4_splat(opaque(&256)));
-    // s1 = s mod± 2^9 (|s1| ≤ η < 2^8), s2 = (s − s1)/2^9.
-    let s1 = |i: usize| {
-        let x = load(s, i);
-        i32x4_sub(v128_and(i32x4_add(x, half9), mask9), half9)
-    };
-    let s2 = |i: usize| i32x4_shr(i32x4_sub(load(s, i), s1(i)), 9);
-    if MAX_TAU as i32 * eta < 1 << 7 {
-        // Both products below 2^7 in size: one run of s1 + 2^8·s2 (entries at
-        // most η·257 ≤ 514, τ ≤ 60 of them: 30840 < 2^15) gives
-        // c·s1 + 2^8·c·s2, which splits apart exactly.
-        let pair = |i: usize| i32x4_add(s1(i), i32x4_shl(s2(i), 8));
-        let mut ext = Ext::new(|v| narrow(pair, v));
-        ext.sum_runs(offsets, MAX_TAU, cs2);
-        ext.wipe();
-        let (mask8, half8) = (i32x4_splat(opaque(&255)), i32x4_splat(opaque(&128)));
+impl ChallengeKernels for Simd128 {
+    fn sub_challenge_t1(w: &mut Poly, offsets: &[u16], t1: &Poly) {
+        let ext = Ext::new(|v| narrow(|i| load(t1, i), v)); // t1 < 2^10
+        let mut ct = Poly::zero();
+        // 32 terms of at most 1023: 32736 < 2^15.
+        ext.sum_runs(offsets, 32, &mut ct);
+        let (q, r22) = (i32x4_splat(opaque(&Q)), i32x4_splat(opaque(&(1 << 22))));
         for i in 0..N / 4 {
-            let x = load(cs2, i);
-            let lo = i32x4_sub(v128_and(i32x4_add(x, half8), mask8), half8);
-            store(cs1, i, lo);
-            store(cs2, i, i32x4_shr(i32x4_sub(x, lo), 8));
+            // `field::reduce32` of w − 2^13·ct, below 2^30 in size.
+            let x = i32x4_sub(load(w, i), i32x4_shl(load(&ct, i), D));
+            let t = i32x4_shr(i32x4_add(x, r22), 23);
+            store(w, i, i32x4_sub(x, i32x4_mul(t, q)));
         }
-    } else {
-        // Entries at most η ≤ 4, τ ≤ 60 of them: no overflow. One buffer for
-        // both (a second would be 2 KiB more of stack).
-        let mut ext = Ext::new(|v| narrow(s1, v));
-        ext.sum_runs(offsets, MAX_TAU, cs1);
-        ext.fill(|v| narrow(s2, v));
-        ext.sum_runs(offsets, MAX_TAU, cs2);
-        ext.wipe();
+    }
+
+    fn challenge_times_pair(cs1: &mut Poly, cs2: &mut Poly, offsets: &[u16], s: &Poly, eta: i32) {
+        let (mask9, half9) = (i32x4_splat(opaque(&511)), i32x4_splat(opaque(&256)));
+        // s1 = s mod± 2^9 (|s1| ≤ η < 2^8), s2 = (s − s1)/2^9.
+        let s1 = |i: usize| {
+            let x = load(s, i);
+            i32x4_sub(v128_and(i32x4_add(x, half9), mask9), half9)
+        };
+        let s2 = |i: usize| i32x4_shr(i32x4_sub(load(s, i), s1(i)), 9);
+        if MAX_TAU as i32 * eta < 1 << 7 {
+            // Both products below 2^7 in size: one run of s1 + 2^8·s2 (entries at
+            // most η·257 ≤ 514, τ ≤ 60 of them: 30840 < 2^15) gives
+            // c·s1 + 2^8·c·s2, which splits apart exactly.
+            let pair = |i: usize| i32x4_add(s1(i), i32x4_shl(s2(i), 8));
+            let mut ext = Ext::new(|v| narrow(pair, v));
+            ext.sum_runs(offsets, MAX_TAU, cs2);
+            ext.wipe();
+            let (mask8, half8) = (i32x4_splat(opaque(&255)), i32x4_splat(opaque(&128)));
+            for i in 0..N / 4 {
+                let x = load(cs2, i);
+                let lo = i32x4_sub(v128_and(i32x4_add(x, half8), mask8), half8);
+                store(cs1, i, lo);
+                store(cs2, i, i32x4_shr(i32x4_sub(x, lo), 8));
+            }
+        } else {
+            // Entries at most η ≤ 4, τ ≤ 60 of them: no overflow. One buffer for
+            // both (a second would be 2 KiB more of stack).
+            let mut ext = Ext::new(|v| narrow(s1, v));
+            ext.sum_runs(offsets, MAX_TAU, cs1);
+            ext.fill(|v| narrow(s2, v));
+            ext.sum_runs(offsets, MAX_TAU, cs2);
+            ext.wipe();
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::backend::{Backend, Portable, Simd128};
+    use crate::backend::{ChallengeKernels, Portable, Simd128};
     use crate::challenge::{tests::challenge, Challenge};
     use crate::params::{N, PAIR_SHIFT, Q};
     use crate::ring::Poly;

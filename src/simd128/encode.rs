@@ -1,4 +1,4 @@
-//! simd128 versions of `portable/encode.rs` (same functions, same order), with the
+//! simd128 versions of `portable/encode.rs` (same kernels, same order), with the
 //! same contract: (c ⊕ x) + y per coefficient, B-bit fields, eight fields per
 //! B bytes. Every shuffle pattern and multiplier is a constant of B; nothing
 //! depends on the coefficient values.
@@ -23,6 +23,7 @@
 //! stores of 8, 4, 2 and 1 bytes: nothing outside the slices is touched and
 //! no copy of the data is made.
 
+use crate::backend::{EncodeKernels, Simd128};
 use super::{load, opaque, store};
 use crate::ring::Poly;
 use core::arch::wasm32::*;
@@ -274,84 +275,87 @@ fn store_exact(dst: &mut [u8], n: usize, v: v128) {
     }
 }
 
-/// `portable/encode.rs`'s `pack`.
-pub fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
-    const { assert!(B >= 3 && B <= 20 && W::<B>::SOURCES <= 4) };
-    if !W::<B>::NARROW && W::<B>::HALF == 0 {
-        // B = 13: both vectors feed the same 13 bytes (four swizzles, two of
-        // them two-input); the scalar code is faster (PERF.md).
-        return crate::portable::encode::pack::<B>(p, x, y, out);
-    }
-    // Only the constants in use are read: vector 1's only for wide lanes,
-    // the third and fourth patterns only if SOURCES needs them.
-    let z = i32x4_splat(0);
-    let mul = [opaque(&W::<B>::MUL_PACK_0), if W::<B>::NARROW { z } else { opaque(&W::<B>::MUL_PACK_1) }];
-    // x and y opaque as in `unpack`.
-    let (x, y) = (opaque(&x), opaque(&y));
-    let (xv, yv, m) = (i32x4_splat(x), i32x4_splat(y), i32x4_splat(opaque(&((1 << B) - 1))));
-    let field = |i: usize| v128_and(i32x4_add(v128_xor(load(p, i), xv), yv), m);
-    let pats: [[v128; 4]; 2] = core::array::from_fn(|v| {
-        core::array::from_fn(|r| if (v == 0 || !W::<B>::NARROW) && r < W::<B>::SOURCES { opaque(W::<B>::gather_pattern(v, r)) } else { z })
-    });
-    let gather = |v: usize, n: v128| {
-        let pat = &pats[v];
-        let mut r = v128_or(i8x16_swizzle(n, pat[0]), i8x16_swizzle(n, pat[1]));
-        if W::<B>::SOURCES > 2 {
-            r = v128_or(r, i8x16_swizzle(n, pat[2]));
+impl EncodeKernels for Simd128 {
+    /// `portable/encode.rs`'s `pack`.
+    fn pack<const B: usize>(p: &Poly, x: i32, y: i32, out: &mut [u8]) {
+        const { assert!(B >= 3 && B <= 20 && W::<B>::SOURCES <= 4) };
+        if !W::<B>::NARROW && W::<B>::HALF == 0 {
+            // B = 13: both vectors feed the same 13 bytes (four swizzles, two of
+            // them two-input); the scalar code is faster (PERF.md).
+            return crate::backend::Portable::pack::<B>(p, x, y, out);
         }
-        if W::<B>::SOURCES > 3 {
-            r = v128_or(r, i8x16_swizzle(n, pat[3]));
-        }
-        r
-    };
-    for (g, o) in out[..32 * B].chunks_exact_mut(B).enumerate() {
-        let (a, b) = (field(2 * g), field(2 * g + 1));
-        if W::<B>::NARROW {
-            // Fields below 2^B ≤ 2^10 narrow exactly, with the signed
-            // narrowing too (one `packssdw` in V8, where the unsigned one
-            // clamps with a constant it rebuilds at each use); s + B ≤ 16
-            // keeps the shifted field inside its lane.
-            let n = i16x8_mul(i16x8_narrow_i32x4(a, b), mul[0]);
-            store_exact(o, W::<B>::IO, gather(0, n));
-        } else {
-            // s + B ≤ 7 + 20 bits.
-            let (a, b) = (gather(0, i32x4_mul(a, mul[0])), gather(1, i32x4_mul(b, mul[1])));
-            if W::<B>::HALF == 0 {
-                store_exact(o, W::<B>::IO, v128_or(a, b));
+        // Only the constants in use are read: vector 1's only for wide lanes,
+        // the third and fourth patterns only if SOURCES needs them.
+        let z = i32x4_splat(0);
+        let mul = [opaque(&W::<B>::MUL_PACK_0), if W::<B>::NARROW { z } else { opaque(&W::<B>::MUL_PACK_1) }];
+        // x and y opaque as in `unpack`.
+        let (x, y) = (opaque(&x), opaque(&y));
+        let (xv, yv, m) = (i32x4_splat(x), i32x4_splat(y), i32x4_splat(opaque(&((1 << B) - 1))));
+        let field = |i: usize| v128_and(i32x4_add(v128_xor(load(p, i), xv), yv), m);
+        let pats: [[v128; 4]; 2] = core::array::from_fn(|v| {
+            core::array::from_fn(|r| if (v == 0 || !W::<B>::NARROW) && r < W::<B>::SOURCES { opaque(W::<B>::gather_pattern(v, r)) } else { z })
+        });
+        let gather = |v: usize, n: v128| {
+            let pat = &pats[v];
+            let mut r = v128_or(i8x16_swizzle(n, pat[0]), i8x16_swizzle(n, pat[1]));
+            if W::<B>::SOURCES > 2 {
+                r = v128_or(r, i8x16_swizzle(n, pat[2]));
+            }
+            if W::<B>::SOURCES > 3 {
+                r = v128_or(r, i8x16_swizzle(n, pat[3]));
+            }
+            r
+        };
+        for (g, o) in out[..32 * B].chunks_exact_mut(B).enumerate() {
+            let (a, b) = (field(2 * g), field(2 * g + 1));
+            if W::<B>::NARROW {
+                // Fields below 2^B ≤ 2^10 narrow exactly, with the signed
+                // narrowing too (one `packssdw` in V8, where the unsigned one
+                // clamps with a constant it rebuilds at each use); s + B ≤ 16
+                // keeps the shifted field inside its lane.
+                let n = i16x8_mul(i16x8_narrow_i32x4(a, b), mul[0]);
+                store_exact(o, W::<B>::IO, gather(0, n));
             } else {
-                store_exact(o, W::<B>::IO, a);
-                store_exact(&mut o[W::<B>::HALF..], W::<B>::IO, b);
+                // s + B ≤ 7 + 20 bits.
+                let (a, b) = (gather(0, i32x4_mul(a, mul[0])), gather(1, i32x4_mul(b, mul[1])));
+                if W::<B>::HALF == 0 {
+                    store_exact(o, W::<B>::IO, v128_or(a, b));
+                } else {
+                    store_exact(o, W::<B>::IO, a);
+                    store_exact(&mut o[W::<B>::HALF..], W::<B>::IO, b);
+                }
+            }
+        }
+    }
+
+    /// `portable/encode.rs`'s `unpack`.
+    fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
+        const { assert!(B >= 3 && B <= 20) };
+        debug_assert!((x == 0 || x == -1) && (y.abs() <= 1 << 14 || !W::<B>::NARROW));
+        let mul = [opaque(&W::<B>::MUL_UNPACK_0), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::MUL_UNPACK_1) }];
+        // x and y opaque too: inlined where they are constants (or specialised
+        // for x = −1), their vectors would be rebuilt at each use by V8.
+        let (x, y) = (opaque(&x), opaque(&y));
+        let (xv, yv) = (i32x4_splat(x), i32x4_splat(y));
+        let (x16, y16) = (i16x8_splat(x as i16), i16x8_splat(y as i16));
+        let scatter = [opaque(&W::<B>::SCATTER_0), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::SCATTER_1) }];
+        for (g, src) in inp[..32 * B].chunks_exact(B).enumerate() {
+            let v0 = load_exact(src, W::<B>::IO);
+            if W::<B>::NARROW {
+                let v = u16x8_shr(i16x8_mul(i8x16_swizzle(v0, scatter[0]), mul[0]), (16 - B) as u32);
+                // f < 2^10, x ∈ {0, −1} and |y| ≤ 2^14: (f ⊕ x) + y fits in
+                // i16, so it is computed before widening.
+                let v = i16x8_add(v128_xor(v, x16), y16);
+                store(p, 2 * g, i32x4_extend_low_i16x8(v));
+                store(p, 2 * g + 1, i32x4_extend_high_i16x8(v));
+            } else {
+                let v1 = if W::<B>::HALF == 0 { v0 } else { load_exact(&src[W::<B>::HALF..], W::<B>::IO) };
+                for (q, v) in [v0, v1].into_iter().enumerate() {
+                    let v = u32x4_shr(i32x4_mul(i8x16_swizzle(v, scatter[q]), mul[q]), (32 - B) as u32);
+                    store(p, 2 * g + q, i32x4_add(v128_xor(v, xv), yv));
+                }
             }
         }
     }
 }
 
-/// `portable/encode.rs`'s `unpack`.
-pub fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
-    const { assert!(B >= 3 && B <= 20) };
-    debug_assert!((x == 0 || x == -1) && (y.abs() <= 1 << 14 || !W::<B>::NARROW));
-    let mul = [opaque(&W::<B>::MUL_UNPACK_0), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::MUL_UNPACK_1) }];
-    // x and y opaque too: inlined where they are constants (or specialised
-    // for x = −1), their vectors would be rebuilt at each use by V8.
-    let (x, y) = (opaque(&x), opaque(&y));
-    let (xv, yv) = (i32x4_splat(x), i32x4_splat(y));
-    let (x16, y16) = (i16x8_splat(x as i16), i16x8_splat(y as i16));
-    let scatter = [opaque(&W::<B>::SCATTER_0), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::SCATTER_1) }];
-    for (g, src) in inp[..32 * B].chunks_exact(B).enumerate() {
-        let v0 = load_exact(src, W::<B>::IO);
-        if W::<B>::NARROW {
-            let v = u16x8_shr(i16x8_mul(i8x16_swizzle(v0, scatter[0]), mul[0]), (16 - B) as u32);
-            // f < 2^10, x ∈ {0, −1} and |y| ≤ 2^14: (f ⊕ x) + y fits in
-            // i16, so it is computed before widening.
-            let v = i16x8_add(v128_xor(v, x16), y16);
-            store(p, 2 * g, i32x4_extend_low_i16x8(v));
-            store(p, 2 * g + 1, i32x4_extend_high_i16x8(v));
-        } else {
-            let v1 = if W::<B>::HALF == 0 { v0 } else { load_exact(&src[W::<B>::HALF..], W::<B>::IO) };
-            for (q, v) in [v0, v1].into_iter().enumerate() {
-                let v = u32x4_shr(i32x4_mul(i8x16_swizzle(v, scatter[q]), mul[q]), (32 - B) as u32);
-                store(p, 2 * g + q, i32x4_add(v128_xor(v, xv), yv));
-            }
-        }
-    }
-}

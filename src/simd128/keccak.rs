@@ -15,8 +15,8 @@
 //! differently), in Node 20 3–4% slower; longer loop bodies, a state in
 //! memory, two pairs or a third scalar state in one loop did not pay.
 
-pub(crate) use crate::portable::keccak::f1600;
-use crate::portable::keccak::{theta_rho_pi, StatePair};
+use crate::backend::{KeccakKernels, Portable, Simd128, StatePair};
+use crate::portable::keccak::theta_rho_pi;
 use crate::tables::{RC, ROUNDS};
 use core::arch::wasm32::*;
 
@@ -165,12 +165,22 @@ fn half_mask(which: usize) -> v128 {
     u64x2(!m, m)
 }
 
-/// Keccak-f[1600] on both states. Not inlined, as `portable::f1600`.
-#[inline(never)]
-pub fn f1600_x2(st: &mut StateX2) {
-    let mut s = st.0;
-    for rc in RC.iter().take(ROUNDS) {
-        round(&mut s, u64x2_splat(*rc));
+impl KeccakKernels for Simd128 {
+    /// The portable permutation.
+    #[inline(always)]
+    fn f1600(a: &mut [u64; 25]) {
+        Portable::f1600(a)
     }
-    st.0 = s;
+
+    type StateX2 = StateX2;
+
+    /// Not inlined, as `Portable::f1600`.
+    #[inline(never)]
+    fn f1600_x2(st: &mut StateX2) {
+        let mut s = st.0;
+        for rc in RC.iter().take(ROUNDS) {
+            round(&mut s, u64x2_splat(*rc));
+        }
+        st.0 = s;
+    }
 }

@@ -1,6 +1,6 @@
 //! The wasm simd128 backend (`backend::Simd128`), the one place for simd128
-//! code: the vector helpers every kernel shares, then one file per facade with
-//! the functions `backend::Backend` lists for it (same names and order as in
+//! code: the vector helpers every kernel shares, then one file per facade
+//! implementing the kernel trait of that facade (`backend.rs`; same order as in
 //! `src/portable/`), and the NTT's run-time twiddle tables.
 
 use crate::params::N;

@@ -27,6 +27,7 @@
 //! shuffles. The inverse runs the same passes in reverse and merges the final
 //! scaling into its last layer.
 
+use crate::backend::{NttKernels, Simd128};
 use super::twiddles::{twiddles, Table, Twiddles, F, F_LAST};
 use super::{load, opaque, store};
 use crate::field::QINV;
@@ -177,53 +178,90 @@ fn inv12(v0: &mut v128, v1: &mut v128, tw: &Twiddles, p: usize, k: NttConsts) {
     *v1 = i32x4_shuffle::<1, 3, 5, 7>(x, y); // [a4 a5 a6 a7]
 }
 
-/// Forward NTT in place (FIPS 204 Algorithm 41), output in bit-reversed order.
-///
-/// Bound: input |a_i| < q gives output |a_i| < q + 8·0.51q < 5.1q (tighter
-/// than the portable 9q): each layer adds a Shoup product, |t| < 0.51q while
-/// |a| < 6q.
-///
-/// Three passes of two, two and four layers, each over groups of only four
-/// vectors: with at most four data registers and two twiddles live, V8 keeps
-/// everything in its 16 xmm registers (eight vectors spill; PERF.md).
-pub fn ntt(a: &mut Poly) {
-    let tw = twiddles();
-    let k = NttConsts::load();
-    // Layers 1–2: vectors j, j+16, j+32, j+48; twiddles k = 1, then 2 and 3.
-    let z = [i32x4_splat(opaque(&tw.fwd.0[1])), i32x4_splat(opaque(&tw.fwd.0[2])), i32x4_splat(opaque(&tw.fwd.0[3]))];
-    for j in 0..16 {
-        let mut r = load4(a, j, 16);
-        let w = splat_with(z[0], &tw.fwd_ps, 1);
-        two(ct, &mut r, 0, 2, 1, 3, w, w, k);
-        two(ct, &mut r, 0, 1, 2, 3, splat_with(z[1], &tw.fwd_ps, 2), splat_with(z[2], &tw.fwd_ps, 3), k);
-        stage_bound(&r, 100 + 2 * 51); // after layer L: q + L·0.51q
-        store4(a, j, 16, &r);
-    }
-    // Layers 3–4 in blocks of 16 vectors c: vectors 16c + j + {0, 4, 8, 12};
-    // twiddles k = 4 + c, then 8 + 2c and 9 + 2c.
-    for c in 0..4 {
-        for j in 0..4 {
-            let mut r = load4(a, 16 * c + j, 4);
-            let w = splat(&tw.fwd, &tw.fwd_ps, 4 + c);
+impl NttKernels for Simd128 {
+    /// Forward NTT in place (FIPS 204 Algorithm 41), output in bit-reversed order.
+    ///
+    /// Bound: input |a_i| < q gives output |a_i| < q + 8·0.51q < 5.1q (tighter
+    /// than the portable 9q): each layer adds a Shoup product, |t| < 0.51q while
+    /// |a| < 6q.
+    ///
+    /// Three passes of two, two and four layers, each over groups of only four
+    /// vectors: with at most four data registers and two twiddles live, V8 keeps
+    /// everything in its 16 xmm registers (eight vectors spill; PERF.md).
+    fn ntt(a: &mut Poly) {
+        let tw = twiddles();
+        let k = NttConsts::load();
+        // Layers 1–2: vectors j, j+16, j+32, j+48; twiddles k = 1, then 2 and 3.
+        let z = [i32x4_splat(opaque(&tw.fwd.0[1])), i32x4_splat(opaque(&tw.fwd.0[2])), i32x4_splat(opaque(&tw.fwd.0[3]))];
+        for j in 0..16 {
+            let mut r = load4(a, j, 16);
+            let w = splat_with(z[0], &tw.fwd_ps, 1);
             two(ct, &mut r, 0, 2, 1, 3, w, w, k);
-            two(ct, &mut r, 0, 1, 2, 3, splat(&tw.fwd, &tw.fwd_ps, 8 + 2 * c), splat(&tw.fwd, &tw.fwd_ps, 9 + 2 * c), k);
-            stage_bound(&r, 100 + 4 * 51);
-            store4(a, 16 * c + j, 4, &r);
+            two(ct, &mut r, 0, 1, 2, 3, splat_with(z[1], &tw.fwd_ps, 2), splat_with(z[2], &tw.fwd_ps, 3), k);
+            stage_bound(&r, 100 + 2 * 51); // after layer L: q + L·0.51q
+            store4(a, j, 16, &r);
+        }
+        // Layers 3–4 in blocks of 16 vectors c: vectors 16c + j + {0, 4, 8, 12};
+        // twiddles k = 4 + c, then 8 + 2c and 9 + 2c.
+        for c in 0..4 {
+            for j in 0..4 {
+                let mut r = load4(a, 16 * c + j, 4);
+                let w = splat(&tw.fwd, &tw.fwd_ps, 4 + c);
+                two(ct, &mut r, 0, 2, 1, 3, w, w, k);
+                two(ct, &mut r, 0, 1, 2, 3, splat(&tw.fwd, &tw.fwd_ps, 8 + 2 * c), splat(&tw.fwd, &tw.fwd_ps, 9 + 2 * c), k);
+                stage_bound(&r, 100 + 4 * 51);
+                store4(a, 16 * c + j, 4, &r);
+            }
+        }
+        // Layers 5–8 on blocks of 16 coefficients m (4 consecutive vectors):
+        // k = 16 + m, then 32 + 2m and 33 + 2m, then layers 7–8 in registers.
+        for m in 0..16 {
+            let mut r = load4(a, 4 * m, 1);
+            let w = splat(&tw.fwd, &tw.fwd_ps, 16 + m);
+            two(ct, &mut r, 0, 2, 1, 3, w, w, k);
+            two(ct, &mut r, 0, 1, 2, 3, splat(&tw.fwd, &tw.fwd_ps, 32 + 2 * m), splat(&tw.fwd, &tw.fwd_ps, 33 + 2 * m), k);
+            stage_bound(&r, 100 + 6 * 51);
+            let [r0, r1, r2, r3] = &mut r;
+            fwd78(r0, r1, tw, 2 * m, k);
+            fwd78(r2, r3, tw, 2 * m + 1, k);
+            stage_bound(&r, 100 + 8 * 51);
+            store4(a, 4 * m, 1, &r);
         }
     }
-    // Layers 5–8 on blocks of 16 coefficients m (4 consecutive vectors):
-    // k = 16 + m, then 32 + 2m and 33 + 2m, then layers 7–8 in registers.
-    for m in 0..16 {
-        let mut r = load4(a, 4 * m, 1);
-        let w = splat(&tw.fwd, &tw.fwd_ps, 16 + m);
-        two(ct, &mut r, 0, 2, 1, 3, w, w, k);
-        two(ct, &mut r, 0, 1, 2, 3, splat(&tw.fwd, &tw.fwd_ps, 32 + 2 * m), splat(&tw.fwd, &tw.fwd_ps, 33 + 2 * m), k);
-        stage_bound(&r, 100 + 6 * 51);
-        let [r0, r1, r2, r3] = &mut r;
-        fwd78(r0, r1, tw, 2 * m, k);
-        fwd78(r2, r3, tw, 2 * m + 1, k);
-        stage_bound(&r, 100 + 8 * 51);
-        store4(a, 4 * m, 1, &r);
+
+    /// Inverse NTT in place (FIPS 204 Algorithm 42), multiplied by 2^32 so that it
+    /// cancels the 2^−32 of one pointwise product.
+    ///
+    /// Bound: input |a_i| < q gives output |a_i| < 0.75q. Inside, the sums at most
+    /// double per layer (< 2^i·q after layer i; the differences are Shoup products,
+    /// < 0.63q while |a| < 128q); the last layer's sum, < 256q < 2^31, and
+    /// difference are both multiplied by the final factor, giving < 0.75q.
+    ///
+    /// The passes of `ntt` in reverse: four, two and two layers on four vectors.
+    /// Block m of the layer of distance len uses k = 256/len − 1 − m.
+    #[cfg_attr(not(test), allow(dead_code))] // the fused forms below are used
+    fn inv_ntt_tomont(a: &mut Poly) {
+        inv_ntt_from(a, Input::InPlace);
+    }
+
+    /// c = NTT^−1(a ∘ b)·2^32 (so a·b in R_q): `pointwise` fused into the first
+    /// pass of `inv_ntt_tomont`. Bound: |a_i|, |b_i| < 9q gives products < q
+    /// (bit for bit `field::mont_mul`) and output < 0.75q.
+    fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
+        inv_ntt_from(c, Input::Product(a, b));
+    }
+
+    /// c = NTT^−1(Σ_j a_j ∘ b_j)·2^32, the sum reduced once inside the first pass
+    /// of the inverse NTT. Needs |Σ| < 256q²; output < 0.75q.
+    fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
+        assert_eq!(a.len(), b.len());
+        inv_ntt_from(c, Input::Dot(a, b, None));
+    }
+
+    /// c = NTT^−1(Σ_j a_j ∘ b_j − x ∘ y)·2^32, as `dot_inv_ntt`.
+    fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly) {
+        assert_eq!(a.len(), b.len());
+        inv_ntt_from(c, Input::Dot(a, b, Some((x, y))));
     }
 }
 
@@ -251,21 +289,6 @@ fn two(bf: fn(&mut v128, &mut v128, Tw, NttConsts), r: &mut [v128; 4], a: usize,
     let (mut p, mut q) = (r[c], r[d]);
     bf(&mut p, &mut q, x, k);
     (r[c], r[d]) = (p, q);
-}
-
-/// Inverse NTT in place (FIPS 204 Algorithm 42), multiplied by 2^32 so that it
-/// cancels the 2^−32 of one pointwise product.
-///
-/// Bound: input |a_i| < q gives output |a_i| < 0.75q. Inside, the sums at most
-/// double per layer (< 2^i·q after layer i; the differences are Shoup products,
-/// < 0.63q while |a| < 128q); the last layer's sum, < 256q < 2^31, and
-/// difference are both multiplied by the final factor, giving < 0.75q.
-///
-/// The passes of `ntt` in reverse: four, two and two layers on four vectors.
-/// Block m of the layer of distance len uses k = 256/len − 1 − m.
-#[cfg_attr(not(test), allow(dead_code))] // the fused forms below are used
-pub fn inv_ntt_tomont(a: &mut Poly) {
-    inv_ntt_from(a, Input::InPlace);
 }
 
 /// What the inverse NTT takes as its input vector i.
@@ -362,13 +385,6 @@ fn mont_mul(a: v128, b: v128, k: NttConsts) -> v128 {
     i32x4_sub(ab, tq)
 }
 
-/// c = NTT^−1(a ∘ b)·2^32 (so a·b in R_q): `pointwise` fused into the first
-/// pass of `inv_ntt_tomont`. Bound: |a_i|, |b_i| < 9q gives products < q
-/// (bit for bit `field::mont_mul`) and output < 0.75q.
-pub fn pointwise_inv_ntt(c: &mut Poly, a: &Poly, b: &Poly) {
-    inv_ntt_from(c, Input::Product(a, b));
-}
-
 /// The Montgomery reduction of four exact sums (lanes 0–1 in `lo`, 2–3 in
 /// `hi`), bit for bit `field::montgomery_reduce`: t = Σ·q^−1 mod 2^32,
 /// r = (Σ − t·q) / 2^32. Needs |Σ| < q·2^31; gives |r| < q.
@@ -402,22 +418,9 @@ fn dot_vector(a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>, i: usize, k
     mont_reduce_wide(lo, hi, k)
 }
 
-/// c = NTT^−1(Σ_j a_j ∘ b_j)·2^32, the sum reduced once inside the first pass
-/// of the inverse NTT. Needs |Σ| < 256q²; output < 0.75q.
-pub fn dot_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly]) {
-    assert_eq!(a.len(), b.len());
-    inv_ntt_from(c, Input::Dot(a, b, None));
-}
-
-/// c = NTT^−1(Σ_j a_j ∘ b_j − x ∘ y)·2^32, as `dot_inv_ntt`.
-pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[Poly], b: &[Poly], x: &Poly, y: &Poly) {
-    assert_eq!(a.len(), b.len());
-    inv_ntt_from(c, Input::Dot(a, b, Some((x, y))));
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::backend::{Backend, Portable, Simd128};
+    use crate::backend::{NttKernels, Portable, Simd128};
     use crate::params::N;
     use crate::portable::ntt as portable;
     use super::*;
@@ -427,7 +430,6 @@ mod tests {
     fn modq(a: i32) -> i32 {
         a.rem_euclid(Q)
     }
-
 
     /// Inputs with |a_i| ≤ bound: random, all ±bound, zero, alternating signs,
     /// one spike, and the values ±bound in every other block.

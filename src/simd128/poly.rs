@@ -1,10 +1,11 @@
-//! simd128 versions of `portable/poly.rs` (same functions, same order), four
+//! simd128 versions of `portable/poly.rs` (same kernels, same order), four
 //! coefficients per v128. Everything is lane-wise i32 arithmetic, compares and
 //! masks: no branch and no memory index depends on a coefficient. The only
 //! data-dependent outputs are the verdict of `exceeds` and the hint count,
 //! which FIPS 204 lets the signer reveal (rejection decision; the hints are
 //! part of the signature).
 
+use crate::backend::{PolyKernels, Simd128};
 use super::{load, opaque, store};
 use crate::params::{D, N, Q};
 use crate::ring::Poly;
@@ -53,42 +54,99 @@ fn center(f: v128, k: ReduceConsts) -> v128 {
     i32x4_sub(f, v128_and(i32x4_shr(i32x4_sub(k.half, f), 31), k.q))
 }
 
-pub fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool {
-    let k = ReduceConsts::load();
-    let b1 = i32x4_splat(opaque(&(bound - 1)));
-    let mut over = i32x4_splat(0);
-    for i in 0..N / 4 {
-        let x = match S {
-            1 => i32x4_add(load(a, i), load(b, i)),
-            -1 => i32x4_sub(load(a, i), load(b, i)),
-            _ => load(a, i),
-        };
-        let c = center(freeze(x, k), k);
-        store(a, i, c);
-        over = v128_or(over, i32x4_sub(b1, i32x4_abs(c)));
+impl PolyKernels for Simd128 {
+    fn center_exceeds<const S: i32>(a: &mut Poly, b: &Poly, bound: i32) -> bool {
+        let k = ReduceConsts::load();
+        let b1 = i32x4_splat(opaque(&(bound - 1)));
+        let mut over = i32x4_splat(0);
+        for i in 0..N / 4 {
+            let x = match S {
+                1 => i32x4_add(load(a, i), load(b, i)),
+                -1 => i32x4_sub(load(a, i), load(b, i)),
+                _ => load(a, i),
+            };
+            let c = center(freeze(x, k), k);
+            store(a, i, c);
+            over = v128_or(over, i32x4_sub(b1, i32x4_abs(c)));
+        }
+        i32x4_bitmask(over) != 0
     }
-    i32x4_bitmask(over) != 0
-}
 
-pub fn exceeds(a: &Poly, bound: i32) -> bool {
-    let b1 = i32x4_splat(opaque(&(bound - 1)));
-    let mut over = i32x4_splat(0);
-    for i in 0..N / 4 {
-        over = v128_or(over, i32x4_sub(b1, i32x4_abs(load(a, i))));
+    fn exceeds(a: &Poly, bound: i32) -> bool {
+        let b1 = i32x4_splat(opaque(&(bound - 1)));
+        let mut over = i32x4_splat(0);
+        for i in 0..N / 4 {
+            over = v128_or(over, i32x4_sub(b1, i32x4_abs(load(a, i))));
+        }
+        i32x4_bitmask(over) != 0
     }
-    i32x4_bitmask(over) != 0
-}
 
-pub fn power2round_all(a: &Poly, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
-    // The rounding term and the mask of r1·2^d, opaque (see `opaque`):
-    // LLVM would turn the shifts back into a literal mask.
-    let (k, round, high) = (ReduceConsts::load(), i32x4_splat(opaque(&((1 << (D - 1)) - 1))), i32x4_splat(opaque(&(-1 << D))));
-    for i in 0..N / 4 {
-        let r = freeze(i32x4_add(load(a, i), load(b, i)), k);
-        let s = i32x4_add(r, round);
-        store(t1, i, i32x4_shr(s, D));
-        // r1·2^d = s with its low d bits cleared.
-        store(t0, i, i32x4_sub(r, v128_and(s, high)));
+    fn power2round_all(a: &Poly, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
+        // The rounding term and the mask of r1·2^d, opaque (see `opaque`):
+        // LLVM would turn the shifts back into a literal mask.
+        let (k, round, high) = (ReduceConsts::load(), i32x4_splat(opaque(&((1 << (D - 1)) - 1))), i32x4_splat(opaque(&(-1 << D))));
+        for i in 0..N / 4 {
+            let r = freeze(i32x4_add(load(a, i), load(b, i)), k);
+            let s = i32x4_add(r, round);
+            store(t1, i, i32x4_shr(s, D));
+            // r1·2^d = s with its low d bits cleared.
+            store(t0, i, i32x4_sub(r, v128_and(s, high)));
+        }
+    }
+
+    fn decompose_all(a: &Poly, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
+        let narrow = gamma2 == (Q - 1) / 32; // public parameter
+        let c = DecomposeConsts::load(narrow, gamma2);
+        for i in 0..N / 4 {
+            let (r1, r0) = decompose(load(a, i), narrow, c);
+            store(w1, i, r1);
+            store(w0, i, r0);
+        }
+    }
+
+    /// r1 ∈ [0, m) (a `decompose` output), so r1 ≠ 0 is tested as r1 > 0: one
+    /// compare in V8, where ≠ is a compare and a NOT with an all-ones constant.
+    fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -> usize {
+        let (g, ng, zero) = (i32x4_splat(opaque(&gamma2)), i32x4_splat(opaque(&(-gamma2))), i32x4_splat(0));
+        let one = i32x4_splat(opaque(&1));
+        let mut count = zero;
+        for i in 0..N / 4 {
+            let a0 = i32x4_add(load(r0, i), load(ct0, i));
+            let out = v128_or(i32x4_gt(a0, g), i32x4_lt(a0, ng));
+            let edge = v128_and(i32x4_eq(a0, ng), i32x4_gt(load(r1, i), zero));
+            let mask = v128_or(out, edge); // −1 where the hint is 1
+            store(h, i, v128_and(mask, one));
+            count = i32x4_sub(count, mask);
+        }
+        let total = i32x4_extract_lane::<0>(count)
+            + i32x4_extract_lane::<1>(count)
+            + i32x4_extract_lane::<2>(count)
+            + i32x4_extract_lane::<3>(count);
+        total as usize
+    }
+
+    fn use_hints_vartime(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
+        let zero = i32x4_splat(0);
+        let narrow = gamma2 == (Q - 1) / 32; // public parameter
+        let c = DecomposeConsts::load(narrow, gamma2);
+        let (one, m) = (i32x4_splat(opaque(&1)), i32x4_splat(opaque(&44)));
+        for i in 0..N / 4 {
+            let (r1, r0) = decompose(load(r, i), narrow, c);
+            // d = 0 without a hint, else +1 when r0 > 0 and −1 otherwise: the
+            // mask of r0 ≤ 0 (−1 or 0) ORed with 1.
+            let down = i32x4_lt(r0, one);
+            let d = v128_and(v128_or(down, one), i32x4_neg(load(h, i)));
+            let mut v = i32x4_add(r1, d);
+            if narrow {
+                // m = 16: reduce mod 16.
+                v = v128_and(v, c.top);
+            } else {
+                // m = 44: −1 becomes 43 and 44 becomes 0.
+                v = i32x4_add(v, v128_and(i32x4_lt(v, zero), m));
+                v = i32x4_sub(v, v128_and(i32x4_eq(v, m), m));
+            }
+            store(w1, i, v);
+        }
     }
 }
 
@@ -140,64 +198,9 @@ fn decompose(r: v128, narrow: bool, c: DecomposeConsts) -> (v128, v128) {
     (r1, center(r0, c.k))
 }
 
-pub fn decompose_all(a: &Poly, w1: &mut Poly, w0: &mut Poly, gamma2: i32) {
-    let narrow = gamma2 == (Q - 1) / 32; // public parameter
-    let c = DecomposeConsts::load(narrow, gamma2);
-    for i in 0..N / 4 {
-        let (r1, r0) = decompose(load(a, i), narrow, c);
-        store(w1, i, r1);
-        store(w0, i, r0);
-    }
-}
-
-/// r1 ∈ [0, m) (a `decompose` output), so r1 ≠ 0 is tested as r1 > 0: one
-/// compare in V8, where ≠ is a compare and a NOT with an all-ones constant.
-pub fn make_hints(h: &mut Poly, r0: &Poly, ct0: &Poly, r1: &Poly, gamma2: i32) -> usize {
-    let (g, ng, zero) = (i32x4_splat(opaque(&gamma2)), i32x4_splat(opaque(&(-gamma2))), i32x4_splat(0));
-    let one = i32x4_splat(opaque(&1));
-    let mut count = zero;
-    for i in 0..N / 4 {
-        let a0 = i32x4_add(load(r0, i), load(ct0, i));
-        let out = v128_or(i32x4_gt(a0, g), i32x4_lt(a0, ng));
-        let edge = v128_and(i32x4_eq(a0, ng), i32x4_gt(load(r1, i), zero));
-        let mask = v128_or(out, edge); // −1 where the hint is 1
-        store(h, i, v128_and(mask, one));
-        count = i32x4_sub(count, mask);
-    }
-    let total = i32x4_extract_lane::<0>(count)
-        + i32x4_extract_lane::<1>(count)
-        + i32x4_extract_lane::<2>(count)
-        + i32x4_extract_lane::<3>(count);
-    total as usize
-}
-
-pub fn use_hints(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
-    let zero = i32x4_splat(0);
-    let narrow = gamma2 == (Q - 1) / 32; // public parameter
-    let c = DecomposeConsts::load(narrow, gamma2);
-    let (one, m) = (i32x4_splat(opaque(&1)), i32x4_splat(opaque(&44)));
-    for i in 0..N / 4 {
-        let (r1, r0) = decompose(load(r, i), narrow, c);
-        // d = 0 without a hint, else +1 when r0 > 0 and −1 otherwise: the
-        // mask of r0 ≤ 0 (−1 or 0) ORed with 1.
-        let down = i32x4_lt(r0, one);
-        let d = v128_and(v128_or(down, one), i32x4_neg(load(h, i)));
-        let mut v = i32x4_add(r1, d);
-        if narrow {
-            // m = 16: reduce mod 16.
-            v = v128_and(v, c.top);
-        } else {
-            // m = 44: −1 becomes 43 and 44 becomes 0.
-            v = i32x4_add(v, v128_and(i32x4_lt(v, zero), m));
-            v = i32x4_sub(v, v128_and(i32x4_eq(v, m), m));
-        }
-        store(w1, i, v);
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::backend::{Backend, Portable, Simd128};
+    use crate::backend::{PolyKernels, Portable, Simd128};
     use super::*;
     use wasm_bindgen_test::wasm_bindgen_test as test;
     use crate::test_rng::Rng;
@@ -206,7 +209,6 @@ mod tests {
     const TOP: i32 = i32::MAX - (1 << 22);
     const G32: i32 = (Q - 1) / 32;
     const G88: i32 = (Q - 1) / 88;
-
 
     /// Random polynomials in [lo, hi], the constants lo, hi, 0 (if inside),
     /// and lo/hi alternating and in blocks of four lanes.
@@ -320,8 +322,8 @@ mod tests {
                     *c = (start + i as i32).min(Q - 1);
                 }
                 for h in [Poly::zero(), Poly([1; N]), Poly(core::array::from_fn(|_| (rng.next() & 1) as i32))] {
-                    Simd128::use_hints(&mut s, &h, &a, g);
-                    Portable::use_hints(&mut p, &h, &a, g);
+                    Simd128::use_hints_vartime(&mut s, &h, &a, g);
+                    Portable::use_hints_vartime(&mut p, &h, &a, g);
                     assert_eq!(s, p, "from r = {start}, g = {g}");
                 }
             }

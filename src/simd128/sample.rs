@@ -1,12 +1,12 @@
-//! simd128 versions of `portable/sample.rs` (same functions, same order),
+//! simd128 versions of `portable/sample.rs` (same kernels, same order),
 //! with the same outputs: the same coefficients and the same final *n for any input.
 //! Each vector loop runs only while a whole vector step fits in both the
 //! input (no read past `buf`) and the polynomial (no write past N), and
 //! leaves the rest to the portable code.
 
+use crate::backend::{Portable, SampleKernels, Simd128};
 use super::opaque;
 use crate::params::{N, Q};
-use crate::portable::sample as portable;
 use crate::ring::Poly;
 use core::arch::wasm32::*;
 
@@ -62,35 +62,84 @@ fn store_at(a: &mut Poly, m: usize, v: v128) {
     unsafe { v128_store(a.0.as_mut_ptr().add(m) as *mut v128, v) }
 }
 
-/// `portable::rej_ntt_parse` (FIPS 204 Algorithms 14 and 30), 16 candidates
-/// per step. The input (from ρ) is public, so the code branches on
-/// acceptance: a step whose candidates are all accepted (probability
-/// (q/2^23)^16 ≈ 0.984) stores them as they are, and any other step is parsed
-/// by the portable code (cheaper on average than compacting lanes through a
-/// table of shuffles). A step runs only if it cannot pass N (it keeps at most
-/// the 16 it parses) and reads only inside `buf`; the last < 16 candidates of
-/// a polynomial and the last < 52 bytes of `buf` are left to the portable code.
-/// Not inlined: one copy serves the one- and two-lane samplers.
-#[inline(never)]
-pub fn rej_ntt_parse(buf: &[u8], a: &mut Poly, n: &mut usize) {
-    let (mut i, mut m) = (0, *n);
-    let k = ParseConsts::load();
-    // Reads buf[i..i + 52], parses buf[i..i + 48].
-    while i + 52 <= buf.len() && m + 16 <= N {
-        let z = [candidates(buf, i, k), candidates(buf, i + 12, k), candidates(buf, i + 24, k), candidates(buf, i + 36, k)];
-        let all = v128_and(v128_and(below_q(z[0], k), below_q(z[1], k)), v128_and(below_q(z[2], k), below_q(z[3], k)));
-        if i32x4_bitmask(all) == 15 {
-            for (k, &zk) in z.iter().enumerate() {
-                store_at(a, m + 4 * k, zk);
+impl SampleKernels for Simd128 {
+    /// `Portable::rej_ntt_parse_vartime` (FIPS 204 Algorithms 14 and 30), 16 candidates
+    /// per step. The input (from ρ) is public, so the code branches on
+    /// acceptance: a step whose candidates are all accepted (probability
+    /// (q/2^23)^16 ≈ 0.984) stores them as they are, and any other step is parsed
+    /// by the portable code (cheaper on average than compacting lanes through a
+    /// table of shuffles). A step runs only if it cannot pass N (it keeps at most
+    /// the 16 it parses) and reads only inside `buf`; the last < 16 candidates of
+    /// a polynomial and the last < 52 bytes of `buf` are left to the portable code.
+    /// Not inlined: one copy serves the one- and two-lane samplers.
+    #[inline(never)]
+    fn rej_ntt_parse_vartime(buf: &[u8], a: &mut Poly, n: &mut usize) {
+        let (mut i, mut m) = (0, *n);
+        let k = ParseConsts::load();
+        // Reads buf[i..i + 52], parses buf[i..i + 48].
+        while i + 52 <= buf.len() && m + 16 <= N {
+            let z = [candidates(buf, i, k), candidates(buf, i + 12, k), candidates(buf, i + 24, k), candidates(buf, i + 36, k)];
+            let all = v128_and(v128_and(below_q(z[0], k), below_q(z[1], k)), v128_and(below_q(z[2], k), below_q(z[3], k)));
+            if i32x4_bitmask(all) == 15 {
+                for (k, &zk) in z.iter().enumerate() {
+                    store_at(a, m + 4 * k, zk);
+                }
+                m += 16;
+            } else {
+                Portable::rej_ntt_parse_vartime(&buf[i..i + 48], a, &mut m);
             }
-            m += 16;
-        } else {
-            portable::rej_ntt_parse(&buf[i..i + 48], a, &mut m);
+            i += 48;
         }
-        i += 48;
+        *n = m;
+        Portable::rej_ntt_parse_vartime(&buf[i..], a, n);
     }
-    *n = m;
-    portable::rej_ntt_parse(&buf[i..], a, n);
+
+    /// `Portable::rej_bounded_parse` (FIPS 204 Algorithms 15 and 31): 16
+    /// half-bytes (8 bytes) per step. The map and the keep flags are computed
+    /// lane-wise: `i8x16_swizzle` of a constant table by the half-byte is a
+    /// register permutation, not a memory access. The values are then placed as
+    /// in the portable code (each lane stored at *n, *n advanced by its keep
+    /// bit), straight from the vector lanes: a table of compaction patterns would
+    /// be indexed by secret data (and a compaction by constant shuffles is slower
+    /// in V8, PERF.md). Not inlined: one copy serves the one- and two-lane
+    /// samplers.
+    #[inline(never)]
+    fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
+        // For each half-byte z: η − (z mod (2η + 1)) (unused where z is
+        // rejected), and −1 if z is kept (z < 15 for η = 2, z < 9 for η = 4).
+        let (map, keeps) = if eta == 2 {
+            (i8x16(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0), i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0))
+        } else {
+            (i8x16(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0), i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0))
+        };
+        let spread = i8x16(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
+        // Read at run time, outside the loop (`opaque`).
+        let (odd, low) = (opaque(&u16x8_splat(0xff00)), opaque(&u8x16_splat(15)));
+        let (mut i, mut m) = (0, *n);
+        // A step reads buf[i..i + 8] and writes a[m..m + 16] at most.
+        while i + 8 <= buf.len() && m + 16 <= N {
+            let bytes = u64::from_le_bytes(buf[i..i + 8].try_into().unwrap());
+            let b = i8x16_swizzle(u64x2_splat(bytes), spread);
+            // Lane 2k: low half-byte of byte k; lane 2k + 1: its high half-byte,
+            // the top of the 16-bit lane (byte k twice) shifted by 4 (an 8-bit
+            // shift would cost V8 a mask of its own).
+            let z = v128_bitselect(u16x8_shr(b, 4), v128_and(b, low), odd);
+            let c = i8x16_swizzle(map, z);
+            // Bit j set if lane j is kept.
+            let bits = i8x16_bitmask(i8x16_swizzle(keeps, z)) as u32;
+            let (c0, c1) = (i16x8_extend_low_i8x16(c), i16x8_extend_high_i8x16(c));
+            let out: &mut [i32; 16] = (&mut a.0[m..m + 16]).try_into().unwrap();
+            let mut k = 0;
+            place4(out, &mut k, i32x4_extend_low_i16x8(c0), bits);
+            place4(out, &mut k, i32x4_extend_high_i16x8(c0), bits >> 4);
+            place4(out, &mut k, i32x4_extend_low_i16x8(c1), bits >> 8);
+            place4(out, &mut k, i32x4_extend_high_i16x8(c1), bits >> 12);
+            m += k;
+            i += 8;
+        }
+        *n = m;
+        Portable::rej_bounded_parse(&buf[i..], eta, a, n);
+    }
 }
 
 /// The four lanes of v stored at out[k], k advanced past each lane whose bit
@@ -108,56 +157,9 @@ fn place4(out: &mut [i32; 16], k: &mut usize, v: v128, bits: u32) {
     *k += (bits >> 3 & 1) as usize;
 }
 
-/// `portable::rej_bounded_parse` (FIPS 204 Algorithms 15 and 31): 16
-/// half-bytes (8 bytes) per step. The map and the keep flags are computed
-/// lane-wise: `i8x16_swizzle` of a constant table by the half-byte is a
-/// register permutation, not a memory access. The values are then placed as
-/// in the portable code (each lane stored at *n, *n advanced by its keep
-/// bit), straight from the vector lanes: a table of compaction patterns would
-/// be indexed by secret data (and a compaction by constant shuffles is slower
-/// in V8, PERF.md). Not inlined: one copy serves the one- and two-lane
-/// samplers.
-#[inline(never)]
-pub fn rej_bounded_parse(buf: &[u8], eta: i32, a: &mut Poly, n: &mut usize) {
-    // For each half-byte z: η − (z mod (2η + 1)) (unused where z is
-    // rejected), and −1 if z is kept (z < 15 for η = 2, z < 9 for η = 4).
-    let (map, keeps) = if eta == 2 {
-        (i8x16(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0), i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0))
-    } else {
-        (i8x16(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0), i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0))
-    };
-    let spread = i8x16(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
-    // Read at run time, outside the loop (`opaque`).
-    let (odd, low) = (opaque(&u16x8_splat(0xff00)), opaque(&u8x16_splat(15)));
-    let (mut i, mut m) = (0, *n);
-    // A step reads buf[i..i + 8] and writes a[m..m + 16] at most.
-    while i + 8 <= buf.len() && m + 16 <= N {
-        let bytes = u64::from_le_bytes(buf[i..i + 8].try_into().unwrap());
-        let b = i8x16_swizzle(u64x2_splat(bytes), spread);
-        // Lane 2k: low half-byte of byte k; lane 2k + 1: its high half-byte,
-        // the top of the 16-bit lane (byte k twice) shifted by 4 (an 8-bit
-        // shift would cost V8 a mask of its own).
-        let z = v128_bitselect(u16x8_shr(b, 4), v128_and(b, low), odd);
-        let c = i8x16_swizzle(map, z);
-        // Bit j set if lane j is kept.
-        let bits = i8x16_bitmask(i8x16_swizzle(keeps, z)) as u32;
-        let (c0, c1) = (i16x8_extend_low_i8x16(c), i16x8_extend_high_i8x16(c));
-        let out: &mut [i32; 16] = (&mut a.0[m..m + 16]).try_into().unwrap();
-        let mut k = 0;
-        place4(out, &mut k, i32x4_extend_low_i16x8(c0), bits);
-        place4(out, &mut k, i32x4_extend_high_i16x8(c0), bits >> 4);
-        place4(out, &mut k, i32x4_extend_low_i16x8(c1), bits >> 8);
-        place4(out, &mut k, i32x4_extend_high_i16x8(c1), bits >> 12);
-        m += k;
-        i += 8;
-    }
-    *n = m;
-    portable::rej_bounded_parse(&buf[i..], eta, a, n);
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::backend::{Backend, Portable, Simd128};
+    use crate::backend::{SampleKernels, Portable, Simd128};
     use crate::sample::streams;
     use crate::test_rng::Rng;
     use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -167,6 +169,6 @@ mod tests {
     /// indices up to N (so the stop at N falls inside a vector step).
     #[test]
     fn parsers_equal_portable() {
-        streams::compare(Rng(0x2545_f491_4f6c_dd1d), (Simd128::rej_ntt_parse, Portable::rej_ntt_parse), (Simd128::rej_bounded_parse, Portable::rej_bounded_parse));
+        streams::compare(Rng(0x2545_f491_4f6c_dd1d), (Simd128::rej_ntt_parse_vartime, Portable::rej_ntt_parse_vartime), (Simd128::rej_bounded_parse, Portable::rej_bounded_parse));
     }
 }
