@@ -32,14 +32,19 @@
 //! not linked; every other build (native, tests) has std.
 
 #![cfg_attr(all(target_arch = "wasm32", feature = "panic-trap", not(test)), no_std)]
+// No `unsafe` but in the modules that say why they need it (`#[allow(unsafe_code)]`).
+#![deny(unsafe_code)]
 
 extern crate alloc;
 
 // Constant-time testing marks (feature `ct-testing`, for scripts/ct.sh): public
 // only then, for the harness examples/ctgrind.rs; otherwise empty functions.
+// unsafe: the valgrind client request is inline assembly.
 #[cfg(feature = "ct-testing")]
+#[allow(unsafe_code)]
 pub mod ct;
 #[cfg(not(feature = "ct-testing"))]
+#[allow(unsafe_code)]
 mod ct;
 mod api;
 mod backend;
@@ -61,12 +66,18 @@ mod portable;
 mod prehash;
 mod ring;
 mod sample;
+// unsafe: v128 loads and stores through pointers (each after an `assert!` of
+// its bounds), and the run-time tables' fill-once cell.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[allow(unsafe_code)]
 mod simd128;
 mod tables;
 mod xof;
 
+// unsafe: JavaScript passes buffers as pointers into linear memory, and the
+// module has its own allocator.
 #[cfg(target_arch = "wasm32")]
+#[allow(unsafe_code)]
 mod wasm;
 // The package's JavaScript tables, generated from the crate (examples/js_tables.rs).
 #[cfg(not(target_arch = "wasm32"))]
@@ -84,7 +95,9 @@ pub use pem::{base64url_decode, base64url_encode, pem_decode, pem_encode, Base64
 pub use prehash::{HashAlg, Prehasher, NIST_HASH_OID_PREFIX};
 pub use api::*;
 
+// unsafe: the benchmarks' simd128 variants, as in `simd128`.
 #[cfg(all(test, target_arch = "wasm32", target_feature = "simd128", mldsa_bench))]
+#[allow(unsafe_code)]
 mod bench;
 // The deterministic generator of the tests; public for examples/ctgrind.rs (feature ct-testing).
 #[cfg(any(test, feature = "ct-testing"))]

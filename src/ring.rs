@@ -73,6 +73,7 @@ impl NttPoly {
 
     /// `coefficients` of every element, for the kernels' dot products (and
     /// signing's normal-form rows, see the type's doc).
+    #[allow(unsafe_code)] // a slice cast between repr(transparent) types: no copy of 1 KiB rows
     pub(crate) fn coefficients_of(a: &[NttPoly]) -> &[Poly] {
         // SAFETY: NttPoly is repr(transparent) over Poly: same size, alignment
         // and validity, so the slices have the same layout.
@@ -81,6 +82,7 @@ impl NttPoly {
 
     /// `coefficients_mut` of every element, for `ntt::ntt_all_in_place` (and
     /// signing's normal-form rows, see the type's doc).
+    #[allow(unsafe_code)] // as in `coefficients_of`
     pub(crate) fn coefficients_of_mut(a: &mut [NttPoly]) -> &mut [Poly] {
         // SAFETY: as in `coefficients_of`; the borrow of `a` is handed on whole.
         unsafe { core::slice::from_raw_parts_mut(a.as_mut_ptr().cast::<Poly>(), a.len()) }

@@ -190,6 +190,8 @@ impl<const B: usize> W<B> {
 /// the branches fold).
 #[inline(always)]
 fn load_exact(src: &[u8], n: usize) -> v128 {
+    // Both checks guard the loads below; n is a constant, so the first folds.
+    assert!(n <= 16);
     let src = &src[..n];
     let p = src.as_ptr();
     let mut v = u64x2_splat(0);
@@ -235,6 +237,7 @@ fn load_exact(src: &[u8], n: usize) -> v128 {
 /// Writes the low n ≤ 16 bytes of v to dst exactly (as `load_exact`).
 #[inline(always)]
 fn store_exact(dst: &mut [u8], n: usize, v: v128) {
+    assert!(n <= 16);
     let dst = &mut dst[..n];
     let p = dst.as_mut_ptr();
     // SAFETY: every lane store writes bytes below n; they need no alignment.

@@ -73,7 +73,7 @@ impl NttConsts {
 /// `inv_ps`.
 #[inline(always)]
 fn splat<const M: usize>(t: &Table<M>, tps: &Table<256>, k: usize) -> Tw {
-    debug_assert!(k < 64);
+    assert!(k < 64);
     Tw { z: i32x4_splat(t.0[k]), zp: opaque(tps.v(4 * k)) }
 }
 
@@ -81,20 +81,20 @@ fn splat<const M: usize>(t: &Table<M>, tps: &Table<256>, k: usize) -> Tw {
 /// outside the loop; only the Shoup companion must be read in the loop).
 #[inline(always)]
 fn splat_with(z: v128, tps: &Table<256>, k: usize) -> Tw {
-    debug_assert!(k < 64);
+    assert!(k < 64);
     Tw { z, zp: opaque(tps.v(4 * k)) }
 }
 
 #[inline(always)]
 fn lanes(t: &Table<128>, tp: &Table<128>, p: usize) -> Tw {
-    debug_assert!(p < 32);
+    assert!(p < 32);
     Tw { z: opaque(t.v(4 * p)), zp: opaque(tp.v(4 * p)) }
 }
 
 /// Forward layer-8 twiddles ζ(128 + 4p + i), i = 0..3, straight from `fwd`.
 #[inline(always)]
 fn fwd8(tw: &Twiddles, p: usize) -> Tw {
-    debug_assert!(p < 32);
+    assert!(p < 32);
     Tw { z: opaque(tw.fwd.v(128 + 4 * p)), zp: opaque(tw.fwd8_p.v(4 * p)) }
 }
 

@@ -38,12 +38,26 @@ impl<T> FilledOnce<T> {
     #[inline(always)]
     pub(super) unsafe fn get(&'static self, fill: fn()) -> &'static T {
         if !self.ready.get() {
-            fill();
+            self.fill_now(fill);
         }
-        debug_assert!(self.ready.get());
-        // SAFETY: filled (the caller's promise), and never written again
-        // after `ready` is set.
+        // SAFETY: filled (`fill_now` checked it; `fill` calling `fill_in` is
+        // the caller's promise), and never written again after `ready` is set.
         unsafe { &*self.value.get() }
+    }
+
+    /// Calls `fill` and checks, always, that it filled the value: the check
+    /// guards the reference `get` hands out, and lives here, off the path of
+    /// every call after the first (one copy, where `get` is inlined many
+    /// times). A bare trap, which is what the shipped build's panic handler
+    /// does anyway: `assert!` would add its message and location, ~90 bytes
+    /// of .wasm, since this check cannot fold away.
+    #[cold]
+    #[inline(never)]
+    fn fill_now(&'static self, fill: fn()) {
+        fill();
+        if !self.ready.get() {
+            core::arch::wasm32::unreachable()
+        }
     }
 
     /// Fills the value in place with `f` and marks it filled.

@@ -37,7 +37,9 @@ impl ParseConsts {
 /// buf[i..i + 12], one per i32 lane, in [0, 2^23).
 #[inline(always)]
 fn candidates(buf: &[u8], i: usize, k: ParseConsts) -> v128 {
-    debug_assert!(i + 16 <= buf.len());
+    // Checked always (it guards the load below); the callers' loop conditions
+    // imply it, so it folds away.
+    assert!(i + 16 <= buf.len());
     // Lane j gets bytes i + 3j, i + 3j + 1, i + 3j + 2 (`k.spread`); its top
     // byte is masked off with the top bit of the third (`k.mask`).
     // SAFETY: i + 16 ≤ buf.len() (the last 4 bytes are loaded, not used);
@@ -57,7 +59,7 @@ fn below_q(z: v128, k: ParseConsts) -> v128 {
 /// Stores v at a[m..m + 4].
 #[inline(always)]
 fn store_at(a: &mut Poly, m: usize, v: v128) {
-    debug_assert!(m + 4 <= N);
+    assert!(m + 4 <= N); // folds away as above
     // SAFETY: m + 4 ≤ N; v128.store needs no alignment.
     unsafe { v128_store(a.0.as_mut_ptr().add(m) as *mut v128, v) }
 }
@@ -77,7 +79,9 @@ impl SampleKernels for Simd128 {
         let (mut i, mut m) = (0, *n);
         let k = ParseConsts::load();
         // Reads buf[i..i + 52], parses buf[i..i + 48].
-        while i + 52 <= buf.len() && m + 16 <= N {
+        // In forms that cannot wrap, so that they imply the asserts of
+        // `candidates` and `store_at`.
+        while buf.len() >= 52 && i <= buf.len() - 52 && m <= N - 16 {
             let z = [candidates(buf, i, k), candidates(buf, i + 12, k), candidates(buf, i + 24, k), candidates(buf, i + 36, k)];
             let all = v128_and(v128_and(below_q(z[0], k), below_q(z[1], k)), v128_and(below_q(z[2], k), below_q(z[3], k)));
             if i32x4_bitmask(all) == 15 {
