@@ -4,9 +4,9 @@
 //! prepared keys. Each function checks its inputs' lengths and hands them to
 //! `mldsa.rs`.
 
-use crate::params::{ParamSet, MAX_EXPANDED_POLYS, MU_BYTES, RND_BYTES, SEED_BYTES};
+use crate::params::{ParamSet, MAX_EXPANDED_NTT_POLYS, MAX_SECRET_ROWS, MU_BYTES, RND_BYTES, SEED_BYTES};
 use crate::prehash::HashAlg;
-use crate::{mldsa, poly, xof};
+use crate::{mldsa, xof};
 use alloc::vec;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
@@ -124,22 +124,23 @@ pub fn public_key(ps: ParamSet, sk: &[u8]) -> Result<Vec<u8>, Error> {
 /// any set, for reuse: a key made with `new_in` takes it, and `into_storage`
 /// wipes the key and gives it back, so that a pool of keys (the npm package's
 /// prepared keys) holds a fixed amount of memory however many keys come and go.
-pub struct KeyStorage(Vec<poly::NttPoly>);
+pub struct KeyStorage(mldsa::Storage);
 
 impl KeyStorage {
     /// No memory yet: the key made with it allocates what it needs.
     pub fn empty() -> KeyStorage {
-        KeyStorage(Vec::new())
+        KeyStorage(mldsa::Storage { ntt: Vec::new(), rows: Vec::new() })
     }
-    /// One block with room for the largest expanded key of any set (72 KiB).
+    /// Room for the largest expanded key of any set (72 KiB): one block for
+    /// the elements of T_q, one for a secret key's packed rows.
     pub fn for_any_key() -> KeyStorage {
-        KeyStorage(Vec::with_capacity(MAX_EXPANDED_POLYS))
+        KeyStorage(mldsa::Storage { ntt: Vec::with_capacity(MAX_EXPANDED_NTT_POLYS), rows: Vec::with_capacity(MAX_SECRET_ROWS) })
     }
 }
 
 /// A secret key prepared for repeated signing: decoded once, with Â, s1, s2
 /// and NTT(t0) cached (FIPS 204 Algorithm 7 steps 1–5), all on the
-/// heap (the polynomials in one block, K ‖ tr in another). Wiped on drop. The one-shot functions ([`sign`], …) build one of
+/// heap (the elements of T_q in one block, the packed s1, s2 in another, K ‖ tr in a third). Wiped on drop. The one-shot functions ([`sign`], …) build one of
 /// these and sign once.
 pub struct SigningKey {
     ps: ParamSet,

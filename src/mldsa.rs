@@ -12,7 +12,8 @@ use crate::encode::{pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime
 use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt_all_in_place, ntt_in_place, pointwise_inv_ntt};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{make_hints, use_hints_vartime, NttPoly, Poly, PAIR_SHIFT};
-use crate::sample::{expand_a, expand_s, sample_in_ball_from_vartime, sample_in_ball_vartime, MaskStream, MatrixRows};
+use crate::sample::schedule::{MaskStream, MatrixRows};
+use crate::sample::{expand_a, expand_s, sample_in_ball_from_vartime, sample_in_ball_vartime};
 use crate::xof::{h, Shake256, SHAKE256_RATE};
 use alloc::boxed::Box;
 use alloc::vec;
@@ -144,78 +145,97 @@ pub enum SignError {
     TooManyAttempts,
 }
 
-/// Storage of `n` zero polynomials for an expanded key: `storage` reused when
-/// it has room (its old contents were wiped by `wipe_storage`), else a new block.
-fn key_storage(mut storage: Vec<NttPoly>, n: usize) -> SecretVec<NttPoly> {
+/// The memory of an expanded key, for reuse (`api::KeyStorage`): one block
+/// for its elements of T_q, one for a secret key's packed rows.
+pub struct Storage {
+    pub ntt: Vec<NttPoly>,
+    pub rows: Vec<Poly>,
+}
+
+/// `n` zero elements in `storage` when it has room (its old contents were
+/// wiped by `wipe`), else in a new block.
+fn zeroed<T: Zeroize + Copy>(mut storage: Vec<T>, n: usize, zero: T) -> SecretVec<T> {
     storage.clear();
-    storage.resize(n, NttPoly::zero());
+    storage.resize(n, zero);
     SecretVec(storage)
 }
 
-/// Takes an expanded key's storage back, wiped (its whole capacity) and empty,
-/// for reuse by another key without a new allocation.
-fn wipe_storage(polys: &mut SecretVec<NttPoly>) -> Vec<NttPoly> {
-    let mut storage = core::mem::take(&mut **polys);
+/// Takes a block back, wiped (its whole capacity) and empty, for reuse by
+/// another key without a new allocation.
+fn wipe<T: Zeroize>(v: &mut SecretVec<T>) -> Vec<T> {
+    let mut storage = core::mem::take(&mut **v);
     storage.zeroize();
     storage
 }
 
+/// Signing's secret rows s1[i] + 2^PAIR_SHIFT·s2[i] for i < k, with s1[i] = 0
+/// for i ≥ ℓ (ℓ ≤ k in every set, `params.rs` checks it at compile time), in
+/// normal form: the products c·s1 and c·s2 are sums of shifted copies of
+/// them (`challenge.rs`), cheaper than NTTs. A type of their own, in a block
+/// of their own: no secret is kept in storage typed for T_q, and only
+/// `challenge_times_pair` reads them.
+pub struct PackedSecretRows(SecretVec<Poly>);
+
+impl PackedSecretRows {
+    /// s2 is decoded straight into the rows; this adds s1 beside it:
+    /// row i ← s1[i] + 2^PAIR_SHIFT·row i.
+    fn pack(s1: &[Poly], mut rows: SecretVec<Poly>) -> PackedSecretRows {
+        for (i, s) in rows.iter_mut().enumerate() {
+            s.0.iter_mut().for_each(|c| *c <<= PAIR_SHIFT);
+            if let Some(s1) = s1.get(i) {
+                s.0.iter_mut().zip(s1.0.iter()).for_each(|(c, a)| *c += a);
+            }
+        }
+        PackedSecretRows(rows)
+    }
+
+    /// Row i, for `challenge_times_pair`.
+    fn row(&self, i: usize) -> &Poly {
+        &self.0[i]
+    }
+}
+
 /// A secret key decoded and expanded for signing: FIPS 204 Algorithm 7 steps
 /// 1–5 (s1, s2, t̂0 and Â), done once so that repeated signing skips them.
-/// s1 and s2 are kept in normal form, packed in pairs s1[i] + 2^9·s2[i]: the
-/// products c·s1 and c·s2 are sums of shifted copies of them (`challenge.rs`),
-/// cheaper than NTTs. The polynomials live in one heap block, `polys` = Â
-/// (k·ℓ) ‖ s (k) ‖ t̂0 (k):
-/// (k·ℓ + 2k) KiB, 72 KiB for ML-DSA-87. Everything in it is wiped when it
-/// is dropped or its storage is taken back (`into_storage`).
+/// The elements of T_q live in one heap block, `polys` = Â (k·ℓ) ‖ t̂0 (k),
+/// s1 and s2 in another (`PackedSecretRows`, k): (k·ℓ + 2k) KiB in all,
+/// 72 KiB for ML-DSA-87. Everything is wiped when it is dropped or its
+/// storage is taken back (`into_storage`).
 pub struct ExpandedSecretKey {
     p: &'static Params,
     /// K ‖ tr, on the heap like the polynomials, so that moving the key moves
     /// no secret bytes (a move leaves the old bytes where they were).
     key_tr: Zeroizing<Vec<u8>>,
-    /// Â, then s1[i] + 2^9·s2[i] for i < k, with s1[i] = 0 for i ≥ ℓ (ℓ ≤ k
-    /// in every set, `params.rs` checks it at compile time), then NTT(t0).
-    /// The s rows are normal-form polynomials in storage typed for T_q (one
-    /// block, reused by the prepared-key pool): they are written and read only
-    /// through `NttPoly::coefficients_of{,_mut}`, never as elements of T_q.
+    /// Â, then NTT(t0).
     polys: SecretVec<NttPoly>,
+    s: PackedSecretRows,
 }
 
 impl ExpandedSecretKey {
     /// skDecode and steps 2–5 of Algorithm 7, into `storage` (any capacity;
     /// reused when it has room). A malformed key gives the storage back, wiped.
-    pub fn new(p: &'static Params, sk: &[u8], storage: Vec<NttPoly>) -> Result<ExpandedSecretKey, Vec<NttPoly>> {
+    pub fn new(p: &'static Params, sk: &[u8], storage: Storage) -> Result<ExpandedSecretKey, Storage> {
         let (k, l) = (p.k, p.l);
-        let mut store = key_storage(storage, k * l + 2 * k);
-        let (a_hat, s_and_t0_hat) = store.split_at_mut(k * l);
+        let mut store = zeroed(storage.ntt, k * l + k, NttPoly::zero());
+        let mut rows = zeroed(storage.rows, k, Poly::zero());
+        let (a_hat, t0_hat) = store.split_at_mut(k * l);
         let mut s1 = polys(l);
         // s2 and t0 are decoded where they are kept, t0 transformed there.
-        let (s, t0_hat) = s_and_t0_hat.split_at_mut(k);
-        let s = NttPoly::coefficients_of_mut(s); // normal form (see `polys`)
-        let parts = ntt_all_in_place(t0_hat, |t0| {
-            let parts = sk_decode(p, sk, &mut s1, s, t0)?;
-            // s[i] ← s1[i] + 2^9·s2[i]; rows i ≥ ℓ have no s1 part.
-            for (i, s) in s.iter_mut().enumerate() {
-                s.0.iter_mut().for_each(|c| *c <<= PAIR_SHIFT);
-                if let Some(s1) = s1.get(i) {
-                    s.0.iter_mut().zip(s1.0.iter()).for_each(|(c, a)| *c += a);
-                }
-            }
-            Some(parts)
-        });
+        let parts = ntt_all_in_place(t0_hat, |t0| sk_decode(p, sk, &mut s1, &mut rows, t0));
         let Some(parts) = parts else {
-            return Err(wipe_storage(&mut store));
+            return Err(Storage { ntt: wipe(&mut store), rows: wipe(&mut rows) });
         };
+        let s = PackedSecretRows::pack(&s1, rows);
         expand_a(p, parts.rho, a_hat);
         let mut key_tr = Zeroizing::new(Vec::with_capacity(32 + TR_BYTES));
         key_tr.extend_from_slice(parts.key);
         key_tr.extend_from_slice(parts.tr);
-        Ok(ExpandedSecretKey { p, key_tr, polys: store })
+        Ok(ExpandedSecretKey { p, key_tr, polys: store, s })
     }
 
-    /// Wipes the key and gives back its polynomial storage, for `new`.
-    pub fn into_storage(mut self) -> Vec<NttPoly> {
-        wipe_storage(&mut self.polys)
+    /// Wipes the key and gives back its storage, for `new`.
+    pub fn into_storage(mut self) -> Storage {
+        Storage { ntt: wipe(&mut self.polys), rows: wipe(&mut self.s.0) }
     }
 
     /// tr = H(pk, 64), for computing μ.
@@ -227,9 +247,7 @@ impl ExpandedSecretKey {
     pub fn sign_mu(&self, mu: &[u8; MU_BYTES], rnd: &[u8; 32]) -> Result<Vec<u8>, SignError> {
         let p = self.p;
         let (k, l) = (p.k, p.l);
-        let (a_hat, rest) = self.polys.split_at(k * l);
-        let (s, t0) = rest.split_at(k);
-        let s = NttPoly::coefficients_of(s); // normal form (see `polys`)
+        let (a_hat, t0) = self.polys.split_at(k * l);
         // Step 7: ρ″ ← H(K ‖ rnd ‖ μ, 64).
         let mut rho_pp = Zeroizing::new([0u8; 64]);
         h(&[&self.key_tr[..32], rnd, mu], &mut rho_pp[..]);
@@ -304,7 +322,7 @@ impl ExpandedSecretKey {
             // The ct0 and hint-count checks come after every row has passed.
             for i in 0..k {
                 // Rows i ≥ ℓ have no s1 part: their cs1 is zero, and unused.
-                challenge_times_pair(cs1_then_hint, tmp, &c_runs, &s[i], p.eta); // tmp = cs2[i]; both |·| ≤ β
+                challenge_times_pair(cs1_then_hint, tmp, &c_runs, self.s.row(i), p.eta); // tmp = cs2[i]; both |·| ≤ β
                 // r0 = w0 − cs2, |·| < γ2 + β, centred and checked in one pass.
                 // Declassified here and in the three checks below: the rejection
                 // decision of steps 23 and 28, which the number of attempts makes
@@ -410,21 +428,24 @@ pub struct ExpandedPublicKey {
     p: &'static Params,
     tr: [u8; TR_BYTES],
     polys: SecretVec<NttPoly>,
+    /// The storage's block for secret rows, unused here (and wiped, as it was
+    /// given), kept to be given back.
+    rows: Vec<Poly>,
 }
 
 impl ExpandedPublicKey {
     /// `pk` must have its exact length; `storage` as for `ExpandedSecretKey::new`.
-    pub fn new(p: &'static Params, pk: &[u8], storage: Vec<NttPoly>) -> ExpandedPublicKey {
-        let mut polys = key_storage(storage, p.k * p.l + p.k);
+    pub fn new(p: &'static Params, pk: &[u8], storage: Storage) -> ExpandedPublicKey {
+        let mut polys = zeroed(storage.ntt, p.k * p.l + p.k, NttPoly::zero());
         let (a_hat, t1) = polys.split_at_mut(p.k * p.l);
         expand_a(p, &pk[..SEED_BYTES], a_hat);
         t1_hat(p, pk, t1);
-        ExpandedPublicKey { p, tr: public_key_hash(pk), polys }
+        ExpandedPublicKey { p, tr: public_key_hash(pk), polys, rows: storage.rows }
     }
 
-    /// Gives back the polynomial storage, wiped, for `new`.
-    pub fn into_storage(mut self) -> Vec<NttPoly> {
-        wipe_storage(&mut self.polys)
+    /// Gives back the storage, wiped, for `new`.
+    pub fn into_storage(mut self) -> Storage {
+        Storage { ntt: wipe(&mut self.polys), rows: core::mem::take(&mut self.rows) }
     }
 
     pub fn tr(&self) -> &[u8; TR_BYTES] {

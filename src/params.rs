@@ -58,7 +58,7 @@ const _: () = {
         assert!(p.eta < 1 << (shift - 1));
         assert!(p.tau <= MAX_TAU);
         assert!(p.l <= p.k);
-        assert!(p.k * p.l + 2 * p.k <= MAX_EXPANDED_POLYS);
+        assert!(p.k * p.l + p.k <= MAX_EXPANDED_NTT_POLYS && p.k <= MAX_SECRET_ROWS);
         i += 1;
     }
 };
@@ -67,9 +67,12 @@ const _: () = {
 /// in `challenge::Challenge`. Checked above.
 pub const MAX_TAU: usize = 60;
 
-/// The most polynomials an expanded key of any set holds: a secret key of
-/// ML-DSA-87, k·ℓ + 2k (a public key needs k·ℓ + k). Checked above.
-pub const MAX_EXPANDED_POLYS: usize = 8 * 7 + 2 * 8;
+/// The most elements of T_q an expanded key of any set holds: k·ℓ + k for
+/// ML-DSA-87 (Â, then NTT(t0) or NTT(t1·2^d)). Checked above.
+pub const MAX_EXPANDED_NTT_POLYS: usize = 8 * 7 + 8;
+/// The most packed secret rows an expanded secret key holds (k of ML-DSA-87,
+/// `mldsa::PackedSecretRows`). Checked above.
+pub const MAX_SECRET_ROWS: usize = 8;
 /// How many expanded keys the npm package's pool of prepared keys holds at
 /// once (src/wasm/prepared.rs), and so how many prepared objects any of its
 /// caches keeps (js/key-cache.js, which has it from build/tables.js):

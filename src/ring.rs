@@ -40,12 +40,9 @@ impl Poly {
 ///
 /// `repr(transparent)` over [`Poly`]: the kernels (`portable/`, `simd128/`) and the
 /// RejNTTPoly parsers keep working on `Poly` memory, reached through the
-/// `coefficients*` functions below, which only those callers use, and one
-/// more: signing's expanded key (`mldsa::ExpandedSecretKey`) keeps its rows of
-/// s1 + 2^9·s2 in normal form inside its block of `NttPoly` storage (one block
-/// that the prepared-key pool reuses), written and read only as `Poly`
-/// through `coefficients_of{,_mut}`; there the types do not keep the forms
-/// apart, `mldsa.rs` does.
+/// `coefficients*` functions below, which only those callers use. (Signing's
+/// packed rows of s1 + 2^9·s2 are normal-form and have a type and a block of
+/// their own, `mldsa::PackedSecretRows`.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct NttPoly(Poly);
@@ -71,8 +68,7 @@ impl NttPoly {
         &mut self.0
     }
 
-    /// `coefficients` of every element, for the kernels' dot products (and
-    /// signing's normal-form rows, see the type's doc).
+    /// `coefficients` of every element, for the kernels' dot products.
     #[allow(unsafe_code)] // a slice cast between repr(transparent) types: no copy of 1 KiB rows
     pub(crate) fn coefficients_of(a: &[NttPoly]) -> &[Poly] {
         // SAFETY: NttPoly is repr(transparent) over Poly: same size, alignment
@@ -80,8 +76,7 @@ impl NttPoly {
         unsafe { core::slice::from_raw_parts(a.as_ptr().cast::<Poly>(), a.len()) }
     }
 
-    /// `coefficients_mut` of every element, for `ntt::ntt_all_in_place` (and
-    /// signing's normal-form rows, see the type's doc).
+    /// `coefficients_mut` of every element, for `ntt::ntt_all_in_place`.
     #[allow(unsafe_code)] // as in `coefficients_of`
     pub(crate) fn coefficients_of_mut(a: &mut [NttPoly]) -> &mut [Poly] {
         // SAFETY: as in `coefficients_of`; the borrow of `a` is handed on whole.
