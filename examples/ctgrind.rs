@@ -356,7 +356,11 @@ fn main() {
                 fail(&format!("{}: the public key is not fully declassified", ps.name()));
             }
             // ρ ‖ K ‖ tr ‖ s1 ‖ s2 ‖ t0: K and everything after tr must still be secret.
-            if !all_public(&sk[..32]) || !all_public(&sk[64..128]) || !all_secret(&sk[32..64]) || !all_secret(&sk[128..]) {
+            if !all_public(&sk[..32])
+                || !all_public(&sk[64..128])
+                || !all_secret(&sk[32..64])
+                || !all_secret(&sk[128..])
+            {
                 fail(&format!("{}: the secret key's K, s1, s2, t0 are not all secret, or ρ, tr not public", ps.name()));
             }
             let sk = mark_secret_key(&sk);
@@ -390,7 +394,8 @@ fn main() {
                     for m in 0..n {
                         let mut rnd = [0u8; 32];
                         ct::secret(&mut rnd);
-                        let sig = sign(ps, &sk, &(m as u32).to_le_bytes(), b"", Some(&rnd)).unwrap_or_else(|_| fail("sign"));
+                        let sig =
+                            sign(ps, &sk, &(m as u32).to_le_bytes(), b"", Some(&rnd)).unwrap_or_else(|_| fail("sign"));
                         if !all_public(&sig) {
                             fail("ML-DSA-44 (extreme t0): a signature is not fully declassified");
                         }
@@ -403,7 +408,10 @@ fn main() {
     }
     key_formats();
     let r = ct::rejections();
-    println!("ctgrind: {signatures} signatures; rejections by z {}, r0 {}, ct0 {}, hint count {}", r[0], r[1], r[2], r[3]);
+    println!(
+        "ctgrind: {signatures} signatures; rejections by z {}, r0 {}, ct0 {}, hint count {}",
+        r[0], r[1], r[2], r[3]
+    );
     for (i, name) in ["z", "r0", "ct0", "hint count"].iter().enumerate() {
         if r[i] == 0 {
             fail(&format!("the {name} rejection never ran under valgrind"));

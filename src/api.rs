@@ -36,7 +36,9 @@ impl core::fmt::Display for Error {
         match self {
             Error::Length { what, expected, got } => write!(f, "{what}: expected {expected} bytes, got {got}"),
             Error::ContextTooLong { got } => write!(f, "context: expected at most 255 bytes, got {got}"),
-            Error::MalformedSecretKey => write!(f, "secretKey: malformed (not an ML-DSA secret key of this parameter set)"),
+            Error::MalformedSecretKey => {
+                write!(f, "secretKey: malformed (not an ML-DSA secret key of this parameter set)")
+            }
             Error::Randomness => write!(f, "no random bytes available from the system"),
             Error::SigningFailed => write!(f, "signing failed after the maximum number of attempts"),
             Error::Format(what) => f.write_str(what),
@@ -134,7 +136,10 @@ impl KeyStorage {
     /// Room for the largest expanded key of any set (72 KiB): one block for
     /// the elements of T_q, one for a secret key's packed rows.
     pub fn for_any_key() -> KeyStorage {
-        KeyStorage(mldsa::Storage { ntt: Vec::with_capacity(MAX_EXPANDED_NTT_POLYS), rows: Vec::with_capacity(MAX_SECRET_ROWS) })
+        KeyStorage(mldsa::Storage {
+            ntt: Vec::with_capacity(MAX_EXPANDED_NTT_POLYS),
+            rows: Vec::with_capacity(MAX_SECRET_ROWS),
+        })
     }
 }
 
@@ -289,13 +294,27 @@ pub fn sign(ps: ParamSet, sk: &[u8], msg: &[u8], ctx: &[u8], rnd: Option<&[u8]>)
 }
 
 /// HashML-DSA.Sign (FIPS 204 Algorithm 4): M′ = 1 ‖ |ctx| ‖ ctx ‖ OID ‖ PH(M).
-pub fn sign_prehash(ps: ParamSet, sk: &[u8], hash: HashAlg, msg: &[u8], ctx: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+pub fn sign_prehash(
+    ps: ParamSet,
+    sk: &[u8],
+    hash: HashAlg,
+    msg: &[u8],
+    ctx: &[u8],
+    rnd: Option<&[u8]>,
+) -> Result<Vec<u8>, Error> {
     sign_prehashed(ps, sk, hash.oid(), &hash.digest(msg), ctx, rnd)
 }
 
 /// HashML-DSA.Sign with PH(M) computed by the caller: `oid` is the DER
 /// encoding of the hash function's OID, `digest` is PH(M).
-pub fn sign_prehashed(ps: ParamSet, sk: &[u8], oid: &[u8], digest: &[u8], ctx: &[u8], rnd: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+pub fn sign_prehashed(
+    ps: ParamSet,
+    sk: &[u8],
+    oid: &[u8],
+    digest: &[u8],
+    ctx: &[u8],
+    rnd: Option<&[u8]>,
+) -> Result<Vec<u8>, Error> {
     check_ctx(ctx)?;
     SigningKey::new(ps, sk)?.sign_prehashed(oid, digest, ctx, rnd)
 }
@@ -409,4 +428,3 @@ impl MuBuilder {
         xof::Shake256::from_bytes(b.try_into().ok()?).map(MuBuilder)
     }
 }
-

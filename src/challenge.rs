@@ -89,7 +89,11 @@ pub(crate) mod tests {
         for i in 0..N {
             for j in 0..N {
                 let p = c.0[i] as i64 * t.0[j] as i64;
-                if i + j < N { r[i + j] += p } else { r[i + j - N] -= p }
+                if i + j < N {
+                    r[i + j] += p
+                } else {
+                    r[i + j - N] -= p
+                }
             }
         }
         core::array::from_fn(|i| (w.0[i] as i64 - (r[i] << D)).rem_euclid(Q as i64))
@@ -101,7 +105,11 @@ pub(crate) mod tests {
         for i in 0..N {
             for j in 0..N {
                 let p = c.0[i] * x.0[j];
-                if i + j < N { r[i + j] += p } else { r[i + j - N] -= p }
+                if i + j < N {
+                    r[i + j] += p
+                } else {
+                    r[i + j - N] -= p
+                }
             }
         }
         Poly(r)
@@ -159,7 +167,11 @@ pub(crate) mod tests {
                 let mut got = w;
                 sub_challenge_t1(&mut got, &ch, &t1);
                 assert!(got.0.iter().all(|x| x.abs() < Q), "bound, τ {tau} round {round}");
-                assert_eq!(got.0.map(|x| (x as i64).rem_euclid(Q as i64)), schoolbook(&w, &c, &t1), "τ {tau} round {round}");
+                assert_eq!(
+                    got.0.map(|x| (x as i64).rem_euclid(Q as i64)),
+                    schoolbook(&w, &c, &t1),
+                    "τ {tau} round {round}"
+                );
             }
         }
     }

@@ -131,10 +131,10 @@ mod tests {
             (&[0x04], DerError::Truncated),
             (&[0x04, 0x02, 0x00], DerError::Truncated),
             (&[0x05, 0x00], DerError::UnexpectedTag),
-            (&[0x04, 0x80, 0x00, 0x00], DerError::BadLength),       // indefinite (BER)
+            (&[0x04, 0x80, 0x00, 0x00], DerError::BadLength), // indefinite (BER)
             (&[0x04, 0x81, 0x05, 0, 0, 0, 0, 0], DerError::BadLength), // long form for a short length
-            (&[0x04, 0x82, 0x00, 0x80], DerError::BadLength),       // leading zero length byte
-            (&[0x04, 0x84, 0x01, 0, 0, 0], DerError::BadLength),    // four length bytes
+            (&[0x04, 0x82, 0x00, 0x80], DerError::BadLength), // leading zero length byte
+            (&[0x04, 0x84, 0x01, 0, 0, 0], DerError::BadLength), // four length bytes
             (&[0x04, 0x82, 0x01], DerError::Truncated),
             (&[0x04, 0x01, 0x00, 0x00], DerError::TrailingBytes),
             (&[0x04, 0x81, 0x80], DerError::Truncated),

@@ -133,7 +133,13 @@ pub fn sk_encode(p: &Params, parts: &SkParts, s1: &[Poly], s2: &[Poly], t0: &[Po
 /// skDecode (Algorithm 25). Returns None when a coefficient of s1 or s2 lies
 /// outside [−η, η], which no key from KeyGen has. The range check scans every
 /// coefficient and only the verdict can leak.
-pub fn sk_decode<'a>(p: &Params, sk: &'a [u8], s1: &mut [Poly], s2: &mut [Poly], t0: &mut [Poly]) -> Option<SkParts<'a>> {
+pub fn sk_decode<'a>(
+    p: &Params,
+    sk: &'a [u8],
+    s1: &mut [Poly],
+    s2: &mut [Poly],
+    t0: &mut [Poly],
+) -> Option<SkParts<'a>> {
     let eb = p.eta_bits();
     let mut bad = 0i32;
     let mut rest = &sk[64 + TR_BYTES..];

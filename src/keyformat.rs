@@ -16,8 +16,8 @@
 //! expanded key must have the tr and t0 that its ρ, s1 and s2 give; `both`
 //! must have the expanded key that the seed gives.
 
-use crate::der::{self, DerError, Reader};
 use crate::api::{keygen_internal, public_key, Error};
+use crate::der::{self, DerError, Reader};
 use crate::params::ParamSet;
 use alloc::vec::Vec;
 use zeroize::Zeroizing;
@@ -69,7 +69,13 @@ impl PrivateKey {
         let (pk, sk) = keygen_internal(ps, seed)?;
         let mut xi = Zeroizing::new([0u8; 32]);
         xi.copy_from_slice(seed);
-        Ok(PrivateKey { param_set: ps, seed: Some(xi), secret_key: Zeroizing::new(sk), public_key: pk, form: PrivateKeyForm::Seed })
+        Ok(PrivateKey {
+            param_set: ps,
+            seed: Some(xi),
+            secret_key: Zeroizing::new(sk),
+            public_key: pk,
+            form: PrivateKeyForm::Seed,
+        })
     }
 
     /// An expanded secret key, checked: its tr and t0 must be what its ρ, s1
@@ -125,7 +131,9 @@ impl PrivateKey {
         let seed = match (form, &self.seed) {
             (PrivateKeyForm::ExpandedKey, _) => None,
             (_, Some(seed)) => Some(seed),
-            (_, None) => return Err(Error::Format("privateKey: the seed of this key is not known, so it cannot be exported")),
+            (_, None) => {
+                return Err(Error::Format("privateKey: the seed of this key is not known, so it cannot be exported"))
+            }
         };
         let body_len = 3 + ALGORITHM_LEN + der::header_len(inner_len) + inner_len;
         let mut out = Zeroizing::new(Vec::with_capacity(der::header_len(body_len) + body_len));
@@ -242,8 +250,12 @@ impl AlgorithmError {
     fn for_spki(self) -> &'static str {
         match self {
             AlgorithmError::Der => "spki: the AlgorithmIdentifier is not a DER SEQUENCE holding an OID",
-            AlgorithmError::NotMlDsa => "spki: the algorithm is not ML-DSA-44, ML-DSA-65 or ML-DSA-87 (OID 2.16.840.1.101.3.4.3.17, .18 or .19)",
-            AlgorithmError::Parameters => "spki: the AlgorithmIdentifier has parameters; for ML-DSA they must be absent",
+            AlgorithmError::NotMlDsa => {
+                "spki: the algorithm is not ML-DSA-44, ML-DSA-65 or ML-DSA-87 (OID 2.16.840.1.101.3.4.3.17, .18 or .19)"
+            }
+            AlgorithmError::Parameters => {
+                "spki: the AlgorithmIdentifier has parameters; for ML-DSA they must be absent"
+            }
         }
     }
     fn for_pkcs8(self) -> &'static str {
@@ -308,7 +320,8 @@ pub fn public_key_from_spki(spki: &[u8]) -> Result<(ParamSet, Vec<u8>), Error> {
     })?;
     let mut r = Reader::new(body);
     let ps = algorithm(&mut r).map_err(|e| Error::Format(e.for_spki()))?;
-    let bits = r.read(der::BIT_STRING).map_err(|_| Error::Format("spki: the subjectPublicKey is not a DER BIT STRING"))?;
+    let bits =
+        r.read(der::BIT_STRING).map_err(|_| Error::Format("spki: the subjectPublicKey is not a DER BIT STRING"))?;
     r.finish().map_err(|_| Error::Format("spki: fields after the subjectPublicKey"))?;
     match bits.split_first() {
         Some((0, pk)) if pk.len() == ps.public_key_len() => Ok((ps, pk.to_vec())),
@@ -401,7 +414,10 @@ mod tests {
             sk[at] ^= 1 << rng.range(0, 7);
             let key = PrivateKey { seed: None, secret_key: sk, ..PrivateKey::from_seed(ps, &[2; 32]).unwrap() };
             let der = key.to_pkcs8(PrivateKeyForm::ExpandedKey).unwrap();
-            assert!(matches!(PrivateKey::from_pkcs8(&der), Err(Error::Format(m)) if m.contains("malformed")), "byte {at}");
+            assert!(
+                matches!(PrivateKey::from_pkcs8(&der), Err(Error::Format(m)) if m.contains("malformed")),
+                "byte {at}"
+            );
         }
     }
 

@@ -40,15 +40,15 @@ extern crate alloc;
 // Constant-time testing marks (feature `ct-testing`, for scripts/ct.sh): public
 // only then, for the harness examples/ctgrind.rs; otherwise empty functions.
 // unsafe: the valgrind client request is inline assembly.
+mod api;
+mod backend;
+mod challenge;
 #[cfg(feature = "ct-testing")]
 #[allow(unsafe_code)]
 pub mod ct;
 #[cfg(not(feature = "ct-testing"))]
 #[allow(unsafe_code)]
 mod ct;
-mod api;
-mod backend;
-mod challenge;
 mod der;
 mod encode;
 mod field;
@@ -89,11 +89,11 @@ pub mod js_tables;
 #[doc(hidden)]
 pub mod fuzzing;
 
+pub use api::*;
 pub use keyformat::{parse_pkcs8, public_key_from_spki, public_key_to_spki, Pkcs8Key, PrivateKey, PrivateKeyForm};
 pub use params::ParamSet;
 pub use pem::{base64url_decode, base64url_encode, pem_decode, pem_encode, Base64Error, PemError};
 pub use prehash::{HashAlg, Prehasher, NIST_HASH_OID_PREFIX};
-pub use api::*;
 
 // unsafe: the benchmarks' simd128 variants, as in `simd128`.
 #[cfg(all(test, target_arch = "wasm32", target_feature = "simd128", mldsa_bench))]

@@ -8,7 +8,9 @@
 
 use crate::challenge::{challenge_times_pair, sub_challenge_t1, Challenge};
 use crate::ct;
-use crate::encode::{pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime, sk_decode, sk_encode, w1_encode, SkParts};
+use crate::encode::{
+    pk_decode, pk_encode, sig_decode_vartime, sig_encode_vartime, sk_decode, sk_encode, w1_encode, SkParts,
+};
 use crate::ntt::{dot_inv_ntt, dot_sub_inv_ntt, ntt_all_in_place, ntt_in_place, pointwise_inv_ntt};
 use crate::params::{Params, MU_BYTES, N, SEED_BYTES, TR_BYTES};
 use crate::poly::{make_hints, use_hints_vartime, NttPoly, Poly, PAIR_SHIFT};
@@ -64,9 +66,9 @@ fn power2round_t(p: &Params, rho: &[u8], s1_hat: &[NttPoly], s2: &[Poly], t1: &m
     let mut t = Zeroizing::new(Poly::zero());
     for i in 0..p.k {
         a_rows.next_row(&mut a_row); // Â[i][0..ℓ]
-        // Σ_j Â[i][j]·ŝ1[j] < ℓ·9q² (Â < q, ŝ1 < 9q), reduced once; |t| < q
-        // after the inverse NTT; adding s2 (|s2| ≤ η) keeps it within the
-        // range `freeze` accepts.
+                                     // Σ_j Â[i][j]·ŝ1[j] < ℓ·9q² (Â < q, ŝ1 < 9q), reduced once; |t| < q
+                                     // after the inverse NTT; adding s2 (|s2| ≤ η) keeps it within the
+                                     // range `freeze` accepts.
         dot_inv_ntt(&mut t, &a_row, s1_hat);
         t.add_power2round_into(&s2[i], &mut t1[i], &mut t0[i]);
         // Declassified: t1 is the public key (pkEncode, Algorithm 22); t0 stays secret.
@@ -323,10 +325,10 @@ impl ExpandedSecretKey {
             for i in 0..k {
                 // Rows i ≥ ℓ have no s1 part: their cs1 is zero, and unused.
                 challenge_times_pair(cs1_then_hint, tmp, &c_runs, self.s.row(i), p.eta); // tmp = cs2[i]; both |·| ≤ β
-                // r0 = w0 − cs2, |·| < γ2 + β, centred and checked in one pass.
-                // Declassified here and in the three checks below: the rejection
-                // decision of steps 23 and 28, which the number of attempts makes
-                // visible anyway.
+                                                                                         // r0 = w0 − cs2, |·| < γ2 + β, centred and checked in one pass.
+                                                                                         // Declassified here and in the three checks below: the rejection
+                                                                                         // decision of steps 23 and 28, which the number of attempts makes
+                                                                                         // visible anyway.
                 if ct::declassified(w0[i].sub_center_exceeds(tmp, gamma2 - beta)) {
                     ct::count_rejection(1);
                     continue 'attempt;

@@ -82,7 +82,13 @@ pub fn dot_inv_ntt(c: &mut Poly, a: &[NttPoly], b: &[NttPoly]) {
 /// Â ∘ NTT(z) − NTT(c) ∘ NTT(t1·2^d); `NttKernels::dot_sub_inv_ntt`).
 #[inline(always)]
 pub fn dot_sub_inv_ntt(c: &mut Poly, a: &[NttPoly], b: &[NttPoly], x: &NttPoly, y: &NttPoly) {
-    Active::dot_sub_inv_ntt(c, NttPoly::coefficients_of(a), NttPoly::coefficients_of(b), x.coefficients(), y.coefficients())
+    Active::dot_sub_inv_ntt(
+        c,
+        NttPoly::coefficients_of(a),
+        NttPoly::coefficients_of(b),
+        x.coefficients(),
+        y.coefficients(),
+    )
 }
 
 /// NTT^−1 (FIPS 204 Algorithm 42) alone, times 2^32: tests only, since the
@@ -101,14 +107,13 @@ mod tests {
     use crate::params::{N, Q};
     use crate::poly::{NttPoly, Poly};
     use crate::tables::{pow_mod, ZETAS};
+    use crate::test_rng::Rng;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
-    use crate::test_rng::Rng;
 
     fn modq(a: i64) -> i32 {
         a.rem_euclid(Q as i64) as i32
     }
-
 
     /// Schoolbook product in Z_q[X]/(X^256 + 1).
     fn negacyclic(a: &Poly, b: &Poly) -> [i32; N] {
@@ -175,7 +180,13 @@ mod tests {
         let (a_hat, big_hat) = (NttPoly::from_coefficients(a), NttPoly::from_coefficients(big));
         let (mut c, mut w) = (Poly::zero(), Poly::zero());
         dot_inv_ntt(&mut c, &[a_hat; 7], &[big_hat; 7]);
-        dot_sub_inv_ntt(&mut w, &[a_hat; 7], &[big_hat; 7], &big_hat, &NttPoly::from_coefficients(Poly([-(9 * Q - 1); N])));
+        dot_sub_inv_ntt(
+            &mut w,
+            &[a_hat; 7],
+            &[big_hat; 7],
+            &big_hat,
+            &NttPoly::from_coefficients(Poly([-(9 * Q - 1); N])),
+        );
         let (mut want_c, mut want_w) = (Poly::zero(), Poly::zero());
         for i in 0..N {
             let p = mont_mul(a.0[i], big.0[i]) as i64;

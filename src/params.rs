@@ -41,9 +41,12 @@ pub(crate) struct Params {
     pub omega: usize,
 }
 
-const P44: Params = Params { k: 4, l: 4, eta: 2, tau: 39, lambda: 128, gamma1: 1 << 17, gamma2: (Q - 1) / 88, omega: 80 };
-const P65: Params = Params { k: 6, l: 5, eta: 4, tau: 49, lambda: 192, gamma1: 1 << 19, gamma2: (Q - 1) / 32, omega: 55 };
-const P87: Params = Params { k: 8, l: 7, eta: 2, tau: 60, lambda: 256, gamma1: 1 << 19, gamma2: (Q - 1) / 32, omega: 75 };
+const P44: Params =
+    Params { k: 4, l: 4, eta: 2, tau: 39, lambda: 128, gamma1: 1 << 17, gamma2: (Q - 1) / 88, omega: 80 };
+const P65: Params =
+    Params { k: 6, l: 5, eta: 4, tau: 49, lambda: 192, gamma1: 1 << 19, gamma2: (Q - 1) / 32, omega: 55 };
+const P87: Params =
+    Params { k: 8, l: 7, eta: 2, tau: 60, lambda: 256, gamma1: 1 << 19, gamma2: (Q - 1) / 32, omega: 75 };
 
 // What signing's packed pairs (`PAIR_SHIFT`) and the challenge's runs need of
 // every set: η < 2^(PAIR_SHIFT−1), so s1 comes back from the low bits of

@@ -496,8 +496,11 @@ mod tests {
                 let crlf = pem.replace('\n', "\r\n");
                 assert_eq!(&pem_decode(crlf.as_bytes(), "PUBLIC KEY").unwrap()[..], &data[..]);
                 // LF and CR LF mixed, line by line, and no line break after END.
-                let mixed: String =
-                    pem.split_inclusive('\n').enumerate().map(|(i, l)| l.replace('\n', ["\n", "\r\n"][i % 2])).collect();
+                let mixed: String = pem
+                    .split_inclusive('\n')
+                    .enumerate()
+                    .map(|(i, l)| l.replace('\n', ["\n", "\r\n"][i % 2]))
+                    .collect();
                 for text in [&mixed[..], mixed.trim_end(), crlf.trim_end()] {
                     assert_eq!(&pem_decode(text.as_bytes(), "PUBLIC KEY").unwrap()[..], &data[..], "{text:?}");
                 }
@@ -523,7 +526,9 @@ mod tests {
         ] {
             assert_eq!(base64_decode(text).err(), Some(want), "{}", String::from_utf8_lossy(text));
         }
-        for (text, want) in [(&b"Zg="[..], BadCharacter), (b"Zh", NonCanonical), (b"Z", BadLength), (b"Zm9+", BadCharacter)] {
+        for (text, want) in
+            [(&b"Zg="[..], BadCharacter), (b"Zh", NonCanonical), (b"Z", BadLength), (b"Zm9+", BadCharacter)]
+        {
             assert_eq!(base64url_decode(text).err(), Some(want), "{}", String::from_utf8_lossy(text));
         }
     }
@@ -565,7 +570,11 @@ mod tests {
                 format!("text-----{b}{lines}{e}-----text"),
             ];
             for text in &layouts {
-                assert_eq!(pem_decode(text.as_bytes(), "PUBLIC KEY").as_deref().map(|d| &d[..]), Ok(&der[..]), "{text:?}");
+                assert_eq!(
+                    pem_decode(text.as_bytes(), "PUBLIC KEY").as_deref().map(|d| &d[..]),
+                    Ok(&der[..]),
+                    "{text:?}"
+                );
             }
         }
     }
@@ -623,7 +632,8 @@ mod tests {
             if end.is_none_or(|i| !text[i..].starts_with(e)) {
                 return Err(PemError::BadEnd);
             }
-            let body: Vec<u8> = text[start..end.unwrap()].iter().copied().filter(|c| !b" \t\n\x0b\x0c\r".contains(c)).collect();
+            let body: Vec<u8> =
+                text[start..end.unwrap()].iter().copied().filter(|c| !b" \t\n\x0b\x0c\r".contains(c)).collect();
             if body.is_empty() {
                 return Err(PemError::Empty);
             }
@@ -641,7 +651,11 @@ mod tests {
             // sometimes text before and after.
             for _ in 0..rng.next() % 8 {
                 let at = rng.next() as usize % (text.len() + 1);
-                let c = if rng.next() % 4 == 0 { noise[rng.next() as usize % noise.len()] } else { b" \t\n\r"[rng.next() as usize % 4] };
+                let c = if rng.next() % 4 == 0 {
+                    noise[rng.next() as usize % noise.len()]
+                } else {
+                    b" \t\n\r"[rng.next() as usize % 4]
+                };
                 match rng.next() % 3 {
                     0 if at < text.len() => text[at] = c,
                     _ => text.insert(at, c),

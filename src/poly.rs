@@ -174,7 +174,8 @@ mod tests {
                 let mut a = Poly::zero();
                 a.0.iter_mut().for_each(|c| *c = next(Q as u64));
                 a.0[0] = Q - 1;
-                let (mut w1, mut w0, mut t1, mut t0, mut h) = (Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero());
+                let (mut w1, mut w0, mut t1, mut t0, mut h) =
+                    (Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero(), Poly::zero());
                 a.decompose_into(&mut w1, &mut w0, g);
                 a.add_power2round_into(&Poly::zero(), &mut t1, &mut t0);
                 let mut ct0 = Poly::zero();

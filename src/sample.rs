@@ -324,7 +324,11 @@ mod tests {
                 expand_a(p, &rho[..32], &mut a_hat);
                 for r in 0..p.k {
                     for s in 0..p.l {
-                        assert_eq!(a_hat[r * p.l + s], rej_ntt_poly_vartime(&rho[..32], s as u8, r as u8), "Â[{r}][{s}]");
+                        assert_eq!(
+                            a_hat[r * p.l + s],
+                            rej_ntt_poly_vartime(&rho[..32], s as u8, r as u8),
+                            "Â[{r}][{s}]"
+                        );
                     }
                 }
                 let mut rows = schedule::MatrixRows::new(p, &rho[..32]);
@@ -376,5 +380,4 @@ mod tests {
         y.0.iter_mut().for_each(|c| *c = p.gamma1 - *c);
         y
     }
-
 }

@@ -18,15 +18,21 @@ fn unhex(s: &str) -> Vec<u8> {
 fn keygen_matches_first_acvp_vector_of_each_set() {
     // ML-DSA-keyGen-FIPS204 tcId 1, 26 and 51: seed, SHA-256(pk), SHA-256(sk).
     let kats = [
-        ("7194B13C95231010AFD2C909992BD2003BA6F437C3886BDBE3F6B867A14BA161",
-         "838b88b6ac41e2c60698173e08ca173d0b0d2839205806e56a8a3d53195f3a03",
-         "1c911d163cd0a5563e06f22403f7e16334fee17c2abb66f11ddf39ca6307ec58"),
-        ("A991FD42B071D49C48AE3E75C647459E0DAAD1E1BA356A04801912D3294BCFF8",
-         "b1a7d0d2f0d7a04b9d5ffccd9bd578864dab4a01cdd7f70a05cd1f4f0672e43a",
-         "56c53ac82fbff7d81b7a8cfbbc73011ceccad677e16dc53f2ece66d49aa11edd"),
-        ("A16F5B0796703E2D1A0140A35CBF36EFABE70E752BA59B6A9A0E9C4B05302F73",
-         "33f49649f05ec2fc3b050007b18ade043bbc8d1c0ded03a269d540486daaa5f4",
-         "c64e15742f27d7d8e2832f7d55a5c014f2c9536082f3a3181cfc6246908dd649"),
+        (
+            "7194B13C95231010AFD2C909992BD2003BA6F437C3886BDBE3F6B867A14BA161",
+            "838b88b6ac41e2c60698173e08ca173d0b0d2839205806e56a8a3d53195f3a03",
+            "1c911d163cd0a5563e06f22403f7e16334fee17c2abb66f11ddf39ca6307ec58",
+        ),
+        (
+            "A991FD42B071D49C48AE3E75C647459E0DAAD1E1BA356A04801912D3294BCFF8",
+            "b1a7d0d2f0d7a04b9d5ffccd9bd578864dab4a01cdd7f70a05cd1f4f0672e43a",
+            "56c53ac82fbff7d81b7a8cfbbc73011ceccad677e16dc53f2ece66d49aa11edd",
+        ),
+        (
+            "A16F5B0796703E2D1A0140A35CBF36EFABE70E752BA59B6A9A0E9C4B05302F73",
+            "33f49649f05ec2fc3b050007b18ade043bbc8d1c0ded03a269d540486daaa5f4",
+            "c64e15742f27d7d8e2832f7d55a5c014f2c9536082f3a3181cfc6246908dd649",
+        ),
     ];
     for (ps, (seed, pk_hash, sk_hash)) in SETS.into_iter().zip(kats) {
         let (pk, sk) = keygen_internal(ps, &unhex(seed)).unwrap();
@@ -104,7 +110,10 @@ fn argument_errors() {
     assert_eq!(keygen_into(ps, &[1; 33], &mut pk2, &mut sk2), seed_error);
     assert_eq!(keygen_into(ps, &[1; 32], &mut short, &mut long), pk_error);
     assert_eq!(keygen_into(ps, &[1; 32], &mut short, &mut sk2), pk_error);
-    assert_eq!(keygen_into(ps, &[1; 32], &mut pk2, &mut long), Err(Error::Length { what: "secretKey", expected: sk.len(), got: sk.len() + 1 }));
+    assert_eq!(
+        keygen_into(ps, &[1; 32], &mut pk2, &mut long),
+        Err(Error::Length { what: "secretKey", expected: sk.len(), got: sk.len() + 1 })
+    );
     assert!(pk2.iter().chain(&sk2).chain(&short).chain(&long).all(|&b| b == 0));
     assert!(matches!(sign(ps, &sk[1..], b"", b"", None), Err(Error::Length { what: "secretKey", .. })));
     assert_eq!(sign(ps, &sk, b"", &[0; 256], None), Err(Error::ContextTooLong { got: 256 }));

@@ -454,7 +454,13 @@ mod tests {
             assert_eq!(whole, parts, "rate {R} pieces {pieces:?}");
         }
         let shapes = |r: usize| {
-            vec![vec![r, r, 3], vec![r - 1, 1, 2 * r + 5], vec![5, r - 5, r, 0, 3 * r], vec![1, 3 * r - 1, r], vec![2 * r, r - 1, 1, r]]
+            vec![
+                vec![r, r, 3],
+                vec![r - 1, 1, 2 * r + 5],
+                vec![5, r - 5, r, 0, 3 * r],
+                vec![1, 3 * r - 1, r],
+                vec![2 * r, r - 1, 1, r],
+            ]
         };
         for p in shapes(168) {
             check::<168>(&p);

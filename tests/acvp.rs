@@ -56,11 +56,16 @@ fn load(folder: &str, file: &str) -> Value {
     let rel = format!("{folder}/{file}");
     let path = dir.join(&rel);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let sums = std::fs::read_to_string(dir.join("SHA256SUMS")).unwrap_or_else(|e| panic!("{}/SHA256SUMS: {e}", dir.display()));
+    let sums =
+        std::fs::read_to_string(dir.join("SHA256SUMS")).unwrap_or_else(|e| panic!("{}/SHA256SUMS: {e}", dir.display()));
     if !vectors().1 {
         // The subset's list of hashes is itself pinned here: regenerating the
         // subset (scripts/vendor-acvp.mjs) means updating this line.
-        assert_eq!(hex::encode(Sha256::digest(sums.as_bytes())), SUBSET_SUMS, "tests/data/acvp/SHA256SUMS is not the pinned one");
+        assert_eq!(
+            hex::encode(Sha256::digest(sums.as_bytes())),
+            SUBSET_SUMS,
+            "tests/data/acvp/SHA256SUMS is not the pinned one"
+        );
     }
     let want = sums
         .lines()
@@ -116,7 +121,9 @@ fn run_siggen(folder: &str) -> usize {
         };
         let rnd = if g["deterministic"].as_bool().unwrap() { vec![0u8; 32] } else { bytes(t, "rnd") };
         let sig = match g["signatureInterface"].as_str().unwrap() {
-            "internal" if g["externalMu"].as_bool().unwrap() => mldsa_simd::sign_mu(ps, &sk, &bytes(t, "mu"), Some(&rnd)),
+            "internal" if g["externalMu"].as_bool().unwrap() => {
+                mldsa_simd::sign_mu(ps, &sk, &bytes(t, "mu"), Some(&rnd))
+            }
             "internal" => mldsa_simd::sign_internal(ps, &sk, &bytes(t, "message"), Some(&rnd)),
             "external" => {
                 let (msg, ctx) = (bytes(t, "message"), bytes(t, "context"));
@@ -179,5 +186,11 @@ fn acvp_sigver() {
     let count = expected_count("ML-DSA-sigVer-FIPS204");
     // NIST's files have one valid case in five; the subset has one per group.
     assert_eq!((cases.len(), passed_true), (count, if vectors().1 { 36 } else { 12 }));
-    println!("ACVP sigVer: {} vectors passed ({} valid, {} invalid; {})", cases.len(), passed_true, cases.len() - passed_true, which());
+    println!(
+        "ACVP sigVer: {} vectors passed ({} valid, {} invalid; {})",
+        cases.len(),
+        passed_true,
+        cases.len() - passed_true,
+        which()
+    );
 }

@@ -48,7 +48,11 @@ fn main() {
         put("sign", &format!("{n}-sk"), &cat(&[&[plain], &[0; 32], &[0], &sk, msg]));
         put("sign", &format!("{n}-sk-ctx"), &cat(&[&[plain], &[0x5a; 32], &[3], ctx, &sk, msg]));
         put("sign", &format!("{n}-keygen"), &cat(&[&[derived], &[i as u8 + 1; 32], &[0; 32], &[7, 1], &[0], msg]));
-        put("sign", &format!("{n}-keygen-ctx"), &cat(&[&[derived_more], &[i as u8 + 1; 32], &[0x5a; 32], &[9, 40], &[3], ctx, msg]));
+        put(
+            "sign",
+            &format!("{n}-keygen-ctx"),
+            &cat(&[&[derived_more], &[i as u8 + 1; 32], &[0x5a; 32], &[9, 40], &[3], ctx, msg]),
+        );
         // pk_decode: header ‖ pk
         put("pk_decode", &format!("{n}-pk"), &cat(&[&[plain], &pk]));
     }
@@ -65,7 +69,8 @@ fn main() {
     let phrases = fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../unpack/tests/phrases.lzma")).unwrap();
     let words = ["keygen", "sign", "verify", "ExpandA", "ExpandS", "ExpandMask", "SampleInBall"];
     let sets = ["ML-DSA-44", "ML-DSA-65", "ML-DSA-87", "rho", "tr", "mu", "c~", "z", "h", "w1", "t0"];
-    let phrases_len: usize = (0..2500).map(|i| format!("{} {} {}\n", words[i % 7], sets[i % 11], (i * 7919) % 1009).len()).sum();
+    let phrases_len: usize =
+        (0..2500).map(|i| format!("{} {} {}\n", words[i % 7], sets[i % 11], (i * 7919) % 1009).len()).sum();
     put("unpack", "lzma-js-phrases", &cat(&[&[0, 93], &(phrases_len as u16).to_le_bytes(), &phrases]));
     // unpack, mode 1: 1 ‖ props ‖ preset ‖ data.
     put("unpack", "roundtrip-text", &cat(&[&[1, 93, 6], text]));
@@ -159,13 +164,18 @@ fn key_formats() {
     // around the armour, on one line, indented by tabs and spaces.
     put("spki_pem", "44-pem-private-cr-end", format!("{}\r", pem.trim_end()).as_bytes());
     let b64 = pem.lines().nth(1).unwrap();
-    put("spki_pem", "44-pem-private-short-line", pem.replacen(b64, &format!("{}\n{}", &b64[..40], &b64[40..]), 1).as_bytes());
+    put(
+        "spki_pem",
+        "44-pem-private-short-line",
+        pem.replacen(b64, &format!("{}\n{}", &b64[..40], &b64[40..]), 1).as_bytes(),
+    );
     put("spki_pem", "44-pem-private-blank-line", pem.replacen(b64, &format!("{b64}\n"), 1).as_bytes());
     let spki_pem = pem_encode(&spki, "PUBLIC KEY");
     let body: String = spki_pem.lines().filter(|l| !l.starts_with('-')).collect();
     let lines76: Vec<&str> = body.as_bytes().chunks(76).map(|l| std::str::from_utf8(l).unwrap()).collect();
     let (begin, end) = ("-----BEGIN PUBLIC KEY-----", "-----END PUBLIC KEY-----");
-    let col76 = format!("Test key\r\n-- not a secret --\r\n{begin}\r\n{}\r\n{end}\r\nmore text\r\n", lines76.join("\r\n"));
+    let col76 =
+        format!("Test key\r\n-- not a secret --\r\n{begin}\r\n{}\r\n{end}\r\nmore text\r\n", lines76.join("\r\n"));
     put("spki_pem", "44-pem-public-76-columns-text-around", col76.as_bytes());
     put("spki_pem", "44-pem-public-one-line", format!("{begin}{body}{end}").as_bytes());
     put("spki_pem", "44-pem-public-indented", spki_pem.replace('\n', "\n\t ").as_bytes());

@@ -22,9 +22,7 @@ use libfuzzer_sys::fuzz_target;
 use mldsa_simd::{
     base64url_decode, base64url_encode, pem_decode, pem_encode, public_key_from_spki, public_key_to_spki, Error,
 };
-use mldsa_simd_fuzz::{
-    ref_base64_decode, ref_base64_encode, ref_pem_decode, ref_pem_encode, spki_match, BASE64URL,
-};
+use mldsa_simd_fuzz::{ref_base64_decode, ref_base64_encode, ref_pem_decode, ref_pem_encode, spki_match, BASE64URL};
 
 fn spki(der: &[u8]) {
     match public_key_from_spki(der) {
@@ -52,7 +50,10 @@ fuzz_target!(|data: &[u8]| {
         if let Ok(der) = got {
             let strict = pem_encode(&der, label);
             assert!(strict.as_bytes() == ref_pem_encode(&der, label), "{label}: pem_encode differs from the harness");
-            assert!(pem_decode(strict.as_bytes(), label).unwrap()[..] == der[..], "{label}: pem_encode does not decode back");
+            assert!(
+                pem_decode(strict.as_bytes(), label).unwrap()[..] == der[..],
+                "{label}: pem_encode does not decode back"
+            );
             if label == "PUBLIC KEY" {
                 spki(&der);
             }

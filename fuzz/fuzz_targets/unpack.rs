@@ -40,7 +40,10 @@ fn liblzma_decode(file: &[u8], size: usize) -> Option<Vec<u8>> {
 fn liblzma_encode(data: &[u8], lc: u32, lp: u32, pb: u32, preset: u32) -> Vec<u8> {
     let mut opts = LzmaOptions::new_preset(preset).unwrap();
     // A dictionary no larger than needed: the encoder's set-up time grows with it.
-    opts.dict_size(data.len().next_power_of_two().max(4096) as u32).literal_context_bits(lc).literal_position_bits(lp).position_bits(pb);
+    opts.dict_size(data.len().next_power_of_two().max(4096) as u32)
+        .literal_context_bits(lc)
+        .literal_position_bits(lp)
+        .position_bits(pb);
     let mut s = Stream::new_lzma_encoder(&opts).unwrap();
     let mut out = Vec::with_capacity(data.len() + data.len() / 2 + 64);
     loop {

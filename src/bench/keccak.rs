@@ -48,7 +48,11 @@ fn bench_keccak_x3() {
     let r: Vec<f64> = t3.iter().zip(&t2).map(|(a, b)| a / b).collect();
     console_log!(
         "per state: f1600_x2 {:.1} ns, f1600_x3 {:.1} ns, f1600 {:.1} ns; x3/x2 median of ratios {:.3} ({})",
-        med(t2), med(t3), med(t1), med(r), a[3] ^ x2.lane(3).0 ^ p.lane(3).0
+        med(t2),
+        med(t3),
+        med(t1),
+        med(r),
+        a[3] ^ x2.lane(3).0 ^ p.lane(3).0
     );
 }
 
@@ -57,10 +61,8 @@ fn three_states_equal_three_single_permutations() {
     // The differential test of `two_states_equal_two_single_permutations`
     // with a third state beside the pair.
     let mut rng = crate::test_rng::Rng(0x2545F4914F6CDD1Du64);
-    let mut cases: Vec<[[u64; 25]; 3]> = vec![
-        [[0; 25], [u64::MAX; 25], [0; 25]],
-        [[u64::MAX; 25], [0; 25], [u64::MAX; 25]],
-    ];
+    let mut cases: Vec<[[u64; 25]; 3]> =
+        vec![[[0; 25], [u64::MAX; 25], [0; 25]], [[u64::MAX; 25], [0; 25], [u64::MAX; 25]]];
     for bit in [0u32, 1, 31, 63] {
         let mut a = [0u64; 25];
         a[(bit as usize * 7) % 25] = 1 << bit;
@@ -204,10 +206,20 @@ fn bench_keccak() {
         let [e0, e1, e2] = te;
         console_log!(
             "ExpandA {}: sha3 crate one at a time {:.1} µs, ours one at a time {:.1} µs, two at a time {:.1} µs",
-            ps.name(), med(e0), med(e1), med(e2)
+            ps.name(),
+            med(e0),
+            med(e1),
+            med(e2)
         );
     }
-    console_log!("f1600 {:.0} ns; f1600_x2 {:.0} ns per pair; SHAKE128 per block: ours {:.0} ns, sha3 crate {:.0} ns ({})", med(t1), med(t2), med(t3), med(t4), a[3] ^ x2.lane(3).0);
+    console_log!(
+        "f1600 {:.0} ns; f1600_x2 {:.0} ns per pair; SHAKE128 per block: ours {:.0} ns, sha3 crate {:.0} ns ({})",
+        med(t1),
+        med(t2),
+        med(t3),
+        med(t4),
+        a[3] ^ x2.lane(3).0
+    );
 }
 
 /// Keccak-f[1600] on three states, the pair in `st` and a third in `a`: the
@@ -236,8 +248,12 @@ fn f1600_x3(st: &mut simd::StateX2, a: &mut [u64; 25]) {
 /// indexed by constants in locals, which a `let [a0, …, a24]` version does by hand.)
 #[test]
 fn bench_keccak_variants() {
-    let variants: [(&str, fn(&mut [u64; 25])); 4] =
-        [("loop of 1 round", f1600), ("24 rounds written out", f1600_unrolled), ("loop of 2 rounds", f1600_two), ("plain chi", f1600_plain)];
+    let variants: [(&str, fn(&mut [u64; 25])); 4] = [
+        ("loop of 1 round", f1600),
+        ("24 rounds written out", f1600_unrolled),
+        ("loop of 2 rounds", f1600_two),
+        ("plain chi", f1600_plain),
+    ];
     let start: [u64; 25] = core::array::from_fn(|i| (i as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15));
     for (name, f) in variants.iter().skip(1) {
         let (mut a, mut b) = (start, start);
@@ -346,8 +362,9 @@ fn bench_keccak_x2_variants() {
         ("loop of 2 rounds", x2_shapes::f1600_x2_two, 1.0),
         ("two pairs in one loop", x2_shapes::f1600_x2_twice, 2.0),
     ];
-    let start: [[u64; 25]; 2] =
-        core::array::from_fn(|k| core::array::from_fn(|i| (25 * k as u64 + i as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15)));
+    let start: [[u64; 25]; 2] = core::array::from_fn(|k| {
+        core::array::from_fn(|i| (25 * k as u64 + i as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15))
+    });
     for (name, f, _) in variants.iter().skip(1) {
         let (mut a, mut b) = (simd::StateX2::from_lanes(&start), simd::StateX2::from_lanes(&start));
         for _ in 0..4 {

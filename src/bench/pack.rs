@@ -54,7 +54,12 @@ fn width<const B: usize>() {
     let m: Vec<f64> = t.into_iter().map(med).collect();
     console_log!(
         "B {B:2}: pack ref {:6.0} ns portable {:6.0} simd {:6.0} | unpack ref {:6.0} portable {:6.0} simd {:6.0}",
-        m[0], m[1], m[2], m[3], m[4], m[5]
+        m[0],
+        m[1],
+        m[2],
+        m[3],
+        m[4],
+        m[5]
     );
 }
 #[test]

@@ -70,5 +70,10 @@ fn bench_parsers() {
     let m: Vec<f64> = t.into_iter().map(med).collect();
     console_log!("rej_ntt_parse_vartime (one poly) ns: before {:.0}, portable {:.0}, simd {:.0}", m[0], m[1], m[2]);
     console_log!("rej_bounded_parse η=2 (one poly) ns: before {:.0}, portable {:.0}, simd {:.0}", m[3], m[4], m[5]);
-    console_log!("rej_bounded_parse η=4 (one poly) ns: before {:.0}, portable {:.0}, simd {:.0} ({sink})", m[6], m[7], m[8]);
+    console_log!(
+        "rej_bounded_parse η=4 (one poly) ns: before {:.0}, portable {:.0}, simd {:.0} ({sink})",
+        m[6],
+        m[7],
+        m[8]
+    );
 }

@@ -66,7 +66,6 @@ fn old64(h: &mut [u64; 8], block: &[u8; 128]) {
     }
 }
 
-
 #[test]
 fn bench_sha() {
     let m: Vec<u8> = (0..65536u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
@@ -114,6 +113,9 @@ fn bench_sha() {
     console_log!(
         "64 KiB, µs (median of 31): SHA-256 sha2 crate {a:.0}, old {b:.0} ({:.2}x), new {c:.0} ({:.2}x); \
          SHA-512 sha2 crate {d:.0}, old {e:.0} ({:.2}x), new {f:.0} ({:.2}x) [{sink}]",
-        b / a, c / a, e / d, f / d
+        b / a,
+        c / a,
+        e / d,
+        f / d
     );
 }

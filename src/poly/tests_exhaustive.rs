@@ -377,7 +377,24 @@ fn make_hints_every_r_gamma2_q_minus_1_over_88() {
 /// first of m − 1, the last of m − 1 and the first of the wrap, where
 /// r − r0 = q − 1 gives HighBits 0), next to them, and the middle.
 fn make_hints_every_z(g: i32) {
-    let rs = [0, 1, g - 1, g, g + 1, 3 * g, 3 * g + 1, (Q - 1) / 2, Q - 1 - 3 * g, Q - 3 * g, Q - 2 - g, Q - 1 - g, Q - g, Q - g + 1, Q - 2, Q - 1];
+    let rs = [
+        0,
+        1,
+        g - 1,
+        g,
+        g + 1,
+        3 * g,
+        3 * g + 1,
+        (Q - 1) / 2,
+        Q - 1 - 3 * g,
+        Q - 3 * g,
+        Q - 2 - g,
+        Q - 1 - g,
+        Q - g,
+        Q - g + 1,
+        Q - 2,
+        Q - 1,
+    ];
     for r in rs {
         let rp = Poly([r; N]);
         let (r1, r0) = spec_decompose(&rp, g);

@@ -59,12 +59,14 @@ macro_rules! theta_rho_pi {
         let b22 = rotl(xor(s[14], d4), 39);
         let b23 = rotl(xor(s[15], d0), 41);
         let b24 = rotl(xor(s[21], d1), 2);
-        [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14, b15, b16, b17, b18, b19, b20, b21, b22, b23, b24]
+        [
+            b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14, b15, b16, b17, b18, b19, b20, b21, b22,
+            b23, b24,
+        ]
     }};
 }
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 pub(crate) use theta_rho_pi;
-
 
 type W = u64;
 
@@ -128,7 +130,8 @@ pub(crate) fn complement(s: &mut [W; 25]) {
 /// whose `COMPLEMENTED` lanes are held negated, in and out.
 #[inline(always)]
 pub(crate) fn round(s: &mut [W; 25], rc: W) {
-    let [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14, b15, b16, b17, b18, b19, b20, b21, b22, b23, b24] = theta_rho_pi!(s);
+    let [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, b14, b15, b16, b17, b18, b19, b20, b21, b22, b23, b24] =
+        theta_rho_pi!(s);
     // χ (Algorithm 4): A′[x, y] = B[x, y] ⊕ (¬B[x + 1, y] ∧ B[x + 2, y]), on
     // the complemented lanes (see `COMPLEMENTED`): with some inputs and the
     // output held complemented, ¬u ∧ v becomes u ∨ v, u ∧ v, ¬u ∨ v, … and only
@@ -232,4 +235,3 @@ impl StatePair for StateX2 {
         zeroize::Zeroize::zeroize(&mut self.0);
     }
 }
-

@@ -1,7 +1,7 @@
 //! Portable NTT: the reference every other backend is tested against.
 
 use crate::backend::{NttKernels, Portable};
-use crate::field::{montgomery_reduce, mont_mul};
+use crate::field::{mont_mul, montgomery_reduce};
 use crate::params::N;
 use crate::ring::Poly;
 use crate::tables::ZETAS;

@@ -6,9 +6,9 @@
 //! First the per-coefficient functions of FIPS 204 §7.4 that the loops below
 //! apply (the simd128 code computes the same, lane by lane).
 
+use crate::backend::{PolyKernels, Portable};
 use crate::field::{caddq, center, freeze};
 use crate::params::{D, N, Q};
-use crate::backend::{PolyKernels, Portable};
 use crate::ring::Poly;
 
 /// Power2Round (FIPS 204 Algorithm 35) for r ∈ [0, q): returns (r1, r0) with
@@ -59,9 +59,17 @@ pub fn use_hint_vartime(h: i32, r: i32, gamma2: i32) -> i32 {
         return r1;
     }
     if gamma2 == (Q - 1) / 32 {
-        if r0 > 0 { (r1 + 1) & 15 } else { (r1 - 1) & 15 }
+        if r0 > 0 {
+            (r1 + 1) & 15
+        } else {
+            (r1 - 1) & 15
+        }
     } else if r0 > 0 {
-        if r1 == 43 { 0 } else { r1 + 1 }
+        if r1 == 43 {
+            0
+        } else {
+            r1 + 1
+        }
     } else if r1 == 0 {
         43
     } else {

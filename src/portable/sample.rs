@@ -6,8 +6,8 @@
 //! branch depends on a candidate. The stop at N is the failed `get_mut(*n)`,
 //! which is also the bounds check: one test per candidate.
 
-use crate::params::Q;
 use crate::backend::{Portable, SampleKernels};
+use crate::params::Q;
 use crate::ring::Poly;
 
 impl SampleKernels for Portable {
@@ -106,6 +106,10 @@ mod tests {
 
     #[test]
     fn parsers_equal_the_naive_ones() {
-        crate::sample::streams::compare(Rng(0x9e37_79b9_7f4a_7c15), (Portable::rej_ntt_parse_vartime, ntt_naive), (Portable::rej_bounded_parse, bounded_naive));
+        crate::sample::streams::compare(
+            Rng(0x9e37_79b9_7f4a_7c15),
+            (Portable::rej_ntt_parse_vartime, ntt_naive),
+            (Portable::rej_bounded_parse, bounded_naive),
+        );
     }
 }

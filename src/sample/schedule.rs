@@ -376,7 +376,8 @@ mod tests {
         let msg: Vec<u8> = (0..1100u32).map(|i| (i * 7 + (i >> 8)) as u8).collect();
         for ps in [ParamSet::MlDsa44, ParamSet::MlDsa65, ParamSet::MlDsa87] {
             let p = ps.params();
-            for (kappa0, hash_when) in [(0usize, 0b110111u32), (65536 - 3 * p.l - 1, 0b011101), (100, 0b111111), (7, 0)] {
+            for (kappa0, hash_when) in [(0usize, 0b110111u32), (65536 - 3 * p.l - 1, 0b011101), (100, 0b111111), (7, 0)]
+            {
                 let mut stream = MaskStream::new(p, &rho_pp);
                 let mut y = vec![Poly::zero(); p.l];
                 let mut kappa = kappa0;
@@ -498,13 +499,23 @@ mod tests {
             let mut kappa = 0u16;
             for attempt in 0..200 {
                 stream.fill(kappa, &mut y);
-                assert!(stream.after_fill(), "{ps:?} after fill {attempt}: {} waiting, jobs {:?}", stream.ahead_len, stream.jobs);
+                assert!(
+                    stream.after_fill(),
+                    "{ps:?} after fill {attempt}: {} waiting, jobs {:?}",
+                    stream.ahead_len,
+                    stream.jobs
+                );
                 kappa = kappa.wrapping_add(p.l as u16);
                 // Not always a hash between two fills: fills in a row too.
                 if attempt % 5 != 4 {
                     let (mut c, mut block) = ([0u8; 64], [0u8; SHAKE256_RATE]);
                     stream.hash_beside(kappa, &msg, &mut c[..p.c_tilde_bytes()], &mut block);
-                    assert!(stream.after_hash(), "{ps:?} after hash {attempt}: {} waiting, jobs {:?}", stream.ahead_len, stream.jobs);
+                    assert!(
+                        stream.after_hash(),
+                        "{ps:?} after hash {attempt}: {} waiting, jobs {:?}",
+                        stream.ahead_len,
+                        stream.jobs
+                    );
                 }
             }
         }

@@ -80,7 +80,11 @@ pub type BoundedParser = fn(&[u8], i32, &mut Poly, &mut usize);
 /// Runs each parser and its reference on every stream kind and length
 /// from every start index, from the same initial polynomial; asserts the
 /// same final n and the same coefficients below it.
-pub fn compare(mut rng: Rng, (ntt, ntt_ref): (NttParser, NttParser), (bounded, bounded_ref): (BoundedParser, BoundedParser)) {
+pub fn compare(
+    mut rng: Rng,
+    (ntt, ntt_ref): (NttParser, NttParser),
+    (bounded, bounded_ref): (BoundedParser, BoundedParser),
+) {
     for len in lengths() {
         for kind in 0..KINDS {
             let buf = self::ntt(kind, len, &mut rng);

@@ -5,8 +5,8 @@
 //! loads are unaligned (v128.load needs no alignment). The load addresses
 //! depend on c only, never on the values summed (signing's s1, s2 are secret).
 
-use crate::backend::{ChallengeKernels, Simd128};
 use super::{load, opaque, store};
+use crate::backend::{ChallengeKernels, Simd128};
 use crate::params::{D, MAX_TAU, N, Q};
 use crate::ring::Poly;
 use core::arch::wasm32::*;

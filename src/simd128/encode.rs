@@ -23,8 +23,8 @@
 //! stores of 8, 4, 2 and 1 bytes: nothing outside the slices is touched and
 //! no copy of the data is made.
 
-use crate::backend::{EncodeKernels, Simd128};
 use super::{load, opaque, store};
+use crate::backend::{EncodeKernels, Simd128};
 use crate::ring::Poly;
 use core::arch::wasm32::*;
 
@@ -296,7 +296,13 @@ impl EncodeKernels for Simd128 {
         let (xv, yv, m) = (i32x4_splat(x), i32x4_splat(y), i32x4_splat(opaque(&((1 << B) - 1))));
         let field = |i: usize| v128_and(i32x4_add(v128_xor(load(p, i), xv), yv), m);
         let pats: [[v128; 4]; 2] = core::array::from_fn(|v| {
-            core::array::from_fn(|r| if (v == 0 || !W::<B>::NARROW) && r < W::<B>::SOURCES { opaque(W::<B>::gather_pattern(v, r)) } else { z })
+            core::array::from_fn(|r| {
+                if (v == 0 || !W::<B>::NARROW) && r < W::<B>::SOURCES {
+                    opaque(W::<B>::gather_pattern(v, r))
+                } else {
+                    z
+                }
+            })
         });
         let gather = |v: usize, n: v128| {
             let pat = &pats[v];
@@ -335,13 +341,17 @@ impl EncodeKernels for Simd128 {
     fn unpack<const B: usize>(inp: &[u8], x: i32, y: i32, p: &mut Poly) {
         const { assert!(B >= 3 && B <= 20) };
         debug_assert!((x == 0 || x == -1) && (y.abs() <= 1 << 14 || !W::<B>::NARROW));
-        let mul = [opaque(&W::<B>::MUL_UNPACK_0), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::MUL_UNPACK_1) }];
+        let mul = [
+            opaque(&W::<B>::MUL_UNPACK_0),
+            if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::MUL_UNPACK_1) },
+        ];
         // x and y opaque too: inlined where they are constants (or specialised
         // for x = −1), their vectors would be rebuilt at each use by V8.
         let (x, y) = (opaque(&x), opaque(&y));
         let (xv, yv) = (i32x4_splat(x), i32x4_splat(y));
         let (x16, y16) = (i16x8_splat(x as i16), i16x8_splat(y as i16));
-        let scatter = [opaque(&W::<B>::SCATTER_0), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::SCATTER_1) }];
+        let scatter =
+            [opaque(&W::<B>::SCATTER_0), if W::<B>::NARROW { u64x2_splat(0) } else { opaque(&W::<B>::SCATTER_1) }];
         for (g, src) in inp[..32 * B].chunks_exact(B).enumerate() {
             let v0 = load_exact(src, W::<B>::IO);
             if W::<B>::NARROW {
@@ -361,4 +371,3 @@ impl EncodeKernels for Simd128 {
         }
     }
 }
-

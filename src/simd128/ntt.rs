@@ -27,9 +27,9 @@
 //! shuffles. The inverse runs the same passes in reverse and merges the final
 //! scaling into its last layer.
 
-use crate::backend::{NttKernels, Simd128};
 use super::twiddles::{twiddles, Table, Twiddles, F, F_LAST};
 use super::{load, opaque, store};
+use crate::backend::{NttKernels, Simd128};
 use crate::field::QINV;
 use crate::params::Q;
 use crate::ring::Poly;
@@ -56,11 +56,8 @@ struct NttConsts {
     qinv: v128,
 }
 
-static NTT_CONSTS: NttConsts = NttConsts {
-    half: i64x2(1 << 31, 1 << 31),
-    q: i32x4(Q, Q, Q, Q),
-    qinv: i32x4(QINV, QINV, QINV, QINV),
-};
+static NTT_CONSTS: NttConsts =
+    NttConsts { half: i64x2(1 << 31, 1 << 31), q: i32x4(Q, Q, Q, Q), qinv: i32x4(QINV, QINV, QINV, QINV) };
 
 impl NttConsts {
     #[inline(always)]
@@ -192,7 +189,8 @@ impl NttKernels for Simd128 {
         let tw = twiddles();
         let k = NttConsts::load();
         // Layers 1–2: vectors j, j+16, j+32, j+48; twiddles k = 1, then 2 and 3.
-        let z = [i32x4_splat(opaque(&tw.fwd.0[1])), i32x4_splat(opaque(&tw.fwd.0[2])), i32x4_splat(opaque(&tw.fwd.0[3]))];
+        let z =
+            [i32x4_splat(opaque(&tw.fwd.0[1])), i32x4_splat(opaque(&tw.fwd.0[2])), i32x4_splat(opaque(&tw.fwd.0[3]))];
         for j in 0..16 {
             let mut r = load4(a, j, 16);
             let w = splat_with(z[0], &tw.fwd_ps, 1);
@@ -208,7 +206,17 @@ impl NttKernels for Simd128 {
                 let mut r = load4(a, 16 * c + j, 4);
                 let w = splat(&tw.fwd, &tw.fwd_ps, 4 + c);
                 two(ct, &mut r, 0, 2, 1, 3, w, w, k);
-                two(ct, &mut r, 0, 1, 2, 3, splat(&tw.fwd, &tw.fwd_ps, 8 + 2 * c), splat(&tw.fwd, &tw.fwd_ps, 9 + 2 * c), k);
+                two(
+                    ct,
+                    &mut r,
+                    0,
+                    1,
+                    2,
+                    3,
+                    splat(&tw.fwd, &tw.fwd_ps, 8 + 2 * c),
+                    splat(&tw.fwd, &tw.fwd_ps, 9 + 2 * c),
+                    k,
+                );
                 stage_bound(&r, 100 + 4 * 51);
                 store4(a, 16 * c + j, 4, &r);
             }
@@ -219,7 +227,17 @@ impl NttKernels for Simd128 {
             let mut r = load4(a, 4 * m, 1);
             let w = splat(&tw.fwd, &tw.fwd_ps, 16 + m);
             two(ct, &mut r, 0, 2, 1, 3, w, w, k);
-            two(ct, &mut r, 0, 1, 2, 3, splat(&tw.fwd, &tw.fwd_ps, 32 + 2 * m), splat(&tw.fwd, &tw.fwd_ps, 33 + 2 * m), k);
+            two(
+                ct,
+                &mut r,
+                0,
+                1,
+                2,
+                3,
+                splat(&tw.fwd, &tw.fwd_ps, 32 + 2 * m),
+                splat(&tw.fwd, &tw.fwd_ps, 33 + 2 * m),
+                k,
+            );
             stage_bound(&r, 100 + 6 * 51);
             let [r0, r1, r2, r3] = &mut r;
             fwd78(r0, r1, tw, 2 * m, k);
@@ -282,7 +300,17 @@ fn store4(a: &mut Poly, i: usize, s: usize, r: &[v128; 4]) {
 /// (The butterfly, four register positions, two twiddles and the constants.)
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn two(bf: fn(&mut v128, &mut v128, Tw, NttConsts), r: &mut [v128; 4], a: usize, b: usize, c: usize, d: usize, w: Tw, x: Tw, k: NttConsts) {
+fn two(
+    bf: fn(&mut v128, &mut v128, Tw, NttConsts),
+    r: &mut [v128; 4],
+    a: usize,
+    b: usize,
+    c: usize,
+    d: usize,
+    w: Tw,
+    x: Tw,
+    k: NttConsts,
+) {
     let (mut p, mut q) = (r[a], r[b]);
     bf(&mut p, &mut q, w, k);
     (r[a], r[b]) = (p, q);
@@ -325,7 +353,12 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
     // Layers 1–4 on blocks of 16 coefficients m: layers 1–2 in registers,
     // then k = 63 − 2m and 62 − 2m (distance 1 vector), then 31 − m.
     for m in 0..16 {
-        let mut r = [input.vector(a, 4 * m, k), input.vector(a, 4 * m + 1, k), input.vector(a, 4 * m + 2, k), input.vector(a, 4 * m + 3, k)];
+        let mut r = [
+            input.vector(a, 4 * m, k),
+            input.vector(a, 4 * m + 1, k),
+            input.vector(a, 4 * m + 2, k),
+            input.vector(a, 4 * m + 3, k),
+        ];
         stage_bound(&r, 100); // the input contract, |a_i| < q
         {
             let [r0, r1, r2, r3] = &mut r;
@@ -344,7 +377,17 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
     for c in 0..4 {
         for j in 0..4 {
             let mut r = load4(a, 16 * c + j, 4);
-            two(gs, &mut r, 0, 1, 2, 3, splat(&tw.inv, &tw.inv_ps, 15 - 2 * c), splat(&tw.inv, &tw.inv_ps, 14 - 2 * c), k);
+            two(
+                gs,
+                &mut r,
+                0,
+                1,
+                2,
+                3,
+                splat(&tw.inv, &tw.inv_ps, 15 - 2 * c),
+                splat(&tw.inv, &tw.inv_ps, 14 - 2 * c),
+                k,
+            );
             let w = splat(&tw.inv, &tw.inv_ps, 7 - c);
             two(gs, &mut r, 0, 2, 1, 3, w, w, k);
             stage_bound(&r, 6400);
@@ -354,7 +397,12 @@ fn inv_ntt_from(a: &mut Poly, input: Input) {
     // Layers 7–8 over vectors j, j+16, j+32, j+48: k = 3 and 2, then 1 merged
     // with the final factor 2^24. The twiddles' values are read once, outside
     // the loop.
-    let z = [i32x4_splat(opaque(&tw.inv.0[3])), i32x4_splat(opaque(&tw.inv.0[2])), i32x4_splat(opaque(&F)), i32x4_splat(opaque(&F_LAST))];
+    let z = [
+        i32x4_splat(opaque(&tw.inv.0[3])),
+        i32x4_splat(opaque(&tw.inv.0[2])),
+        i32x4_splat(opaque(&F)),
+        i32x4_splat(opaque(&F_LAST)),
+    ];
     for j in 0..16 {
         // The Shoup companions are read in the loop: a value hoisted out of
         // it gets its sign extension hoisted too, and the extmul becomes an
@@ -420,12 +468,12 @@ fn dot_vector(a: &[Poly], b: &[Poly], minus: Option<(&Poly, &Poly)>, i: usize, k
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::backend::{NttKernels, Portable, Simd128};
     use crate::params::N;
     use crate::portable::ntt as portable;
-    use super::*;
-    use wasm_bindgen_test::wasm_bindgen_test as test;
     use crate::test_rng::Rng;
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn modq(a: i32) -> i32 {
         a.rem_euclid(Q)
@@ -515,7 +563,11 @@ mod tests {
         // F = 2^24 mod± q and F_LAST = −ζ(1)·2^24 mod± q.
         let centred = |v: i64| {
             let r = v.rem_euclid(Q as i64) as i32;
-            if r > Q / 2 { r - Q } else { r }
+            if r > Q / 2 {
+                r - Q
+            } else {
+                r
+            }
         };
         assert_eq!((F, F_LAST), (centred(1 << 24), centred(-(z[1] as i64) << 24)));
         for i in 0..8 {
@@ -600,7 +652,8 @@ mod tests {
                 for i in 0..N / 4 {
                     let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, None, i, NttConsts::load())) };
                     assert_eq!(got, want.0[4 * i..4 * i + 4], "dot, l = {l}");
-                    let got: [i32; 4] = unsafe { core::mem::transmute(dot_vector(&a, &b, Some((&x, &y)), i, NttConsts::load())) };
+                    let got: [i32; 4] =
+                        unsafe { core::mem::transmute(dot_vector(&a, &b, Some((&x, &y)), i, NttConsts::load())) };
                     assert_eq!(got, want_sub.0[4 * i..4 * i + 4], "dot − x∘y, l = {l}");
                 }
                 assert!(want.0.iter().chain(want_sub.0.iter()).all(|v| v.abs() < Q));
@@ -615,4 +668,3 @@ mod tests {
         }
     }
 }
-

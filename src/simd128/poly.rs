@@ -5,8 +5,8 @@
 //! which FIPS 204 lets the signer reveal (rejection decision; the hints are
 //! part of the signature).
 
-use crate::backend::{PolyKernels, Simd128};
 use super::{load, opaque, store};
+use crate::backend::{PolyKernels, Simd128};
 use crate::params::{D, N, Q};
 use crate::ring::Poly;
 use core::arch::wasm32::*;
@@ -25,7 +25,11 @@ struct ReduceConsts {
 impl ReduceConsts {
     #[inline(always)]
     fn load() -> Self {
-        ReduceConsts { q: i32x4_splat(opaque(&Q)), r22: i32x4_splat(opaque(&(1 << 22))), half: i32x4_splat(opaque(&((Q - 1) / 2))) }
+        ReduceConsts {
+            q: i32x4_splat(opaque(&Q)),
+            r22: i32x4_splat(opaque(&(1 << 22))),
+            half: i32x4_splat(opaque(&((Q - 1) / 2))),
+        }
     }
 }
 
@@ -84,7 +88,8 @@ impl PolyKernels for Simd128 {
     fn power2round_all(a: &Poly, b: &Poly, t1: &mut Poly, t0: &mut Poly) {
         // The rounding term and the mask of r1·2^d, opaque (see `opaque`):
         // LLVM would turn the shifts back into a literal mask.
-        let (k, round, high) = (ReduceConsts::load(), i32x4_splat(opaque(&((1 << (D - 1)) - 1))), i32x4_splat(opaque(&(-1 << D))));
+        let (k, round, high) =
+            (ReduceConsts::load(), i32x4_splat(opaque(&((1 << (D - 1)) - 1))), i32x4_splat(opaque(&(-1 << D))));
         for i in 0..N / 4 {
             let r = freeze(i32x4_add(load(a, i), load(b, i)), k);
             let s = i32x4_add(r, round);
@@ -200,10 +205,10 @@ fn decompose(r: v128, narrow: bool, c: DecomposeConsts) -> (v128, v128) {
 
 #[cfg(test)]
 mod tests {
-    use crate::backend::{PolyKernels, Portable, Simd128};
     use super::*;
-    use wasm_bindgen_test::wasm_bindgen_test as test;
+    use crate::backend::{PolyKernels, Portable, Simd128};
     use crate::test_rng::Rng;
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// The largest input `field::reduce32` accepts.
     const TOP: i32 = i32::MAX - (1 << 22);
@@ -243,7 +248,10 @@ mod tests {
             assert_eq!(Simd128::center_exceeds::<1>(&mut s, b, bound), Portable::center_exceeds::<1>(&mut p, b, bound));
             assert_eq!(s, p, "add");
             let (mut s, mut p) = (*a, *a);
-            assert_eq!(Simd128::center_exceeds::<-1>(&mut s, b, bound), Portable::center_exceeds::<-1>(&mut p, b, bound));
+            assert_eq!(
+                Simd128::center_exceeds::<-1>(&mut s, b, bound),
+                Portable::center_exceeds::<-1>(&mut p, b, bound)
+            );
             assert_eq!(s, p, "sub");
             let (mut s, mut p) = (*a, *a);
             assert_eq!(Simd128::center_exceeds::<0>(&mut s, b, bound), Portable::center_exceeds::<0>(&mut p, b, bound));

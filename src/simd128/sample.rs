@@ -4,8 +4,8 @@
 //! input (no read past `buf`) and the polynomial (no write past N), and
 //! leaves the rest to the portable code.
 
-use crate::backend::{Portable, SampleKernels, Simd128};
 use super::opaque;
+use crate::backend::{Portable, SampleKernels, Simd128};
 use crate::params::{N, Q};
 use crate::ring::Poly;
 use core::arch::wasm32::*;
@@ -29,7 +29,11 @@ static PARSE_CONSTS: ParseConsts = ParseConsts {
 impl ParseConsts {
     #[inline(always)]
     fn load() -> Self {
-        ParseConsts { spread: opaque(&PARSE_CONSTS.spread), mask: opaque(&PARSE_CONSTS.mask), q: opaque(&PARSE_CONSTS.q) }
+        ParseConsts {
+            spread: opaque(&PARSE_CONSTS.spread),
+            mask: opaque(&PARSE_CONSTS.mask),
+            q: opaque(&PARSE_CONSTS.q),
+        }
     }
 }
 
@@ -60,7 +64,7 @@ fn below_q(z: v128, k: ParseConsts) -> v128 {
 #[inline(always)]
 fn store_at(a: &mut Poly, m: usize, v: v128) {
     assert!(m + 4 <= N); // folds away as above
-    // SAFETY: m + 4 ≤ N; v128.store needs no alignment.
+                         // SAFETY: m + 4 ≤ N; v128.store needs no alignment.
     unsafe { v128_store(a.0.as_mut_ptr().add(m) as *mut v128, v) }
 }
 
@@ -82,8 +86,14 @@ impl SampleKernels for Simd128 {
         // In forms that cannot wrap, so that they imply the asserts of
         // `candidates` and `store_at`.
         while buf.len() >= 52 && i <= buf.len() - 52 && m <= N - 16 {
-            let z = [candidates(buf, i, k), candidates(buf, i + 12, k), candidates(buf, i + 24, k), candidates(buf, i + 36, k)];
-            let all = v128_and(v128_and(below_q(z[0], k), below_q(z[1], k)), v128_and(below_q(z[2], k), below_q(z[3], k)));
+            let z = [
+                candidates(buf, i, k),
+                candidates(buf, i + 12, k),
+                candidates(buf, i + 24, k),
+                candidates(buf, i + 36, k),
+            ];
+            let all =
+                v128_and(v128_and(below_q(z[0], k), below_q(z[1], k)), v128_and(below_q(z[2], k), below_q(z[3], k)));
             if i32x4_bitmask(all) == 15 {
                 for (k, &zk) in z.iter().enumerate() {
                     store_at(a, m + 4 * k, zk);
@@ -112,9 +122,15 @@ impl SampleKernels for Simd128 {
         // For each half-byte z: η − (z mod (2η + 1)) (unused where z is
         // rejected), and −1 if z is kept (z < 15 for η = 2, z < 9 for η = 4).
         let (map, keeps) = if eta == 2 {
-            (i8x16(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0), i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0))
+            (
+                i8x16(2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 2, 1, 0, -1, -2, 0),
+                i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0),
+            )
         } else {
-            (i8x16(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0), i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0))
+            (
+                i8x16(4, 3, 2, 1, 0, -1, -2, -3, -4, 0, 0, 0, 0, 0, 0, 0),
+                i8x16(-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0),
+            )
         };
         let spread = i8x16(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
         // Read at run time, outside the loop (`opaque`).
@@ -163,7 +179,7 @@ fn place4(out: &mut [i32; 16], k: &mut usize, v: v128, bits: u32) {
 
 #[cfg(test)]
 mod tests {
-    use crate::backend::{SampleKernels, Portable, Simd128};
+    use crate::backend::{Portable, SampleKernels, Simd128};
     use crate::sample::streams;
     use crate::test_rng::Rng;
     use wasm_bindgen_test::wasm_bindgen_test as test;
@@ -173,6 +189,10 @@ mod tests {
     /// indices up to N (so the stop at N falls inside a vector step).
     #[test]
     fn parsers_equal_portable() {
-        streams::compare(Rng(0x2545_f491_4f6c_dd1d), (Simd128::rej_ntt_parse_vartime, Portable::rej_ntt_parse_vartime), (Simd128::rej_bounded_parse, Portable::rej_bounded_parse));
+        streams::compare(
+            Rng(0x2545_f491_4f6c_dd1d),
+            (Simd128::rej_ntt_parse_vartime, Portable::rej_ntt_parse_vartime),
+            (Simd128::rej_bounded_parse, Portable::rej_bounded_parse),
+        );
     }
 }

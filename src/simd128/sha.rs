@@ -30,7 +30,7 @@ impl ShaKernels for Simd128 {
 
 #[cfg(test)]
 mod tests {
-    use crate::backend::{ShaKernels, Portable, Simd128};
+    use crate::backend::{Portable, ShaKernels, Simd128};
     use crate::test_rng::Rng;
     use wasm_bindgen_test::wasm_bindgen_test as test;
 

@@ -3,9 +3,9 @@
 //! instance of them, filled on first use.
 
 use super::once::FilledOnce;
-use core::arch::wasm32::v128;
 use crate::params::{N, Q};
 use crate::tables::{brv8, pow_mod};
+use core::arch::wasm32::v128;
 
 /// 16-byte aligned table, so groups of 4 entries load as one v128.
 #[repr(C, align(16))]
@@ -29,14 +29,22 @@ impl<const M: usize> Table<M> {
 pub(super) const fn zeta(k: usize) -> i32 {
     let q = Q as i64;
     let z = pow_mod(1753, brv8(k), q);
-    if z > q / 2 { (z - q) as i32 } else { z as i32 }
+    if z > q / 2 {
+        (z - q) as i32
+    } else {
+        z as i32
+    }
 }
 
 /// z mod± q for any z.
 const fn centre(z: i64) -> i32 {
     let q = Q as i64;
     let r = z.rem_euclid(q);
-    if r > q / 2 { (r - q) as i32 } else { r as i32 }
+    if r > q / 2 {
+        (r - q) as i32
+    } else {
+        r as i32
+    }
 }
 
 /// z′ = round(z·2^32 / q); |z| < q/2 gives |z′| < 2^31.

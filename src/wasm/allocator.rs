@@ -225,7 +225,8 @@ mod tests {
         let a = WipingAllocator { free: Cell::new(0) };
         let in_use = || core::arch::wasm32::memory_size(0) * 65536 - a.free_bytes();
         let before = in_use();
-        let layouts = [(1, 1), (100, 8), (70_000, 16), (48, 16)].map(|(size, align)| Layout::from_size_align(size, align).unwrap());
+        let layouts = [(1, 1), (100, 8), (70_000, 16), (48, 16)]
+            .map(|(size, align)| Layout::from_size_align(size, align).unwrap());
         // A block: the payload rounded up to 16, and its header.
         let need = |i: usize| (layouts[i].size() + 2 * HEADER - 1) & !(HEADER - 1);
         let mut blocks = [core::ptr::null_mut(); 4];

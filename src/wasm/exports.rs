@@ -68,7 +68,9 @@ pub fn keygen(ps: u32, seed: usize, seed_len: usize, out: usize, out_len: usize)
 #[wasm_bindgen]
 pub fn public_key(ps: u32, sk: usize, sk_len: usize, pk: usize, pk_len: usize) -> i32 {
     status(param_set(ps).and_then(|ps| {
-        wiping(|| crate::public_key(ps, bytes(sk, sk_len)).map_err(code).and_then(|key| fill(bytes_mut(pk, pk_len), &key)))
+        wiping(|| {
+            crate::public_key(ps, bytes(sk, sk_len)).map_err(code).and_then(|key| fill(bytes_mut(pk, pk_len), &key))
+        })
     }))
 }
 
@@ -77,7 +79,20 @@ pub fn public_key(ps: u32, sk: usize, sk_len: usize, pk: usize, pk_len: usize) -
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)]
-pub fn sign(ps: u32, kind: u32, sk: usize, sk_len: usize, m: usize, m_len: usize, ctx: usize, ctx_len: usize, rnd: usize, rnd_len: usize, out: usize, out_len: usize) -> i32 {
+pub fn sign(
+    ps: u32,
+    kind: u32,
+    sk: usize,
+    sk_len: usize,
+    m: usize,
+    m_len: usize,
+    ctx: usize,
+    ctx_len: usize,
+    rnd: usize,
+    rnd_len: usize,
+    out: usize,
+    out_len: usize,
+) -> i32 {
     status(param_set(ps).and_then(|ps| {
         wiping(|| {
             let key = SigningKey::new(ps, bytes(sk, sk_len)).map_err(code)?;
@@ -90,7 +105,18 @@ pub fn sign(ps: u32, kind: u32, sk: usize, sk_len: usize, m: usize, m_len: usize
 /// MESSAGE) by the public key `pk`, else 0.
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)]
-pub fn verify(ps: u32, kind: u32, pk: usize, pk_len: usize, m: usize, m_len: usize, sig: usize, sig_len: usize, ctx: usize, ctx_len: usize) -> i32 {
+pub fn verify(
+    ps: u32,
+    kind: u32,
+    pk: usize,
+    pk_len: usize,
+    m: usize,
+    m_len: usize,
+    sig: usize,
+    sig_len: usize,
+    ctx: usize,
+    ctx_len: usize,
+) -> i32 {
     // The one-shot functions of the crate, which make Â as they use it, not a prepared key.
     let Ok(ps) = param_set(ps) else { return 0 };
     let (pk, m, sig, ctx) = (bytes(pk, pk_len), bytes(m, m_len), bytes(sig, sig_len), bytes(ctx, ctx_len));
@@ -150,11 +176,15 @@ pub(super) mod tests {
         assert_eq!(c, OK);
         let (pk, sk) = both.split_at(1312);
         let (pk_b, sk_b, m_b, ctx_b, rnd_b) = (block(pk), block(sk), block(msg), block(ctx), block(&[0; 32]));
-        let sign_kind = |kind: u32, m: (usize, usize), c: (usize, usize)| out(2420, |p, l| sign(44, kind, sk_b.0, sk_b.1, m.0, m.1, c.0, c.1, rnd_b.0, rnd_b.1, p, l));
+        let sign_kind = |kind: u32, m: (usize, usize), c: (usize, usize)| {
+            out(2420, |p, l| sign(44, kind, sk_b.0, sk_b.1, m.0, m.1, c.0, c.1, rnd_b.0, rnd_b.1, p, l))
+        };
         let (c, sig) = sign_kind(MESSAGE, m_b, ctx_b);
         assert_eq!(c, OK);
         let sig_b = block(&sig);
-        let verify_kind = |kind: u32, m: (usize, usize), s: (usize, usize), c: (usize, usize)| verify(44, kind, pk_b.0, pk_b.1, m.0, m.1, s.0, s.1, c.0, c.1);
+        let verify_kind = |kind: u32, m: (usize, usize), s: (usize, usize), c: (usize, usize)| {
+            verify(44, kind, pk_b.0, pk_b.1, m.0, m.1, s.0, s.1, c.0, c.1)
+        };
         assert_eq!(verify_kind(MESSAGE, m_b, sig_b, ctx_b), 1);
         assert_eq!(verify_kind(MESSAGE, sig_b, m_b, ctx_b), 0);
         let m_prime = block(&[&[0, ctx.len() as u8][..], ctx, msg].concat());
@@ -166,9 +196,18 @@ pub(super) mod tests {
         assert_eq!(sign_kind(MU, mu, (0, 0)), (OK, sig.clone()));
         assert_eq!(sign_kind(3, m_b, ctx_b).0, super::super::BAD_KIND);
         // Refusals come back as codes.
-        assert_eq!(out(2420, |p, l| sign(45, MESSAGE, sk_b.0, sk_b.1, m_b.0, m_b.1, 0, 0, rnd_b.0, rnd_b.1, p, l)).0, super::super::BAD_SET);
-        assert_eq!(out(2419, |p, l| sign(44, MESSAGE, sk_b.0, sk_b.1, m_b.0, m_b.1, 0, 0, rnd_b.0, rnd_b.1, p, l)).0, super::super::BAD_LENGTH);
-        assert_eq!(out(2420, |p, l| sign(44, MESSAGE, sk_b.0, sk_b.1, m_b.0, m_b.1, 0, 0, rnd_b.0, 31, p, l)).0, super::super::BAD_LENGTH);
+        assert_eq!(
+            out(2420, |p, l| sign(45, MESSAGE, sk_b.0, sk_b.1, m_b.0, m_b.1, 0, 0, rnd_b.0, rnd_b.1, p, l)).0,
+            super::super::BAD_SET
+        );
+        assert_eq!(
+            out(2419, |p, l| sign(44, MESSAGE, sk_b.0, sk_b.1, m_b.0, m_b.1, 0, 0, rnd_b.0, rnd_b.1, p, l)).0,
+            super::super::BAD_LENGTH
+        );
+        assert_eq!(
+            out(2420, |p, l| sign(44, MESSAGE, sk_b.0, sk_b.1, m_b.0, m_b.1, 0, 0, rnd_b.0, 31, p, l)).0,
+            super::super::BAD_LENGTH
+        );
         assert_eq!(out(1312 + 2559, |p, l| keygen(44, seed.0, seed.1, p, l)).0, super::super::BAD_LENGTH);
         assert_eq!(out(1312, |p, l| public_key(44, sk_b.0, sk_b.1, p, l)), (OK, pk.to_vec()));
     }

@@ -1,12 +1,12 @@
 //! Prepared signers and verifiers: expanded keys kept in a bounded pool of slots.
 
+#[cfg(not(feature = "verify-only"))]
+use super::sign_with;
 use super::stream;
 use super::{bytes, bytes_mut, code, param_set, verify_with, wiping, SingleThreaded, NO_SUCH_KEY};
 #[cfg(not(feature = "verify-only"))]
-use super::sign_with;
-use crate::{Error, KeyStorage, SigningKey, VerifyingKey};
-#[cfg(not(feature = "verify-only"))]
 use crate::ParamSet;
+use crate::{Error, KeyStorage, SigningKey, VerifyingKey};
 use alloc::vec::Vec;
 use core::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -184,7 +184,18 @@ pub fn prepared_free(handle: f64) {
 #[cfg(not(feature = "verify-only"))]
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)]
-pub fn signer_sign(handle: f64, kind: u32, m: usize, m_len: usize, ctx: usize, ctx_len: usize, rnd: usize, rnd_len: usize, sig: usize, sig_len: usize) -> i32 {
+pub fn signer_sign(
+    handle: f64,
+    kind: u32,
+    m: usize,
+    m_len: usize,
+    ctx: usize,
+    ctx_len: usize,
+    rnd: usize,
+    rnd_len: usize,
+    sig: usize,
+    sig_len: usize,
+) -> i32 {
     let result = wiping(|| match POOL.0.borrow_mut().find(handle) {
         Some(Slot { held: Held::Signer(key), .. }) => {
             sign_with(key, kind, bytes(m, m_len), bytes(ctx, ctx_len), bytes(rnd, rnd_len), bytes_mut(sig, sig_len))
@@ -198,9 +209,20 @@ pub fn signer_sign(handle: f64, kind: u32, m: usize, m_len: usize, ctx: usize, c
 /// `handle`, 0 when not, minus NO_SUCH_KEY when there is no such verifier.
 #[wasm_bindgen]
 #[allow(clippy::too_many_arguments)]
-pub fn verifier_verify(handle: f64, kind: u32, m: usize, m_len: usize, sig: usize, sig_len: usize, ctx: usize, ctx_len: usize) -> i32 {
+pub fn verifier_verify(
+    handle: f64,
+    kind: u32,
+    m: usize,
+    m_len: usize,
+    sig: usize,
+    sig_len: usize,
+    ctx: usize,
+    ctx_len: usize,
+) -> i32 {
     match POOL.0.borrow_mut().find(handle) {
-        Some(Slot { held: Held::Verifier(key), .. }) => verify_with(key, kind, bytes(m, m_len), bytes(sig, sig_len), bytes(ctx, ctx_len)) as i32,
+        Some(Slot { held: Held::Verifier(key), .. }) => {
+            verify_with(key, kind, bytes(m, m_len), bytes(sig, sig_len), bytes(ctx, ctx_len)) as i32
+        }
         _ => -NO_SUCH_KEY,
     }
 }
@@ -237,7 +259,8 @@ mod tests {
         let (pk, sk) = crate::keygen_internal(crate::ParamSet::MlDsa44, &[7; 32]).unwrap();
         let sig = crate::sign(crate::ParamSet::MlDsa44, &sk, msg, ctx, Some(&[0; 32])).unwrap();
         let mu = crate::external_mu(crate::ParamSet::MlDsa44, &pk, msg, ctx).unwrap();
-        let (pk_b, m_b, ctx_b, sig_b, mu_b, seed_b, rnd_b) = (block(&pk), block(msg), block(ctx), block(&sig), block(&mu), block(&[7; 32]), block(&[0; 32]));
+        let (pk_b, m_b, ctx_b, sig_b, mu_b, seed_b, rnd_b) =
+            (block(&pk), block(msg), block(ctx), block(&sig), block(&mu), block(&[7; 32]), block(&[0; 32]));
         let h = prepare_verifier(44, pk_b.0, pk_b.1);
         assert!(h >= 0.0);
         assert_eq!(verifier_verify(h, MESSAGE, m_b.0, m_b.1, sig_b.0, sig_b.1, ctx_b.0, ctx_b.1), 1);
@@ -245,8 +268,14 @@ mod tests {
         assert_eq!(verifier_verify(h, MU, mu_b.0, mu_b.1, sig_b.0, sig_b.1, 0, 0), 1);
         let s = prepare_signer(44, true, seed_b.0, seed_b.1);
         assert!(s >= 0.0);
-        assert_eq!(out(2420, |p, l| signer_sign(s, MU, mu_b.0, mu_b.1, 0, 0, rnd_b.0, rnd_b.1, p, l)), (OK, sig.clone()));
-        assert_eq!(out(2420, |p, l| signer_sign(s, MESSAGE, m_b.0, m_b.1, ctx_b.0, ctx_b.1, rnd_b.0, rnd_b.1, p, l)), (OK, sig));
+        assert_eq!(
+            out(2420, |p, l| signer_sign(s, MU, mu_b.0, mu_b.1, 0, 0, rnd_b.0, rnd_b.1, p, l)),
+            (OK, sig.clone())
+        );
+        assert_eq!(
+            out(2420, |p, l| signer_sign(s, MESSAGE, m_b.0, m_b.1, ctx_b.0, ctx_b.1, rnd_b.0, rnd_b.1, p, l)),
+            (OK, sig)
+        );
         // Either kind of prepared key gives the μ stream of its tr.
         let state = |k| out(crate::MuBuilder::STATE_BYTES, |p, l| prepared_stream_mu(k, p, l));
         assert_eq!(state(s).0, OK);

@@ -231,7 +231,13 @@ pub fn decode(input: &[u8], lc: u32, lp: u32, pb: u32, out: &mut [u8]) -> Result
             }
             *at(out, pos)? = symbol as u8;
             pos += 1;
-            state = if state < 4 { 0 } else if state < 10 { state - 3 } else { state - 6 };
+            state = if state < 4 {
+                0
+            } else if state < 10 {
+                state - 3
+            } else {
+                state - 6
+            };
             continue;
         }
         let len;
