@@ -5,7 +5,8 @@
 #   source scripts/setup.sh [--no-chromium] [--no-valgrind] [--node24] [--fuzz] [--compat]  # run it, then keep PATH for this shell
 #
 # What it makes sure of (each step is skipped, quickly, when already true):
-#   1. rustup target wasm32-unknown-unknown
+#   1. rustup target wasm32-unknown-unknown, and the rustfmt and clippy components
+#      (npm test checks the Rust style with them first)
 #   2. wasm-bindgen-cli (wasm-bindgen + wasm-bindgen-test-runner) at exactly the
 #      wasm-bindgen version in Cargo.lock, so wasm-pack uses it instead of
 #      compiling its own copy
@@ -95,6 +96,15 @@ _mldsa_setup_main() {
     say "installing rust target wasm32-unknown-unknown"
     rustup target add wasm32-unknown-unknown
   fi
+  local component
+  for component in rustfmt clippy; do
+    if rustup component list --installed | grep -q "^$component"; then
+      say "ok: rust component $component"
+    else
+      say "installing rust component $component"
+      rustup component add "$component"
+    fi
+  done
 
   # 2. wasm-bindgen-cli pinned to Cargo.lock --------------------------------------
   local wb_version=""

@@ -3,6 +3,7 @@
 # every suite, in this order, stopping at the first failure:
 #   0. the crate's module graph (scripts/module-graph.mjs --check); Biome: the JavaScript
 #      formatted and linted (biome.json; `npm run format` fixes what it can)
+#      cargo fmt --check, cargo clippy -D warnings          the Rust style (native and wasm32)
 #   1. cargo test --release                                 native: unit tests + Rust ACVP suites
 #      (and unpack/'s tests: the decoder that unpacks the embedded .wasm)
 #      then cargo fuzz: each target in fuzz/ for a short smoke time from its seed corpus
@@ -143,6 +144,24 @@ SUMMARY+=("$(grep -E '^module-graph: (passed|FAILED)' "$LOGS/module-graph.log" |
 # The JavaScript is formatted and linted by Biome (biome.json; `npx biome check --write .` fixes
 # what it can): one well-kept tool for both, run from the repository's dev dependencies.
 run "biome (JS format + lint)" "$LOGS/biome.log" npx --no-install biome check --reporter=summary . || rc=$?
+[ "$rc" = 0 ] || exit "$rc"
+
+# The Rust style: rustfmt.toml's format, and clippy with every warning an error, for
+# the crate (its tests and examples too) natively and on wasm32, where the simd128
+# backend is, and for unpack/ (fuzz/ is formatted; clippy there would need nightly).
+rust_fmt() {
+  cargo fmt --check &&
+    cargo fmt --check --manifest-path unpack/Cargo.toml &&
+    cargo fmt --check --manifest-path fuzz/Cargo.toml
+}
+run "cargo fmt --check" "$LOGS/fmt.log" rust_fmt || rc=$?
+[ "$rc" = 0 ] || exit "$rc"
+rust_clippy() {
+  cargo clippy --all-targets -- -D warnings &&
+    cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings &&
+    cargo clippy --manifest-path unpack/Cargo.toml --all-targets --target-dir target/unpack -- -D warnings
+}
+run "cargo clippy" "$LOGS/clippy.log" rust_clippy || rc=$?
 [ "$rc" = 0 ] || exit "$rc"
 
 # --show-output: the Rust ACVP suites print how many vectors they ran. ACVP_DIR: all of

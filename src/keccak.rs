@@ -155,8 +155,8 @@ mod tests {
                     for k in 0..n {
                         want[which][first + k] ^= u64::from_le_bytes(bytes[8 * k..8 * k + 8].try_into().unwrap());
                     }
-                    for i in 0..25 {
-                        assert_eq!(x2.lane(i), (want[0][i], want[1][i]), "which {which} first {first} n {n} lane {i}");
+                    for (i, (w0, w1)) in want[0].iter().zip(&want[1]).enumerate() {
+                        assert_eq!(x2.lane(i), (*w0, *w1), "which {which} first {first} n {n} lane {i}");
                     }
                 }
             }
@@ -171,8 +171,8 @@ mod tests {
             let c = a.map(|v| v.rotate_left(9) ^ 0x0123_4567_89AB_CDEF);
             x2.set_state(which, &c);
             let want = if which == 0 { [c, b] } else { [a, c] };
-            for i in 0..25 {
-                assert_eq!(x2.lane(i), (want[0][i], want[1][i]), "which {which} lane {i}");
+            for (i, (w0, w1)) in want[0].iter().zip(&want[1]).enumerate() {
+                assert_eq!(x2.lane(i), (*w0, *w1), "which {which} lane {i}");
             }
         }
     }

@@ -385,7 +385,9 @@ enum T1<'a> {
     Plain(&'a [Poly]),
 }
 
-/// c and t1 in the forms of `T1`'s product.
+/// c and t1 in the forms of `T1`'s product. One per verification, on the
+/// stack: boxing the large variant would add an allocation for nothing.
+#[allow(clippy::large_enum_variant)]
 enum Product<'a> {
     Ntt(NttPoly, &'a [NttPoly]),
     Runs(Challenge, &'a [Poly]),

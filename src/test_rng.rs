@@ -6,6 +6,8 @@ use crate::ring::Poly;
 pub struct Rng(pub u64);
 
 impl Rng {
+    // Not an Iterator: an endless generator, and `next` is what its callers read.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;

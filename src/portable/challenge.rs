@@ -29,9 +29,9 @@ impl ChallengeKernels for Portable {
     fn sub_challenge_t1(w: &mut Poly, offsets: &[u16], t1: &Poly) {
         let mut ct = [0i32; N];
         runs(offsets, t1, &mut ct);
-        for i in 0..N {
+        for (wi, &c) in w.0.iter_mut().zip(&ct) {
             // |ct_i| ≤ 60·1023, so |w_i − 2^13·ct_i| < q + 2^29 < 2^31 − 2^22.
-            w.0[i] = reduce32(w.0[i] - (ct[i] << D));
+            *wi = reduce32(*wi - (c << D));
         }
     }
 

@@ -58,6 +58,8 @@ impl Ext {
                     // SAFETY: o ≤ 3N (checked above) and the block reads entries
                     // o + 8·BLOCK·blk .. o + 8·BLOCK·(blk + 1) ≤ o + N of the 4N.
                     let run = unsafe { base.add(o as usize + 8 * BLOCK * blk) };
+                    // v indexes both the sums and the run's vectors.
+                    #[allow(clippy::needless_range_loop)]
                     for v in 0..BLOCK {
                         // SAFETY: as above.
                         sum[v] = i16x8_add(sum[v], unsafe { v128_load(run.add(8 * v) as *const v128) });
