@@ -239,7 +239,7 @@ fn f1600_x3(st: &mut simd::StateX2, a: &mut [u64; 25]) {
     *a = q;
 }
 
-/// The shapes of the one-state permutation that issue #12 asked about, against
+/// Shapes of the one-state permutation other implementations use, against
 /// `f1600` (one written-out round per loop iteration, lanes in locals, lane
 /// complementing), interleaved in one loop: all 24 rounds written out (as
 /// liboqs's KeccakP-1600 with full unrolling), two rounds per iteration, and

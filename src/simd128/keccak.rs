@@ -7,13 +7,14 @@
 //! One round per loop iteration, the state in locals, χ as a loop over the
 //! 25 outputs, ρ's rotations by 8 and 56 as byte shuffles: 184 v128
 //! operations a round, which V8 compiles with about as many moves and spills
-//! again. On an Intel Xeon the vector ports are the limit; on AMD Zen 3 the
-//! time follows the whole instruction count. The shapes are measured in
-//! `bench_keccak_x2_variants` (src/bench/keccak.rs) and PERF.md: on the Xeon
-//! in Node 24 this one is 4–5% faster than χ written out lane by lane with
-//! every rotation by shifts (equivalent code, but V8 orders and allocates it
-//! differently), in Node 20 3–4% slower; longer loop bodies, a state in
-//! memory, two pairs or a third scalar state in one loop did not pay.
+//! again. Where the vector ports are the limit this shape was the fastest one
+//! measured; where the time follows the whole instruction count, the
+//! alternatives are within a few per cent either way, by engine. The shapes
+//! are timed in `bench_keccak_x2_variants` (src/bench/keccak.rs): χ written
+//! out lane by lane with every rotation by shifts (equivalent code, but V8
+//! orders and allocates it differently), longer loop bodies, a state in
+//! memory, two pairs or a third scalar state in one loop did not pay; the
+//! figures, per engine and machine, are in PERF.md.
 
 use crate::backend::{KeccakKernels, Portable, Simd128, StatePair};
 use crate::portable::keccak::theta_rho_pi;
