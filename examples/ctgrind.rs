@@ -7,7 +7,7 @@
 //! secret and signs messages (Algorithm 7, through the public API); ρ and tr
 //! stay public, as they are in the public key / are H(pk). Memcheck then
 //! reports any branch or memory index that depends on a secret the library
-//! did not declassify (src/ct.rs lists the rule, each call site its reason).
+//! did not declassify (src/base/ct.rs lists the rule, each call site its reason).
 //!
 //! The harness also checks, through memcheck's V bits, that pk and every
 //! signature come out public and that K, s1, s2 and t0 in the secret key are

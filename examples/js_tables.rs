@@ -1,5 +1,5 @@
 //! Prints the npm package's JavaScript tables (sizes, pre-hash functions) as
-//! an ES module, from the crate's own definitions (src/js_tables.rs);
+//! an ES module, from the crate's own definitions (src/bindings/js_tables.rs);
 //! scripts/build.mjs writes its output to build/tables.js.
 
 fn main() {

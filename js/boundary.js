@@ -71,7 +71,7 @@ let cryptoObject, getRandomValues;
 // that replaced WebAssembly.Instance, or the getters of an instance's
 // exports or a memory's buffer, would otherwise be handed the exports or the
 // memory, which holds every live prepared signer's expanded key. The
-// exports take and return numbers only (src/wasm/mod.rs), so no glue code
+// exports take and return numbers only (src/bindings/wasm/mod.rs), so no glue code
 // stands between them and this file. The module imports one function, which
 // wasm-bindgen's start code would call to set up its table of JavaScript
 // values; nothing uses that table here and the start code is never run
@@ -172,7 +172,7 @@ function afterFailure(e, wiped) {
 }
 
 // ---------------------------------------------------------------- calls
-// The exports take and return numbers only (src/wasm/mod.rs): each byte
+// The exports take and return numbers only (src/bindings/wasm/mod.rs): each byte
 // argument is copied into a block of linear memory from `alloc`, each output
 // is a block of its exact length, copied out after the call, and every block
 // is given back with `dealloc`, which wipes it (so no copy of a secret stays
@@ -181,13 +181,13 @@ function afterFailure(e, wiped) {
 // other than MALFORMED_SECRET_KEY or SIGNING_FAILED means a bug of ours.
 
 // What the message argument of sign, verify, signer_sign and verifier_verify
-// is (src/wasm/mod.rs has the same numbers): the message M with its
+// is (src/bindings/wasm/mod.rs has the same numbers): the message M with its
 // context, M′ as given, or μ.
 const MESSAGE = 0;
 const M_PRIME = 1;
 const MU = 2;
 
-// The messages of the error codes (src/wasm/mod.rs) that a caller's input
+// The messages of the error codes (src/bindings/wasm/mod.rs) that a caller's input
 // can cause; the others (a wrong parameter set, length, message kind, handle
 // or stream state) would be a bug of ours.
 const REFUSALS = {
@@ -271,7 +271,7 @@ function call(body) {
 }
 
 /**
- * Calls the export `name` as every export is called (src/wasm/exports.rs):
+ * Calls the export `name` as every export is called (src/bindings/wasm/exports.rs):
  * with the numbers `head`, then the address and length of a copy of each
  * plain view of `ins`, then, when `outLen` is not 0, those of an output block
  * of `outLen` bytes. With an output, the export returns an error code and
@@ -433,7 +433,7 @@ function part(bytes, start, end) {
 /**
  * Feeds `bytes` (a plain view) to a stream, in pieces of at most CHUNK: `state`
  * is the package's own buffer holding the stream's hash state (the stream_*
- * exports of src/wasm/stream.rs say why it lives here), updated in place.
+ * exports of src/bindings/wasm/stream.rs say why it lives here), updated in place.
  */
 function absorb(state, bytes) {
   eachPiece(bytes, CHUNK, (piece) => wasm.stream_update(state, piece));

@@ -4,7 +4,7 @@
  * the worker tasks of mldsa-simd/worker): a map from a name to { object,
  * bytes, secret }, the least recently used entry evicted past PREPARED_SLOTS,
  * the number of slots of the instance's pool of expanded keys
- * (src/wasm/prepared.rs; build/tables.js has it from the crate). So no cache
+ * (src/bindings/wasm/prepared.rs; build/tables.js has it from the crate). So no cache
  * keeps more prepared objects than one instance can hold expanded, and an
  * evicted entry is freed at once: its object's slot (./prepared.js, `free`)
  * and, for a secret the cache owns, its bytes (wiped). A key used again is

@@ -206,7 +206,7 @@ function why(d, spki) {
 // ---------------------------------------------------------------- base64 (RFC 4648)
 //
 // The text can hold a private key (the PEM of PKCS#8, a JWK's "priv"), so, as
-// src/pem.rs does, a character becomes its 6-bit value and back by
+// src/algorithms/pem.rs does, a character becomes its 6-bit value and back by
 // arithmetic on masks: no table lookup (whose cache line would follow the
 // character) and no branch on it. Validity and the canonical check gather in
 // masks, and only their verdict, at the end, is branched on. What is branched
@@ -312,7 +312,7 @@ function lineAt(text, at, line) {
 
 /**
  * The DER inside PEM armour, read as RFC 7468 §3's lax grammar allows (and
- * src/pem.rs reads it): the first BEGIN line in the text (looked for at the
+ * src/algorithms/pem.rs reads it): the first BEGIN line in the text (looked for at the
  * dashes), then base64 with whitespace anywhere in it, up to the first dash,
  * where the END line must stand; text before and after is ignored (§2). The
  * base64 without its whitespace is read strictly: canonical, padded.

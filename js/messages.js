@@ -1,7 +1,7 @@
 /**
  * Messages on their way to wasm, for signing and verification alike: what
  * wasm is given for a message, as { kind, m, ctx } for the sign and verify
- * exports (src/wasm/mod.rs): a message up to CHUNK (64 KiB) goes whole, with
+ * exports (src/bindings/wasm/mod.rs): a message up to CHUNK (64 KiB) goes whole, with
  * its context (MESSAGE) or as M′ (M_PRIME); a longer one, or one given in
  * pieces, is hashed into μ = H(tr ‖ M′, 64) first (MU, FIPS 204 Algorithm 7
  * line 6, Algorithm 8 line 7), by the platform's SHAKE256 where it has one

@@ -1,7 +1,7 @@
 /**
  * The life of a prepared key (signer(), verifier()): the package's own copy
  * of the key bytes, the handle of its expanded key in the instance's bounded
- * pool (src/wasm/prepared.rs), made again when the pool evicted it or the
+ * pool (src/bindings/wasm/prepared.rs), made again when the pool evicted it or the
  * instance was replaced, and freed by free(), [Symbol.dispose] or, for a key
  * dropped without them, a FinalizationRegistry. The caches that keep prepared
  * objects beyond a call (mldsa-simd/webcrypto, the worker tasks) follow one

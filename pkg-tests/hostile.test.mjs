@@ -616,7 +616,7 @@ function judgeOptions({ op, F, key, seq, how }) {
 // the glue. The payloads below model an older heap (blocks handed out from the top
 // of a free block, verify's arguments below one another in memory): an overflowing
 // argument carries copies of the headers and payloads above it, with B's public key
-// where A's lay. Since the allocator (src/wasm/allocator.rs) hands out the head of a
+// where A's lay. Since the allocator (src/bindings/wasm/allocator.rs) hands out the head of a
 // free block and the wasm exports take (pk, M, σ, ctx), pk is allocated first and
 // lies lowest, so an overflow could no longer reach it and these attempts would
 // return false even without the package's defence: they check that nothing traps,

@@ -1,5 +1,5 @@
 // Prepared keys cannot grow memory without bound. Their expanded
-// keys live in a pool of at most 192 slots of 72 KiB (src/wasm/prepared.rs); a key whose
+// keys live in a pool of at most 192 slots of 72 KiB (src/bindings/wasm/prepared.rs); a key whose
 // slot was taken is expanded again from its bytes on its next use. Here 10^5
 // signers and 10^5 verifiers of all three sets are made and dropped without
 // free() (no GC forced), each used once, while 300 long-lived keys (more than the

@@ -12,7 +12,7 @@
 // exactly once, which is also the check that the search finds what is there.
 //
 // The stack: before each call the free stack below the zone that the exports
-// wipe (src/wasm/mod.rs, STACK_WIPE = 16 KiB) is painted; a call that went deeper
+// wipe (src/bindings/wasm/mod.rs, STACK_WIPE = 16 KiB) is painted; a call that went deeper
 // would leave the paint damaged, and its secrets below the wiped zone.
 import test from 'node:test';
 import assert from 'node:assert/strict';

@@ -20,7 +20,7 @@
 //      formatting code is not in the .wasm. Tests are built without it.
 //      Beside it, build/tables.js: the sizes and pre-hash list of js/, printed
 //      by the native examples/js_tables.rs from the crate's own definitions
-//      (src/js_tables.rs). Generated, not committed, like the rest of build/:
+//      (src/bindings/js_tables.rs). Generated, not committed, like the rest of build/:
 //      js/ cannot run without a build anyway (it imports the module), and made
 //      in the same run as the .wasm, the tables always come from the same
 //      sources as the module they ship with.

@@ -5,7 +5,7 @@
 # secrets it marks (ξ; K, s1, s2, t0 of the secret key; rnd; the seed and K,
 # s1, s2, t0 inside PKCS#8 DER, the base64 characters that carry them in PEM,
 # a JWK's priv) are undefined memory. Any branch or memory index that depends
-# on them, beyond the declassifications in the code (src/ct.rs; docs/assurance.md,
+# on them, beyond the declassifications in the code (src/base/ct.rs; docs/assurance.md,
 # "Constant-time checks"), is a memcheck error and fails the run.
 #
 #   bash scripts/ct.sh            ML-DSA-44/65/87, 2 keys and 12 messages each, plus
@@ -24,7 +24,7 @@
 #
 # First it runs two canaries that branch and index on a secret on purpose and
 # checks that memcheck reports each: without that, a build in which the marks
-# did nothing would pass. x86_64 Linux only (the client requests in src/ct.rs).
+# did nothing would pass. x86_64 Linux only (the client requests in src/base/ct.rs).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

@@ -47,6 +47,19 @@ export const LAYERS = [
   ['wasm', 'js_tables', 'fuzzing', 'bench', 'tests', 'test_rng'],
 ];
 
+// The folders of src/ the layers live in, so that the layers show in the
+// tree: each module's files are in a folder of its layer ('' = src/ itself;
+// src/lib.rs names each file with a `path` attribute, so that module names
+// stay short).
+export const LAYER_FOLDERS = [['base'], ['kernels'], ['primitives'], ['algorithms'], [''], [''], [''], ['bindings', 'testing']];
+const FOLDERS = new Set(LAYER_FOLDERS.flat().filter(Boolean));
+
+/** The layer folder a file of src/ is in ('' for src/ itself). */
+function folderOf(file) {
+  const first = path.relative(src, file).split(path.sep)[0];
+  return FOLDERS.has(first) ? first : '';
+}
+
 function rsFiles(dir) {
   const out = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -57,9 +70,10 @@ function rsFiles(dir) {
   return out;
 }
 
-/** The top-level module a file belongs to: src/ntt/simd128.rs → ntt; src/lib.rs → lib. */
+/** The top-level module a file belongs to: src/primitives/ntt.rs → ntt; src/kernels/simd128/ntt.rs → simd128; src/lib.rs → lib. */
 function moduleOf(file) {
-  const rel = path.relative(src, file).split(path.sep);
+  let rel = path.relative(src, file).split(path.sep);
+  if (FOLDERS.has(rel[0])) rel = rel.slice(1);
   if (rel.length === 1) return rel[0].replace(/\.rs$/, '');
   return rel[0];
 }
@@ -71,6 +85,12 @@ function testOnlyFiles(files) {
     const text = fs.readFileSync(f, 'utf8');
     const dir = path.basename(f) === 'lib.rs' || path.basename(f) === 'mod.rs' ? path.dirname(f) : f.replace(/\.rs$/, '');
     for (const m of text.matchAll(/#\[cfg\((?:all\()?test\b[^\]]*\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([a-z]+\))?\s+)?mod\s+([a-z_0-9]+)\s*;/g)) {
+      // A `path` attribute names the file, relative to the declaring file's folder.
+      const named = /#\[path\s*=\s*"([^"]+)"\]/.exec(m[0]);
+      if (named) {
+        out.add(path.join(path.dirname(f), named[1]));
+        continue;
+      }
       out.add(path.join(dir, `${m[1]}.rs`));
       out.add(path.join(dir, m[1], 'mod.rs'));
     }
@@ -183,7 +203,12 @@ export function graph() {
   const edges = new Map(); // from → Set(to)
   const files = rsFiles(src);
   const testOnly = testOnlyFiles(files);
-  for (const f of files) modules.add(moduleOf(f));
+  const folders = new Map(); // module → the layer folders its files are in
+  for (const f of files) {
+    modules.add(moduleOf(f));
+    if (!folders.has(moduleOf(f))) folders.set(moduleOf(f), new Set());
+    folders.get(moduleOf(f)).add(folderOf(f));
+  }
   for (const f of files) {
     const text = fs.readFileSync(f, 'utf8');
     const from = moduleOf(f);
@@ -205,16 +230,22 @@ export function graph() {
     uses.delete(from);
     for (const u of uses) edges.get(from).add(u);
   }
-  return { modules: [...modules].sort(), edges };
+  return { modules: [...modules].sort(), edges, folders };
 }
 
 function layerOf(name) {
   return LAYERS.findIndex((l) => l.includes(name));
 }
 
-export function problems({ modules, edges }) {
+export function problems({ modules, edges, folders }) {
   const out = [];
   for (const m of modules) if (layerOf(m) < 0) out.push(`module ${m} is in no layer of scripts/module-graph.mjs LAYERS`);
+  for (const [m, in_] of folders ?? []) {
+    const allowed = LAYER_FOLDERS[layerOf(m)] ?? [];
+    for (const f of in_)
+      if (!allowed.includes(f))
+        out.push(`module ${m} has files in src/${f}${f && '/'}, not in its layer's folder (src/${allowed.join('/ or src/')}${allowed[0] ? '/' : ''})`);
+  }
   for (const [from, tos] of edges) {
     for (const to of tos) {
       if (edges.get(to)?.has(from) && from < to) out.push(`cycle: ${from} ↔ ${to}`);
@@ -276,7 +307,7 @@ export function layoutProblems(modules, text) {
     .split('\n')
     .filter((l) => l.startsWith('| ') && !l.startsWith('|---'));
   const read = (f) => fs.readFileSync(path.join(root, f), 'utf8');
-  const backend = read('src/backend.rs');
+  const backend = read('src/kernels/backend.rs');
   let fipsRows = 0,
     kernelRows = 0;
   for (const row of rows) {
@@ -296,7 +327,7 @@ export function layoutProblems(modules, text) {
       kernelRows++;
       const names = [...cells[0].matchAll(/`([a-z_0-9]+)`/g)].map((m) => m[1]);
       for (const name of names) {
-        if (!new RegExp(`fn ${name}\\b`).test(backend)) out.push(`${LAYOUT_FILE} kernel table: ${name} is not a method of Backend (src/backend.rs)`);
+        if (!new RegExp(`fn ${name}\\b`).test(backend)) out.push(`${LAYOUT_FILE} kernel table: ${name} is not a method of Backend (src/kernels/backend.rs)`);
         for (const f of files)
           if (fs.existsSync(path.join(root, f)) && !new RegExp(`fn ${name}\\b`).test(read(f))) out.push(`${LAYOUT_FILE} kernel table: ${f} has no fn ${name}`);
       }

@@ -221,7 +221,7 @@ SUMMARY+=("$(grep -E '^fuzz [a-z_0-9]+: ' "$LOGS/fuzz-smoke.log" | sed 's/^/    
 run "cargo test (wasm32, Node)" "$LOGS/cargo-wasm.log" cargo test --release --target wasm32-unknown-unknown || rc=$?
 SUMMARY+=("$(cargo_counts "$LOGS/cargo-wasm.log")")
 [ "$rc" = 0 ] || exit "$rc"
-# The wasm micro-benchmarks (src/bench/, --cfg mldsa_bench) are not run here, but they
+# The wasm micro-benchmarks (src/testing/bench/, --cfg mldsa_bench) are not run here, but they
 # must keep compiling against the kernels they time.
 run "cargo check (benchmarks)" "$LOGS/cargo-bench-check.log" env \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128 -C link-arg=-zstack-size=65536 --cfg mldsa_bench" \

@@ -32,12 +32,12 @@ const PUBLIC_EXPORT =
 // Functions allowed to divide, recognised by their code, with the reason.
 const ALLOWED = [
   {
-    what: 'the allocator (src/wasm/allocator.rs): reached from __wbindgen_malloc/_free/_realloc',
+    what: 'the allocator (src/bindings/wasm/allocator.rs): reached from __wbindgen_malloc/_free/_realloc',
     why: 'it divides buffer sizes, which are public lengths (need.div_ceil(PAGE))',
     test: (f, ctx) => ctx.allocator.has(f.name),
   },
   {
-    what: 'the NTT twiddle tables (src/simd128/twiddles.rs, fill and Twiddles::fill): no parameters, contains ζ = 1753',
+    what: 'the NTT twiddle tables (src/kernels/simd128/twiddles.rs, fill and Twiddles::fill): no parameters, contains ζ = 1753',
     why: 'filled once from constants (powers of ζ mod q and their Shoup companions); no input reaches it',
     test: (f) => f.params === 0 && /\(i64\.const 1753\)/.test(f.text),
   },

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Guards the code-shape tricks the simd128 NTT depends on for its speed in V8
-// (PERF.md, "simd128 kernels"), so a clean-up of src/simd128/ cannot lose them
+// (PERF.md, "simd128 kernels"), so a clean-up of src/kernels/simd128/ cannot lose them
 // without a failing check:
 //   1. no `i64x2.mul` anywhere in the .wasm: V8 has no x64 instruction for it
 //      and emulates it with several; the products use `i64x2.extmul_*_i32x4_s`
@@ -16,7 +16,7 @@
 //      (or a broken scan) fails instead of passing vacuously.
 //
 // Not guarded: the same literal-constant rule in the coefficient-wise, packing and
-// parsing kernels (src/simd128/{poly,encode,sample}.rs). They are inlined into large
+// parsing kernels (src/kernels/simd128/{poly,encode,sample}.rs). They are inlined into large
 // functions whose other loops hold constants that cost nothing there, so no shape
 // of the code tells them apart; their differential tests and the benchmark are
 // what watch them.

@@ -8,7 +8,7 @@
 //! against a round driven by those tables) so that the compiler keeps the
 //! state in locals instead of memory, one round per loop iteration: in V8 that
 //! was the fastest shape, against 2 or 24 rounds written out and plain χ
-//! (`bench_keccak_variants` in src/bench/keccak.rs), named lanes instead of
+//! (`bench_keccak_variants` in src/testing/bench/keccak.rs), named lanes instead of
 //! the array, and the next round's column parities folded into χ (PERF.md).
 
 use crate::backend::{KeccakKernels, Portable, StatePair};

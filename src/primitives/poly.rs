@@ -68,6 +68,7 @@ pub fn use_hints_vartime(w1: &mut Poly, h: &Poly, r: &Poly, gamma2: i32) {
 }
 
 #[cfg(test)]
+#[path = "poly/tests_exhaustive.rs"]
 mod tests_exhaustive;
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! again. Where the vector ports are the limit this shape was the fastest one
 //! measured; where the time follows the whole instruction count, the
 //! alternatives are within a few per cent either way, by engine. The shapes
-//! are timed in `bench_keccak_x2_variants` (src/bench/keccak.rs): χ written
+//! are timed in `bench_keccak_x2_variants` (src/testing/bench/keccak.rs): χ written
 //! out lane by lane with every rotation by shifts (equivalent code, but V8
 //! orders and allocates it differently), longer loop bodies, a state in
 //! memory, two pairs or a third scalar state in one loop did not pay; the

@@ -9,14 +9,14 @@
 //! when its time depends on its data, which it may only because that data is
 //! public. The facades say which FIPS 204 step each kernel serves.
 //!
-//! `Portable` (`src/portable/`) is the reference and is compiled everywhere.
-//! `Simd128` (`src/simd128/`) implements the same traits with four
+//! `Portable` (`src/kernels/portable/`) is the reference and is compiled everywhere.
+//! `Simd128` (`src/kernels/simd128/`) implements the same traits with four
 //! coefficients (or two Keccak states) per v128, with bounds at least as tight,
 //! and exists only on wasm32 with `+simd128`. Each backend file implements the
 //! trait of its facade directly (`impl NttKernels for Portable` in
 //! `portable/ntt.rs`), so a missing kernel or a different signature does not
 //! build. `Active` is chosen here, at compile time, never from data; the
-//! differential tests in `src/simd128/` run `Simd128` against `Portable`
+//! differential tests in `src/kernels/simd128/` run `Simd128` against `Portable`
 //! through these traits.
 //!
 //! Static dispatch only: `Active::ntt(a)` is a direct call of the backend's

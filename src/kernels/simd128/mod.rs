@@ -1,7 +1,7 @@
 //! The wasm simd128 backend (`backend::Simd128`), the one place for simd128
 //! code: the vector helpers every kernel shares, then one file per facade
 //! implementing the kernel trait of that facade (`backend.rs`; same order as in
-//! `src/portable/`), and the NTT's run-time twiddle tables.
+//! `src/kernels/portable/`), and the NTT's run-time twiddle tables.
 
 use crate::params::N;
 use crate::ring::Poly;

@@ -18,7 +18,7 @@ pub(super) struct FilledOnce<T> {
 // SAFETY: without the atomics feature a wasm instance runs one thread.
 unsafe impl<T> Sync for FilledOnce<T> {}
 #[cfg(target_feature = "atomics")]
-compile_error!("src/simd128/once.rs fills its tables through a plain static: single-threaded wasm only");
+compile_error!("src/kernels/simd128/once.rs fills its tables through a plain static: single-threaded wasm only");
 
 impl<T> FilledOnce<T> {
     /// `zero` should be all zero bytes (as `false` is), so that the static

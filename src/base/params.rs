@@ -77,7 +77,7 @@ pub const MAX_EXPANDED_NTT_POLYS: usize = 8 * 7 + 8;
 /// `mldsa::PackedSecretRows`). Checked above.
 pub const MAX_SECRET_ROWS: usize = 8;
 /// How many expanded keys the npm package's pool of prepared keys holds at
-/// once (src/wasm/prepared.rs), and so how many prepared objects any of its
+/// once (src/bindings/wasm/prepared.rs), and so how many prepared objects any of its
 /// caches keeps (js/key-cache.js, which has it from build/tables.js):
 /// 192 × 72 KiB = 13.5 MiB.
 pub const PREPARED_KEY_SLOTS: usize = 192;

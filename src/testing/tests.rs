@@ -265,7 +265,7 @@ fn mu_builder_saved_and_resumed_equals_one_shot() {
 /// four conditions.
 #[test]
 fn acvp_rejection_path_kats() {
-    let text = include_str!("../tests/data/acvp-rejection-kats.txt");
+    let text = include_str!("../../tests/data/acvp-rejection-kats.txt");
     let mut cases = 0;
     let mut reached = [[false; 4]; 3];
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {

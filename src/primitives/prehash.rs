@@ -1,6 +1,7 @@
 //! The pre-hash functions of HashML-DSA (FIPS 204 §5.4) and their DER-encoded
 //! object identifiers (NIST hashAlgs arc 2.16.840.1.101.3.4.2).
 
+#[path = "prehash/sha.rs"]
 pub(crate) mod sha;
 
 use crate::keccak::f1600;

@@ -151,7 +151,7 @@ struct SingleThreaded<T>(T);
 // SAFETY: without the atomics feature a wasm instance runs one thread.
 unsafe impl<T> Sync for SingleThreaded<T> {}
 #[cfg(target_feature = "atomics")]
-compile_error!("src/wasm/ keeps state in plain statics: single-threaded wasm only");
+compile_error!("src/bindings/wasm/ keeps state in plain statics: single-threaded wasm only");
 
 // ---------------------------------------------------------------- the stack
 //

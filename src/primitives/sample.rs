@@ -14,9 +14,11 @@ use crate::xof::{Shake128, Shake128x2, Shake256, Shake256x2, SHAKE128_RATE, SHAK
 use alloc::vec::Vec;
 use zeroize::Zeroize;
 
+#[path = "sample/schedule.rs"]
 pub mod schedule;
 /// Adversarial and random input streams for the parsers' differential tests.
 #[cfg(test)]
+#[path = "sample/streams.rs"]
 pub(crate) mod streams;
 
 /// SampleInBall (FIPS 204 Algorithm 29): c with τ coefficients ±1, the rest 0,
