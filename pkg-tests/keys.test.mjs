@@ -151,7 +151,9 @@ for (const P of SETS) {
       assert.match(message, new RegExp(`needs the 32-byte seed, and a ${P.sk}-byte expanded secret key does not contain it`), format);
       assert.match(message, /keygen\(\) returns the seed as \.seed/, `${format}: where the seed comes from`);
       assert.match(message, /\{ form: 'expandedKey' \}/, `${format}: how to export the expanded key`);
-      assert.doesNotMatch(message, new RegExp(b64(sk.subarray(0, 12)).slice(0, 12) + '|' + toHex(sk.subarray(0, 8))), `${format}: no key bytes in the message`);
+      // (Compared as text: the key's base64 may hold '+' and '/', which a RegExp would read as syntax.)
+      for (const piece of [b64(sk.subarray(0, 12)).slice(0, 12), toHex(sk.subarray(0, 8))])
+        assert.ok(!message.includes(piece), `${format}: no key bytes in the message`);
     }
     // What the hint says works.
     eqBytes(exportSecretKey(ours, sk, 'pkcs8', { form: 'expandedKey' }), pkcs8Of(P, expandedForm(sk)), 'the expandedKey form');
