@@ -120,6 +120,16 @@ function cannotRun(op) {
   return fail('NotSupportedError', `${op}: mldsa-simd cannot run here`);
 }
 
+/**
+ * Where the package cannot run, the platform's own ML-DSA makes and imports
+ * keys if it has one (its keys then go to it for everything else too); else
+ * the NotSupportedError that says why the package cannot run.
+ */
+async function platformOrCannotRun(op, self, args) {
+  if (PLATFORM[op] && platformSubtle && (await platformHasMlDsa())) return platform(op, self, args);
+  throw cannotRun(op);
+}
+
 /** Runs an ML-DSA operation (its arguments converted): what it throws is a DOMException. */
 async function operation(op, run) {
   if (!isSupported()) throw cannotRun(op);
@@ -238,6 +248,21 @@ const domString = (value) => `${value}`;
 const describe = (value) => (typeof value === 'string' ? `a string of ${value.length} characters` : value === null ? 'null' : typeof value);
 const quoted = (names) => names.map((n) => `"${n}"`).join(', ');
 
+// Usage lists, read with plain loops (no method of Array.prototype, which a
+// script may replace after load, decides what a key may do).
+/** Whether `list` holds `value`. */
+function holds(list, value) {
+  for (let i = 0; i < list.length; i++) if (list[i] === value) return true;
+  return false;
+}
+/** Whether every entry of `list` is one of `allowed`. */
+function within(list, allowed) {
+  for (let i = 0; i < list.length; i++) if (!holds(allowed, list[i])) return false;
+  return true;
+}
+/** A new array of the entries of `list` that are `value` (none or one: usages are distinct). */
+const only = (list, value) => (holds(list, value) ? [value] : []);
+
 /**
  * AlgorithmIdentifier → { name, object } for ML-DSA names (matched without
  * regard to ASCII case; `object` is the caller's, if it gave one), or
@@ -268,8 +293,8 @@ function readUsages(usages) {
   const out = [];
   for (const u of usages) {
     const s = domString(u);
-    if (!KEY_USAGES.includes(s)) throw new TypeError(`keyUsages: expected KeyUsage names (${quoted(KEY_USAGES)}), got ${describe(s)}`);
-    if (!out.includes(s)) out.push(s);
+    if (!holds(KEY_USAGES, s)) throw new TypeError(`keyUsages: expected KeyUsage names (${quoted(KEY_USAGES)}), got ${describe(s)}`);
+    if (!holds(out, s)) out[out.length] = s;
   }
   return out;
 }
@@ -286,7 +311,10 @@ function readFormat(format) {
  * there would be called with the JWK as `this`.
  */
 function jwkMember(jwk, name) {
+  let depth = 0;
   for (let o = jwk; o !== null && o !== ObjectPrototype; o = getPrototypeOf(o)) {
+    // (A proxy's getPrototypeOf may return itself: the walk would not end.)
+    if (++depth > 1000) throw new TypeError('keyData: the JsonWebKey has a prototype chain that does not end');
     const d = getOwnPropertyDescriptor(o, name);
     if (d === undefined) continue;
     if (apply(hasOwn, d, ['value'])) return d.value;
@@ -403,8 +431,8 @@ function remember(key, set, type, extractable, usages, publicKey, seed, native) 
     set,
     type,
     extractable,
-    algorithm: Object.freeze({ name: set }),
-    usages: Object.freeze([...usages]),
+    algorithm: freeze({ __proto__: ObjectPrototype, name: set }),
+    usages: freeze(copyList(usages)),
     publicKey,
     seed,
     native,
@@ -413,6 +441,13 @@ function remember(key, set, type, extractable, usages, publicKey, seed, native) 
   apply(mapSet, STATE, [key, s]);
   if (registry) apply(register, registry, [key, s]);
   return key;
+}
+
+/** A new array with the entries of `list` (no spread: that would call the array iterator). */
+function copyList(list) {
+  const out = [];
+  for (let i = 0; i < list.length; i++) out[i] = list[i];
+  return out;
 }
 
 function makeKey(set, type, extractable, usages, publicKey, seed) {
@@ -470,13 +505,19 @@ function platformCall(name, args) {
  * public key), or null if it has none that does all ours does.
  */
 function platformMlDsa(set) {
-  return (nativeSupport[set] ??= probe(set).catch(() => null));
+  // A probe that fails (rather than finding the platform lacking) is tried
+  // again at the next need: a passing failure must not decide for good.
+  return (nativeSupport[set] ??= probe(set).catch(() => {
+    nativeSupport[set] = undefined;
+    return null;
+  }));
 }
 
 async function probe(set) {
   if (!PLATFORM.importKey || !PLATFORM.sign || !PLATFORM.verify || !platformSubtle) return null;
   const ml = SETS[set];
-  const seed = new U8(32).fill(7); // a public probe, not a secret
+  const seed = new U8(32);
+  apply(u8Fill, seed, [7]); // a public probe, not a secret
   const { publicKey, secretKey } = ml.keygen(seed);
   const message = new U8([1, 2, 3]);
   const tryImport = async (formats, usage) => {
@@ -520,7 +561,11 @@ async function probe(set) {
   return { seed: priv.format, publicKey: pub.format, derive };
 }
 
-const equal = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+function equal(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /**
  * A key of parameter set `set` with this material: a platform CryptoKey
@@ -576,22 +621,16 @@ async function newKeyPair(set, extractable, signUsages, verifyUsages, seed) {
 // ---------------------------------------------------------------- the ML-DSA operations
 
 async function generateKey(alg, extractable, usages) {
-  if (usages.some((u) => u !== 'sign' && u !== 'verify')) throw fail('SyntaxError', 'generateKey: ML-DSA keys have only the usages "sign" and "verify"');
-  if (!usages.includes('sign')) throw fail('SyntaxError', 'generateKey: the private key would have no usages (ask for "sign")');
+  if (!within(usages, ['sign', 'verify'])) throw fail('SyntaxError', 'generateKey: ML-DSA keys have only the usages "sign" and "verify"');
+  if (!holds(usages, 'sign')) throw fail('SyntaxError', 'generateKey: the private key would have no usages (ask for "sign")');
   if (typeof getRandomValues !== 'function') throw fail('OperationError', 'generateKey: no crypto.getRandomValues here');
   const seed = new U8(32);
   apply(getRandomValues, cryptoObject, [seed]);
-  return newKeyPair(
-    alg.name,
-    extractable,
-    usages.filter((u) => u === 'sign'),
-    usages.filter((u) => u === 'verify'),
-    seed,
-  );
+  return newKeyPair(alg.name, extractable, only(usages, 'sign'), only(usages, 'verify'), seed);
 }
 
 function onlyUsage(usages, allowed, format) {
-  if (usages.some((u) => u !== allowed)) throw fail('SyntaxError', `importKey: a key in ${format} format can only have the usage "${allowed}"`);
+  if (!within(usages, [allowed])) throw fail('SyntaxError', `importKey: a key in ${format} format can only have the usage "${allowed}"`);
 }
 
 function importKey(format, keyData, alg, extractable, usages) {
@@ -638,7 +677,7 @@ function importKey(format, keyData, alg, extractable, usages) {
       if (usages.length && jwk.use !== undefined && jwk.use !== 'sig') throw fail('DataError', 'importKey: the JWK use must be "sig"');
       if (jwk.key_ops !== undefined) {
         if (new Set(jwk.key_ops).size !== jwk.key_ops.length) throw fail('DataError', 'importKey: the JWK key_ops has duplicates');
-        if (usages.some((u) => !jwk.key_ops.includes(u))) throw fail('DataError', 'importKey: the JWK key_ops does not allow the usages asked for');
+        if (!within(usages, jwk.key_ops)) throw fail('DataError', 'importKey: the JWK key_ops does not allow the usages asked for');
       }
       if (jwk.ext === false && extractable) throw fail('DataError', 'importKey: the JWK is not extractable (ext: false)');
       const object = { __proto__: null, kty: 'AKP', alg: alg.name, pub: jwk.pub };
@@ -698,7 +737,7 @@ function exportKey(format, key) {
 function checkUse(alg, key, usage) {
   const s = state(key);
   if (alg.name !== s.set) throw fail('InvalidAccessError', `${usage}: the key is an ${s.set} key, not ${alg.name}`);
-  if (!s.usages.includes(usage)) throw fail('InvalidAccessError', `${usage}: the key's usages do not include "${usage}"`);
+  if (!holds(s.usages, usage)) throw fail('InvalidAccessError', `${usage}: the key's usages do not include "${usage}"`);
   if (s.type !== (usage === 'sign' ? 'private' : 'public'))
     throw fail('InvalidAccessError', `${usage}: needs a ${usage === 'sign' ? 'private' : 'public'} key`);
   return s;
@@ -753,7 +792,7 @@ function withPrepared(s, make, use) {
 function getPublicKey(key, usages) {
   const s = known(key);
   if (s.type !== 'private') throw fail('InvalidAccessError', 'getPublicKey: needs a private key');
-  if (usages.some((u) => u !== 'verify')) throw fail('SyntaxError', 'getPublicKey: an ML-DSA public key can only have the usage "verify"');
+  if (!within(usages, ['verify'])) throw fail('SyntaxError', 'getPublicKey: an ML-DSA public key can only have the usage "verify"');
   return newKey(s.set, 'public', true, usages, s.publicKey);
 }
 
@@ -777,6 +816,7 @@ const methods = {
     return promise(() => {
       const alg = mlDsaAlgorithm(algorithm);
       if (!alg) return platform('generateKey', this, [algorithm, extractable, keyUsages]);
+      if (!isSupported()) return platformOrCannotRun('generateKey', this, [algorithm, extractable, keyUsages]);
       const usages = readUsages(keyUsages);
       return operation('generateKey', () => generateKey(alg, Boolean(extractable), usages));
     });
@@ -785,6 +825,7 @@ const methods = {
     return promise(() => {
       const alg = mlDsaAlgorithm(algorithm);
       if (!alg) return platform('importKey', this, [format, keyData, algorithm, extractable, keyUsages]);
+      if (!isSupported()) return platformOrCannotRun('importKey', this, [format, keyData, algorithm, extractable, keyUsages]);
       const f = readFormat(format);
       const data = f === 'jwk' ? readJwk(keyData) : copyBufferSource(bufferSource(keyData, 'keyData'));
       try {
@@ -973,7 +1014,8 @@ function supports(operation, algorithm, lengthOrAdditional) {
   } catch {
     return false;
   }
-  if (!alg) return platformSupports ? apply(platformSupports, globalThis.SubtleCrypto, [operation, algorithm, lengthOrAdditional]) : false;
+  // Other algorithms, and ML-DSA where the package cannot run: the platform's answer.
+  if (!alg || !isSupported()) return platformSupports ? apply(platformSupports, globalThis.SubtleCrypto, [operation, algorithm, lengthOrAdditional]) : false;
   return isSupported() && ML_DSA_OPERATIONS.includes(domString(operation));
 }
 

@@ -561,3 +561,29 @@ test('a public key answers the same on its first verification (one-shot) and lat
     assert.equal(await subtle.verify('ML-DSA-44', publicKey, sig, data.subarray(1)), false);
   }
 });
+
+test('a JsonWebKey whose prototype chain does not end (a proxy that is its own prototype) is a TypeError, not a hang', { skip, timeout: 30_000 }, async () => {
+  const p = new Proxy({}, { getPrototypeOf: () => p });
+  await assert.rejects(subtle.importKey('jwk', p, 'ML-DSA-44', true, ['verify']), (e) => e instanceof TypeError && /^keyData: /.test(e.message));
+});
+
+test('built-ins replaced after the import do not change what a key may do (usages are checked with plain loops, kept frozen)', {
+  skip,
+  timeout: 60_000,
+}, () => {
+  const script = `
+    import { subtle } from 'mldsa-simd/webcrypto';
+    const data = new Uint8Array([1, 2, 3]);
+    const { publicKey, privateKey } = await subtle.generateKey('ML-DSA-44', false, ['sign']); // the public key has no usages
+    const sig = await subtle.sign('ML-DSA-44', privateKey, data);
+    Array.prototype.includes = () => true;
+    Array.prototype.some = () => false;
+    Array.prototype.every = () => true;
+    Object.freeze = (o) => o;
+    let pushed;
+    try { publicKey.usages.push('verify'); pushed = 'pushed'; } catch (e) { pushed = e.name; }
+    const outcome = await subtle.verify('ML-DSA-44', publicKey, sig, data).then((v) => 'verified: ' + v, (e) => e.name);
+    const imported = await subtle.importKey('raw-public', new Uint8Array(1312), 'ML-DSA-44', true, ['sign']).then(() => 'imported', (e) => e.name);
+    process.stdout.write(JSON.stringify({ pushed, outcome, usages: publicKey.usages, imported }));`;
+  assert.deepEqual(inFreshNode(script), { pushed: 'TypeError', outcome: 'InvalidAccessError', usages: [], imported: 'SyntaxError' });
+});
