@@ -149,9 +149,11 @@ export async function saveKey(name, keyOrPair, options) {
   const database = readDatabase(options, op);
   let parts;
   if (isKey(keyOrPair)) parts = { key: keyOrPair };
-  else if (keyOrPair !== null && typeof keyOrPair === 'object' && isKey(keyOrPair.publicKey) && isKey(keyOrPair.privateKey))
-    parts = { publicKey: keyOrPair.publicKey, privateKey: keyOrPair.privateKey };
-  else throw new TypeError(`${op}: keyOrPair: expected a CryptoKey or a CryptoKeyPair`);
+  else if (keyOrPair !== null && typeof keyOrPair === 'object') {
+    const { publicKey, privateKey } = keyOrPair; // each member read once
+    if (isKey(publicKey) && isKey(privateKey)) parts = { publicKey, privateKey };
+  }
+  if (!parts) throw new TypeError(`${op}: keyOrPair: expected a CryptoKey or a CryptoKeyPair`);
   const db = await open(database, op);
   try {
     const sealing = Object.values(parts).some((key) => !isPlatformKey(key));

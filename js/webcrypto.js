@@ -1092,15 +1092,22 @@ const textEncoder = typeof TextEncoder === 'function' ? new TextEncoder() : unde
 const encodeText = textEncoder && TextEncoder.prototype.encode;
 const jsonText = JSON.stringify;
 
+/** `label` as a string (once), or a TypeError naming it. */
+function readLabel(label, op) {
+  try {
+    return domString(label);
+  } catch {
+    throw new TypeError(`${op}: label: expected a string`);
+  }
+}
+
 /** The platform's `method` (encrypt or decrypt) with AES-GCM under `wrappingKey`, a non-extractable AES-GCM key, for record `r`. */
 function aesGcm(op, method, wrappingKey, r, label, data) {
   if (!isPlatformKey(wrappingKey)) throw new TypeError(`${op}: wrappingKey: expected a platform CryptoKey`);
   if (apply(platformKeyAlgorithm, wrappingKey, []).name !== 'AES-GCM' || apply(platformKeyExtractable, wrappingKey, []))
     throw fail('InvalidAccessError', `${op}: wrappingKey must be a non-extractable AES-GCM key`);
   // The attributes and the label, as JSON (which ends where it ends).
-  const additionalData = apply(encodeText, textEncoder, [
-    jsonText(['mldsa-simd sealed key', r.version, r.algorithm, r.type, r.extractable, r.usages, domString(label)]),
-  ]);
+  const additionalData = apply(encodeText, textEncoder, [jsonText(['mldsa-simd sealed key', r.version, r.algorithm, r.type, r.extractable, r.usages, label])]);
   return apply(PLATFORM[method], platformSubtle, [{ name: 'AES-GCM', iv: r.iv, additionalData }, wrappingKey, data]);
 }
 
@@ -1112,7 +1119,8 @@ function aesGcm(op, method, wrappingKey, r, label, data) {
 export async function sealKey(key, wrappingKey, label = '') {
   if (!isOurs(key)) throw new TypeError("sealKey: key: expected a CryptoKey of mldsa-simd's own (a platform CryptoKey needs no sealing)");
   const s = state(key);
-  const r = { version: 1, algorithm: s.set, type: s.type, extractable: s.extractable, usages: [...s.usages], iv: new U8(12) };
+  label = readLabel(label, 'sealKey');
+  const r = { version: 1, algorithm: s.set, type: s.type, extractable: s.extractable, usages: copyList(s.usages), iv: new U8(12) };
   apply(getRandomValues, cryptoObject, [r.iv]);
   const plain = copy(s.seed ?? s.publicKey);
   try {
@@ -1131,8 +1139,14 @@ export async function sealKey(key, wrappingKey, label = '') {
  */
 export async function unsealKey(record, wrappingKey, label = '') {
   const refused = (cause) => fail('DataError', 'unsealKey: the record does not open (altered, or sealed under another key or label)', cause);
+  label = readLabel(label, 'unsealKey');
   const { version, algorithm, type, extractable, usages, iv, sealed } = record ?? {};
-  const uses = jsonText(usages);
+  let uses;
+  try {
+    uses = jsonText(usages);
+  } catch (e) {
+    throw refused(e);
+  }
   if (
     version !== 1 ||
     !NAMES.includes(algorithm) ||

@@ -402,6 +402,21 @@ test('keystore: where there is no IndexedDB (Node), every function rejects with 
   await assert.rejects(saveKey(1, privateKey), TypeError);
   await assert.rejects(saveKey('k', { publicKey: privateKey }), TypeError);
   await assert.rejects(loadKey('k', { database: 3 }), TypeError);
+  // A pair's members are read once each (a getter cannot show one key to the check and another to the save).
+  const reads = { publicKey: 0, privateKey: 0 };
+  const { publicKey: pub } = await subtle.generateKey('ML-DSA-44', false, ['sign', 'verify']);
+  const pair = {
+    get publicKey() {
+      reads.publicKey++;
+      return reads.publicKey === 1 ? pub : {};
+    },
+    get privateKey() {
+      reads.privateKey++;
+      return privateKey;
+    },
+  };
+  await assert.rejects(saveKey('k', pair), (e) => e.name === 'NotSupportedError'); // (checked, then no IndexedDB)
+  assert.deepEqual(reads, { publicKey: 1, privateKey: 1 });
 });
 
 test("keystore: each runtime form imports its runtime's webcrypto entry, never a copy of it", { skip }, () => {
@@ -486,4 +501,8 @@ test('sealKey/unsealKey of mldsa-simd/webcrypto: round trip, altered records, wr
   await assert.rejects(sealKey(wrapping, wrapping), { name: 'TypeError', message: /key/ });
   // A wrapping key without the usage is refused by the platform.
   await assert.rejects(sealKey(privateKey, await aes(false, ['decrypt'])), { name: 'InvalidAccessError' });
+  // A label that is no string names itself; a record whose usages are no JSON is a record that does not open.
+  await assert.rejects(sealKey(privateKey, wrapping, Symbol('x')), { name: 'TypeError', message: /^sealKey: label/ });
+  await assert.rejects(unsealKey(ra, wrapping, Symbol('x')), { name: 'TypeError', message: /^unsealKey: label/ });
+  await assert.rejects(unsealKey({ ...ra, usages: 1n }, wrapping), { name: 'DataError' });
 });
