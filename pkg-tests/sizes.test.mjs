@@ -57,14 +57,18 @@ const PAGES = [
     code: "import { subtle, install, CryptoKey } from 'mldsa-simd/webcrypto';\nglobalThis.__used = [subtle, install, CryptoKey];\n",
     exports: ['CryptoKey', 'install', 'subtle'],
     adds: 'main',
-    budget: 44_500,
+    // Raised from 44,500 for the platform's own keys (probing its ML-DSA,
+    // keeping their seeds beside them) and the usage checks that no replaced
+    // built-in can answer: about 1 KB gzip, measured at 43,382-44,443.
+    budget: 45_000,
   },
   {
     name: 'keystore',
     what: 'mldsa-simd/keystore with all of mldsa-simd/webcrypto (IndexedDB, and the sealKey/unsealKey of webcrypto it uses; the webcrypto entry is imported, not copied)',
     code: "import * as w from 'mldsa-simd/webcrypto';\nimport * as k from 'mldsa-simd/keystore';\nglobalThis.__used = [w, k];\n",
     adds: 'webcrypto',
-    budget: 46_500,
+    // (Raised from 46,500 with the webcrypto page's budget, for the same code.)
+    budget: 47_000,
   },
   {
     name: 'composite',
