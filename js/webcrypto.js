@@ -1016,7 +1016,7 @@ function supports(operation, algorithm, lengthOrAdditional) {
   }
   // Other algorithms, and ML-DSA where the package cannot run: the platform's answer.
   if (!alg || !isSupported()) return platformSupports ? apply(platformSupports, globalThis.SubtleCrypto, [operation, algorithm, lengthOrAdditional]) : false;
-  return isSupported() && ML_DSA_OPERATIONS.includes(domString(operation));
+  return holds(ML_DSA_OPERATIONS, domString(operation));
 }
 
 /** A SubtleCrypto with ML-DSA; everything else goes to the platform's crypto.subtle. */
